@@ -87,7 +87,8 @@ def _check_pattern(pattern: str, name: str | None, field: str) -> None:
     try:
         re.compile(pattern)
     except re.error as exc:
-        raise _fail(f"pattern {pattern!r} is not a valid regular expression: {exc}", name, field)
+        message = f"pattern {pattern!r} is not a valid regular expression: {exc}"
+        raise _fail(message, name, field) from None
 
 
 def _check_bounds(minimum: Any, maximum: Any, name: str | None, field: str) -> None:
@@ -173,7 +174,9 @@ class Value:
         if not isinstance(self.description, str):
             raise _fail("description must be a string", name, "value.description")
         if self.type is not int and (self.min is not None or self.max is not None):
-            raise _fail(f"min and max apply to int values, not {type_name(self.type)}", name, "value")
+            raise _fail(
+                f"min and max apply to int values, not {type_name(self.type)}", name, "value"
+            )
         _check_bounds(self.min, self.max, name, "value")
         if self.type is not str:
             for label in ("enum", "pattern", "max_length"):
@@ -338,7 +341,9 @@ class ExtraSpec:
         for label in ("virt_drivers", "requires", "conflicts"):
             for item in getattr(self, label):
                 if not isinstance(item, str) or not item:
-                    raise _fail(f"every entry must be a non-empty string, not {item!r}", name, label)
+                    raise _fail(
+                        f"every entry must be a non-empty string, not {item!r}", name, label
+                    )
         if not isinstance(self.status, Status):
             raise _fail("status must be a Status", name, "status")
         object.__setattr__(self, "segments", self._parse_name())
@@ -354,7 +359,9 @@ class ExtraSpec:
                 raise _fail(f"parameter {parameter!r} is not a Parameter", self.name, "parameters")
             parameter._check(self.name)
             if parameter.name in by_name:
-                raise _fail(f"parameter {parameter.name!r} is declared twice", self.name, "parameters")
+                raise _fail(
+                    f"parameter {parameter.name!r} is declared twice", self.name, "parameters"
+                )
             by_name[parameter.name] = parameter
         segments: list[Segment] = []
         used: list[str] = []
@@ -364,7 +371,9 @@ class ExtraSpec:
                 segments.append(Literal_(self.name[position : match.start()]))
             placeholder = match.group(1)
             if placeholder not in by_name:
-                raise _fail(f"{{{placeholder}}} has no parameter declared for it", self.name, "name")
+                raise _fail(
+                    f"{{{placeholder}}} has no parameter declared for it", self.name, "name"
+                )
             if placeholder in used:
                 raise _fail(f"{{{placeholder}}} appears twice in the name", self.name, "name")
             if segments and isinstance(segments[-1], Parameter):
@@ -374,7 +383,9 @@ class ExtraSpec:
             position = match.end()
         if position < len(self.name):
             segments.append(Literal_(self.name[position:]))
-        stray = [s.text for s in segments if isinstance(s, Literal_) and ("{" in s.text or "}" in s.text)]
+        stray = [
+            s.text for s in segments if isinstance(s, Literal_) and ("{" in s.text or "}" in s.text)
+        ]
         if stray:
             raise _fail("the name has an unbalanced brace", self.name, "name")
         unused = sorted(set(by_name) - set(used))
@@ -458,7 +469,7 @@ class Namespace:
                 raise DefinitionError(f"namespace {self.name!r}: {label} must be a string")
 
 
-# --- The seed shape --------------------------------------------------------------------------------
+# --- The seed shape ------------------------------------------------------------------------------
 
 _VALUE_KEYS = {
     "type",
@@ -478,9 +489,7 @@ def _value_from_mapping(raw: Mapping[str, Any], name: str) -> Value:
     unknown = sorted(set(raw) - _VALUE_KEYS)
     if unknown:
         # Nova silently ignored such keys, so a typo like 'minimum' disabled a bound unnoticed.
-        raise _fail(
-            f"unknown keys {unknown}; a value takes {sorted(_VALUE_KEYS)}", name, "value"
-        )
+        raise _fail(f"unknown keys {unknown}; a value takes {sorted(_VALUE_KEYS)}", name, "value")
     if "type" not in raw:
         raise _fail("a value needs a 'type'", name, "value")
     fields = dict(raw)
@@ -497,7 +506,9 @@ def _parameter_from_mapping(raw: Mapping[str, Any], name: str, index: int) -> Pa
     unknown = sorted(set(raw) - _PARAMETER_KEYS)
     where = f"parameters[{index}]"
     if unknown:
-        raise _fail(f"unknown keys {unknown}; a parameter takes {sorted(_PARAMETER_KEYS)}", name, where)
+        raise _fail(
+            f"unknown keys {unknown}; a parameter takes {sorted(_PARAMETER_KEYS)}", name, where
+        )
     if "name" not in raw:
         raise _fail("a parameter needs a 'name'", name, where)
     fields = dict(raw)
@@ -509,7 +520,7 @@ def _parameter_from_mapping(raw: Mapping[str, Any], name: str, index: int) -> Pa
         raise _fail(exc.reason, name, exc.field or where) from None
 
 
-def ExtraSpecValidator(  # noqa: N802 - the seed's name, kept so out-of-tree code ports unchanged
+def ExtraSpecValidator(
     name: str,
     description: str = "",
     value: Mapping[str, Any] | Value | None = None,
@@ -518,6 +529,8 @@ def ExtraSpecValidator(  # noqa: N802 - the seed's name, kept so out-of-tree cod
     **fields: Any,
 ) -> ExtraSpec:
     """Build an :class:`ExtraSpec` from the shape the specification shows.
+
+    The capitalised name is the specification's, kept so that out-of-tree code ports unchanged.
 
     ``value`` is a mapping such as ``{'type': int, 'min': 1}``; ``parameters`` a list of mappings
     such as ``{'name': 'id', 'type': int, 'description': '...'}``; ``deprecated=True`` marks the
@@ -578,7 +591,7 @@ def coerce_definition(obj: Any) -> ExtraSpec:
     raise DefinitionError(f"{obj!r} is not an extra-spec definition")
 
 
-# --- Out-of-tree definitions -------------------------------------------------------------------------
+# --- Out-of-tree definitions ---------------------------------------------------------------------
 
 ProblemKind = Literal["import-error", "malformed", "clash"]
 
@@ -711,4 +724,3 @@ def log_problems(problems: Iterable[PluginProblem], logger: logging.Logger = LOG
     """Report each out-of-tree problem once, as a warning naming its entry point."""
     for problem in problems:
         logger.warning("Out-of-tree extra-spec definitions: %s", problem)
-

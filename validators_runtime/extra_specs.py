@@ -1,0 +1,708 @@
+"""Validate flavor extra specs against the catalogue, fast, reporting every problem at once.
+
+::
+
+    from validators_runtime.extra_specs import validate, ExtraSpecValidationError
+
+    warnings = validate({"hw:cpu_policy": "dedicated"}, mode="strict")
+
+Modes:
+
+``strict``
+    Unknown keys and invalid values are errors.
+``permissive``
+    Invalid values are errors; unknown keys are warnings, and are logged.
+``off``
+    Nothing is checked.
+
+In every mode a key whose namespace no definition claims (``foo:bar``), and a key without a
+namespace that no definition claims (``foo``), is accepted: it belongs to another service.
+
+The module-level :func:`validate` uses the generated in-tree tables plus the out-of-tree
+definitions published in the ``onespec.extra_specs`` entry-point group, loaded once, on first use.
+"""
+
+from __future__ import annotations
+
+import difflib
+import heapq
+import logging
+import re
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from definitions.model import (
+    ENTRY_POINT_GROUP,
+    FALSE_STRINGS,
+    MAX_LENGTH,
+    TRUE_STRINGS,
+    DefinitionError,
+    ExtraSpec,
+    PluginProblem,
+    coerce_definition,
+)
+from validators_runtime.compiler import (
+    ParameterRecord,
+    PatternEntry,
+    Tables,
+    build_tables,
+    compile_definitions,
+    parameter_problem,
+    spec_record,
+    template_text,
+)
+
+LOG = logging.getLogger(__name__)
+
+Mode = Literal["strict", "permissive", "off"]
+MODES: tuple[str, ...] = ("strict", "permissive", "off")
+
+Code = Literal["unknown-key", "invalid-key", "invalid-value", "deprecated"]
+Severity = Literal["error", "warning"]
+
+_BOOL_SPELLINGS = tuple(sorted(TRUE_STRINGS | FALSE_STRINGS))
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem with one extra spec.
+
+    ``code`` is ``unknown-key`` (a key in a known namespace that no definition matches),
+    ``invalid-key`` (something that cannot be an extra-spec key at all: not a string, empty, or
+    longer than 255 characters), ``invalid-value`` or ``deprecated``. ``suggestion`` is the
+    closest valid key or value, where one is close enough to be what was meant.
+    """
+
+    key: Any
+    code: Code
+    severity: Severity
+    message: str
+    suggestion: str | None = None
+    value: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form, for ``--format json`` and API error bodies."""
+        return {
+            "key": self.key if isinstance(self.key, str) else repr(self.key),
+            "value": self.value
+            if isinstance(self.value, str | int | float | None)
+            else repr(self.value),
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "suggestion": self.suggestion,
+        }
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class ExtraSpecValidationError(ValueError):
+    """Some extra specs are invalid. ``findings`` lists every problem, warnings included."""
+
+    def __init__(self, findings: Iterable[Finding]) -> None:
+        self.findings: tuple[Finding, ...] = tuple(findings)
+        errors = self.errors
+        count = len(errors)
+        summary = f"{count} invalid extra spec{'s' if count != 1 else ''}: "
+        super().__init__(summary + " ".join(finding.message for finding in errors))
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity == "error")
+
+    @property
+    def warnings(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity == "warning")
+
+
+class _Spec:
+    """The run-time form of one spec record: just what checking a value needs."""
+
+    __slots__ = (
+        "_compiled",
+        "enum",
+        "enum_set",
+        "kind",
+        "max_length",
+        "maximum",
+        "minimum",
+        "name",
+        "namespace",
+        "pattern",
+        "pattern_hint",
+        "removal",
+        "replacement",
+        "since",
+        "status",
+    )
+
+    def __init__(self, record: tuple) -> None:
+        (
+            self.name,
+            self.namespace,
+            self.kind,
+            self.minimum,
+            self.maximum,
+            self.enum,
+            self.pattern,
+            self.pattern_hint,
+            self.max_length,
+            self.status,
+            self.since,
+            self.replacement,
+            self.removal,
+            _prefix,
+            _rest,
+        ) = record
+        self.enum_set = frozenset(self.enum)
+        self._compiled: re.Pattern[str] | None = None
+
+    def problem(self, value: str) -> tuple[str, str | None] | None:
+        """Why ``value`` is invalid and what was probably meant, or None when it is valid."""
+        if len(value) > MAX_LENGTH:
+            return f"is longer than {MAX_LENGTH} characters", None
+        kind = self.kind
+        if kind == "bool":
+            folded = value.strip().lower()
+            if folded in TRUE_STRINGS or folded in FALSE_STRINGS:
+                return None
+            return (
+                "is not a boolean (use true or false; yes/no, on/off, 1/0, t/f and y/n work too)",
+                _closest(folded, _BOOL_SPELLINGS),
+            )
+        if kind == "int":
+            try:
+                number = int(value)
+            except ValueError:
+                return "is not an integer", _integral(value)
+            if self.minimum is not None and number < self.minimum:
+                return f"is less than the minimum of {self.minimum}", str(self.minimum)
+            if self.maximum is not None and number > self.maximum:
+                return f"is greater than the maximum of {self.maximum}", str(self.maximum)
+            return None
+        if self.enum and value not in self.enum_set:
+            allowed = ", ".join(self.enum)
+            return f"is not one of the allowed values: {allowed}", _closest(value, self.enum)
+        if self.pattern is not None:
+            compiled = self._compiled
+            if compiled is None:
+                compiled = self._compiled = re.compile(self.pattern)
+            if compiled.fullmatch(value) is None:
+                if self.pattern_hint:
+                    return f"is not {self.pattern_hint} (pattern {self.pattern!r})", None
+                return f"does not match the pattern {self.pattern!r}", None
+        if self.max_length is not None and len(value) > self.max_length:
+            return f"is longer than {self.max_length} characters", None
+        return None
+
+
+def _closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice a typo most probably meant: an exact match ignoring case, or a close one."""
+    choices = list(choices)
+    lowered = word.lower()
+    for choice in choices:
+        if choice.lower() == lowered:
+            return choice
+    matches = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return matches[0] if matches else None
+
+
+def _integral(value: str) -> str | None:
+    """``'2.0'`` was probably meant as ``'2'``."""
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    if number.is_integer() and abs(number) < 2**63:
+        return str(int(number))
+    return None
+
+
+class _Pattern:
+    """A patterned key template, compiled on first use so startup stays cheap."""
+
+    __slots__ = (
+        "_compiled",
+        "bounded",
+        "head",
+        "index",
+        "names",
+        "parameters",
+        "regex",
+        "template",
+    )
+
+    def __init__(self, entry: PatternEntry, template: str) -> None:
+        self.head, self.regex, self.index, self.parameters = entry
+        self.template = template
+        self.names = tuple(f"p{n}" for n in range(len(self.parameters)))
+        self.bounded = any(
+            kind == "int" or max_length is not None
+            for _, kind, _, _, _, max_length in self.parameters
+        )
+        self._compiled: re.Pattern[str] | None = None
+
+    def match(self, text: str) -> tuple | None:
+        """None when ``text`` does not match; ``()`` when it does; else the broken parameter
+        as ``(parameter record, text, reason)``."""
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self.regex)
+        found = compiled.fullmatch(text)
+        if found is None:
+            return None
+        if not self.bounded:
+            return ()
+        values = [found.group(name) for name in self.names]
+        return parameter_problem(self.parameters, values) or ()
+
+
+class _HeadIndex:
+    """Patterns indexed by their literal head: one dict probe per distinct head length.
+
+    The cost of finding the candidates for a text depends on how many different head lengths
+    there are, not on how many patterns: 10,000 patterns with ten head lengths cost ten probes.
+    """
+
+    __slots__ = ("_by_length",)
+
+    def __init__(self, patterns: Iterable[_Pattern]) -> None:
+        by_length: dict[int, dict[str, list[_Pattern]]] = {}
+        for pattern in patterns:
+            by_length.setdefault(len(pattern.head), {}).setdefault(pattern.head, []).append(pattern)
+        self._by_length = tuple(sorted(by_length.items()))
+
+    def candidates(self, text: str) -> list[_Pattern]:
+        found: list[_Pattern] | None = None
+        merged = False
+        for length, table in self._by_length:
+            patterns = table.get(text[:length])
+            if patterns:
+                if found is None:
+                    found = patterns
+                else:
+                    found = [*found, *patterns]
+                    merged = True
+        if found is None:
+            return []
+        if merged:
+            found.sort(key=lambda pattern: pattern.index)  # precedence: in-tree first
+        return found
+
+    def __bool__(self) -> bool:
+        return bool(self._by_length)
+
+
+class _Suggestions:
+    """Finds the closest of many choices quickly: trigram overlap picks a few, difflib ranks them.
+
+    Comparing a typo with every standard trait through difflib alone takes milliseconds; the
+    trigram pre-selection keeps a rejected key, suggestion included, well under one.
+    """
+
+    __slots__ = ("_choices", "_grams", "_lowered")
+
+    def __init__(self, choices: Iterable[str]) -> None:
+        self._choices = tuple(dict.fromkeys(choices))
+        self._lowered = {choice.lower(): choice for choice in self._choices}
+        grams: dict[str, list[int]] = {}
+        for number, choice in enumerate(self._choices):
+            for gram in _trigrams(choice):
+                grams.setdefault(gram, []).append(number)
+        self._grams = grams
+
+    def closest(self, word: str, cutoff: float = 0.6, shortlist: int = 8) -> str | None:
+        same = self._lowered.get(word.lower())
+        if same is not None:
+            return same
+        counts: dict[int, int] = {}
+        for gram in _trigrams(word):
+            for number in self._grams.get(gram, ()):
+                counts[number] = counts.get(number, 0) + 1
+        if not counts:
+            return None
+        best, best_ratio = None, cutoff
+        matcher = difflib.SequenceMatcher(None, "", word, autojunk=False)
+        for number in heapq.nlargest(shortlist, counts, key=counts.__getitem__):
+            choice = self._choices[number]
+            matcher.set_seq1(choice)
+            ratio = matcher.ratio()
+            if ratio >= best_ratio and (best is None or ratio > best_ratio):
+                best, best_ratio = choice, ratio
+        return best
+
+
+def _trigrams(word: str) -> set[str]:
+    padded = f"\x00{word.lower()}\x00"
+    return {padded[i : i + 3] for i in range(len(padded) - 2)}
+
+
+_FOREIGN = object()  # the key's namespace is claimed by no definition
+
+
+class _Miss:
+    """Why a key in a known namespace matched nothing, for the message and the suggestion."""
+
+    __slots__ = ("groups", "parameter", "prefix")
+
+    def __init__(self, prefix: str | None, groups: list[int]) -> None:
+        self.prefix = prefix
+        self.groups = groups
+        self.parameter: tuple[str, ParameterRecord, str, str] | None = None
+
+
+class Registry:
+    """Compiled definitions that can validate extra specs.
+
+    Build one with :func:`compile_registry`; the module-level :func:`validate` uses the default
+    one. ``sources`` maps each out-of-tree definition name to the entry point it came from, and
+    ``problems`` lists what could not be loaded.
+    """
+
+    def __init__(
+        self,
+        tables: Tables,
+        *,
+        sources: Mapping[str, str] | None = None,
+        problems: Iterable[PluginProblem] = (),
+    ) -> None:
+        self.tables = tables
+        self.sources: dict[str, str] = dict(sources or {})
+        self.problems: tuple[PluginProblem, ...] = tuple(problems)
+        self._specs = [_Spec(record) for record in tables.specs]
+        self._exact = tables.exact
+        self._prefixes = tables.prefixes
+        first_in_group = {}
+        for exact_rests, patterns in tables.groups:
+            members = [*exact_rests.values(), *(entry[2] for entry in patterns)]
+            first_in_group[len(first_in_group)] = tables.specs[min(members)]
+        self._group_namespace = {group: record[1] for group, record in first_in_group.items()}
+        self._prefix_index = _HeadIndex(
+            _Pattern(entry, template_text(first_in_group[entry[2]][-2]))
+            for entry in tables.patterned_prefixes
+        )
+        self._groups = [
+            (
+                exact_rests,
+                _HeadIndex(_Pattern(entry, tables.specs[entry[2]][0]) for entry in patterns),
+            )
+            for exact_rests, patterns in tables.groups
+        ]
+        self._suggestions: dict[int, _Suggestions] = {}
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every definition name, in precedence order."""
+        return tuple(spec.name for spec in self._specs)
+
+    # -- lookup -------------------------------------------------------------------------------
+
+    def _find(self, key: str, *, patterned_only: bool = False) -> _Spec | _Miss | object:
+        """The spec for ``key``, or a :class:`_Miss` (known namespace), or ``_FOREIGN``.
+
+        ``patterned_only`` skips parameter-free definitions: it answers whether a pattern
+        already governs a key.
+        """
+        if not patterned_only:
+            index = self._exact.get(key)
+            if index is not None:
+                return self._specs[index]
+        prefix, colon, rest = key.partition(":")
+        if not colon:
+            prefix, rest = "", key
+        groups: list[int] = []
+        group = self._prefixes.get(prefix)
+        if group is not None:
+            groups.append(group)
+        miss: _Miss | None = None
+        if self._prefix_index:
+            for pattern in self._prefix_index.candidates(prefix):
+                broken = pattern.match(prefix)
+                if broken is None:
+                    continue
+                if broken:
+                    miss = miss or _Miss(prefix, groups)
+                    miss.parameter = (pattern.template, *broken)
+                    continue
+                groups.append(pattern.index)
+        if not groups:
+            return miss if miss is not None else _FOREIGN
+        for group in groups:
+            exact_rests, patterns = self._groups[group]
+            index = None if patterned_only else exact_rests.get(rest)
+            if index is not None:
+                return self._specs[index]
+            for pattern in patterns.candidates(rest):
+                broken = pattern.match(rest)
+                if broken is None:
+                    continue
+                if broken:
+                    miss = miss or _Miss(prefix if colon else None, groups)
+                    miss.parameter = (pattern.template, *broken)
+                    continue
+                return self._specs[pattern.index]
+        if not colon and miss is None:
+            return _FOREIGN  # a key without a namespace belongs to whoever reads it
+        if miss is None:
+            miss = _Miss(prefix if colon else None, groups)
+        return miss
+
+    def lookup(self, key: str) -> str | None:
+        """The name of the definition that governs ``key`` (``hw:numa_cpus.{id}`` for
+        ``hw:numa_cpus.0``), or None."""
+        found = self._find(key)
+        return found.name if isinstance(found, _Spec) else None
+
+    # -- validation ---------------------------------------------------------------------------
+
+    def validate(self, specs: Mapping[Any, Any], *, mode: Mode = "strict") -> list[Finding]:
+        """Check every extra spec; return the warnings, or raise with every finding.
+
+        Raises :class:`ExtraSpecValidationError` when any finding is an error, ``ValueError`` for
+        an unknown mode and ``TypeError`` when ``specs`` is not a mapping.
+        """
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        if type(specs) is not dict and not isinstance(specs, Mapping):
+            raise TypeError(f"extra specs must be a mapping of keys to values, not {specs!r}")
+        if mode == "off":
+            return []
+        findings: list[Finding] = []
+        check = self._check
+        for key, value in specs.items():
+            check(key, value, mode, findings)
+        if not findings:
+            return []
+        for finding in findings:
+            if finding.severity == "warning":
+                LOG.warning("%s", finding.message)
+        if any(finding.severity == "error" for finding in findings):
+            raise ExtraSpecValidationError(findings)
+        return findings
+
+    def _check(self, key: Any, value: Any, mode: str, findings: list[Finding]) -> None:
+        if type(key) is not str:
+            findings.append(
+                Finding(
+                    key,
+                    "invalid-key",
+                    "error",
+                    f"Extra spec key {key!r} is not a string.",
+                    value=value,
+                )
+            )
+            return
+        if not key or len(key) > MAX_LENGTH:
+            reason = "is empty" if not key else f"is longer than {MAX_LENGTH} characters"
+            findings.append(
+                Finding(
+                    key, "invalid-key", "error", f"Extra spec key {key!r} {reason}.", value=value
+                )
+            )
+            return
+        found = self._find(key)
+        if found is _FOREIGN:
+            return
+        if isinstance(found, _Miss):
+            findings.append(self._unknown(key, value, found, mode))
+            return
+        spec: _Spec = found  # type: ignore[assignment]
+        if type(value) is not str:
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                value = str(value)  # as Nova's API does with JSON numbers
+            else:
+                findings.append(
+                    Finding(
+                        key,
+                        "invalid-value",
+                        "error",
+                        f"Extra spec {key!r} has the value {value!r}, which is not a string.",
+                        value=value,
+                    )
+                )
+                return
+        problem = spec.problem(value)
+        if problem is not None:
+            reason, suggestion = problem
+            message = f"Extra spec {key!r} has the value {value!r}, which {reason}."
+            if suggestion is not None:
+                message += f" Did you mean {suggestion!r}?"
+            findings.append(Finding(key, "invalid-value", "error", message, suggestion, value))
+        if spec.status == "deprecated":
+            findings.append(self._deprecated(key, value, spec))
+
+    def _deprecated(self, key: str, value: Any, spec: _Spec) -> Finding:
+        message = f"Extra spec {key!r} is deprecated"
+        if spec.since:
+            message += f" since {spec.since}"
+        if spec.removal:
+            message += f" and will be removed in {spec.removal}"
+        message += "."
+        if spec.replacement:
+            message += f" Use {spec.replacement!r} instead."
+        return Finding(key, "deprecated", "warning", message, spec.replacement, value)
+
+    def _unknown(self, key: str, value: Any, miss: _Miss, mode: str) -> Finding:
+        severity: Severity = "error" if mode == "strict" else "warning"
+        if miss.parameter is not None:
+            template, parameter, text, reason = miss.parameter
+            message = (
+                f"Extra spec {key!r} matches {template!r}, but its {{{parameter[0]}}} part "
+                f"{text!r} {reason}."
+            )
+            return Finding(key, "unknown-key", severity, message, None, value)
+        namespace = self._group_namespace[miss.groups[0]]
+        if namespace:
+            message = f"Extra spec {key!r} is not a known key of the {namespace!r} namespace."
+        else:
+            message = f"Extra spec {key!r} is not a known key."
+        suggestion = self._suggest_key(key, miss)
+        if suggestion is not None:
+            message += f" Did you mean {suggestion!r}?"
+        return Finding(key, "unknown-key", severity, message, suggestion, value)
+
+    def _suggestions_for(self, group: int) -> _Suggestions:
+        """Every key template of a group, after its prefix: what a typo is compared with.
+
+        Built on the first typo in the group, not at startup, because most services never
+        see one.
+        """
+        suggestions = self._suggestions.get(group)
+        if suggestions is None:
+            exact_rests, patterns = self.tables.groups[group]
+            choices = (
+                *exact_rests,
+                *(template_text(self.tables.specs[entry[2]][-1]) for entry in patterns),
+            )
+            suggestions = _Suggestions(choices)
+            with self._lock:
+                self._suggestions[group] = suggestions
+        return suggestions
+
+    def _suggest_key(self, key: str, miss: _Miss) -> str | None:
+        rest = key.partition(":")[2] if miss.prefix is not None else key
+        for group in miss.groups:
+            best = self._suggestions_for(group).closest(rest)
+            if best is not None:
+                return f"{miss.prefix}:{best}" if miss.prefix is not None else best
+        return None
+
+
+def _shadowed(registry: Registry, definitions: Iterable[ExtraSpec]) -> list[tuple[ExtraSpec, str]]:
+    """Parameter-free definitions that a patterned definition of ``registry`` already governs.
+
+    An exact name is looked up before any pattern, so without this check a plugin could change
+    the rules for a key that an in-tree pattern owns (``hw:numa_cpus.0``, ``trait:HW_CPU_X86_AVX``).
+    """
+    found = []
+    for definition in definitions:
+        if definition.parameters:
+            continue
+        owner = registry._find(definition.name, patterned_only=True)
+        if isinstance(owner, _Spec):
+            found.append((definition, owner.name))
+    return found
+
+
+def compile_registry(definitions: Iterable[Any]) -> Registry:
+    """Compile definitions (in precedence order) into a :class:`Registry`.
+
+    Accepts :class:`~definitions.model.ExtraSpec` objects and anything
+    :func:`~definitions.model.coerce_definition` accepts. Raises
+    :class:`~definitions.model.DefinitionError` for a malformed definition, a name given twice,
+    or a key that an earlier patterned definition already governs.
+    """
+    typed = [coerce_definition(definition) for definition in definitions]
+    seen: set[str] = set()
+    duplicates = sorted({d.name for d in typed if d.name in seen or seen.add(d.name)})
+    if duplicates:
+        raise DefinitionError(f"names defined more than once: {', '.join(duplicates)}")
+    registry = Registry(compile_definitions(typed))
+    shadowed = _shadowed(registry, typed)
+    if shadowed:
+        raise DefinitionError(
+            "; ".join(f"{d.name!r} is already governed by {owner!r}" for d, owner in shadowed)
+        )
+    return registry
+
+
+def _load_default() -> Registry:
+    from definitions.model import load_entry_points, log_problems, merge_out_of_tree
+    from validators_runtime._generated import extra_specs as generated
+
+    in_tree = Tables(
+        specs=generated.SPECS,
+        exact=generated.EXACT,
+        prefixes=generated.PREFIXES,
+        patterned_prefixes=generated.PATTERNED_PREFIXES,
+        groups=generated.GROUPS,
+    )
+    sources, problems = load_entry_points(ENTRY_POINT_GROUP)
+    if not sources:
+        log_problems(problems, LOG)
+        return Registry(in_tree, problems=problems)
+    in_tree_names = [record[0] for record in generated.SPECS]
+    accepted, clashes = merge_out_of_tree(in_tree_names, sources)
+    problems = (*problems, *clashes)
+    shadowed = dict(_shadowed(Registry(in_tree), (d for d, _ in accepted)))
+    kept = [(d, label) for d, label in accepted if d not in shadowed]
+    problems = (
+        *problems,
+        *(
+            PluginProblem(
+                label,
+                "clash",
+                f"defines {d.name!r}, which the in-tree {shadowed[d]!r} already governs; "
+                "the in-tree definition is kept",
+                d.name,
+            )
+            for d, label in accepted
+            if d in shadowed
+        ),
+    )
+    log_problems(problems, LOG)
+    tables = build_tables((*generated.SPECS, *(spec_record(definition) for definition, _ in kept)))
+    return Registry(
+        tables,
+        sources={definition.name: label for definition, label in kept},
+        problems=problems,
+    )
+
+
+_default: Registry | None = None
+_default_lock = threading.Lock()
+
+
+def default_registry() -> Registry:
+    """The in-tree catalogue plus installed out-of-tree definitions, built once, on first use."""
+    global _default
+    registry = _default
+    if registry is None:
+        with _default_lock:
+            registry = _default
+            if registry is None:
+                registry = _default = _load_default()
+    return registry
+
+
+def validate(specs: Mapping[Any, Any], *, mode: Mode = "strict") -> list[Finding]:
+    """Validate ``specs`` with the default registry; see :meth:`Registry.validate`."""
+    return default_registry().validate(specs, mode=mode)
+
+
+__all__ = [
+    "MODES",
+    "ExtraSpecValidationError",
+    "Finding",
+    "Registry",
+    "compile_registry",
+    "default_registry",
+    "validate",
+]
