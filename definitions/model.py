@@ -12,12 +12,14 @@ unchanged.
 from __future__ import annotations
 
 import enum
-import importlib.metadata
 import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:  # importlib.metadata is slow to import; only loading plugins needs it
+    import importlib.metadata
 
 LOG = logging.getLogger(__name__)
 
@@ -326,6 +328,8 @@ class ExtraSpec:
         name = self.name
         if not isinstance(name, str) or not name:
             raise DefinitionError(f"a definition needs a non-empty string name, not {name!r}")
+        if name.startswith(":"):
+            raise _fail("the name must not start with a colon (an empty namespace)", name, "name")
         if len(name) > MAX_LENGTH:
             raise _fail(f"the name is longer than {MAX_LENGTH} characters", name, "name")
         if not isinstance(self.description, str):
@@ -663,6 +667,8 @@ def load_entry_points(
     order of ``sys.path``.
     """
     if entry_points is None:
+        import importlib.metadata
+
         entry_points = importlib.metadata.entry_points(group=group)
     sources: list[PluginSource] = []
     problems: list[PluginProblem] = []

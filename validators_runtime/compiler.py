@@ -1,68 +1,16 @@
-"""Turn extra-spec definitions into plain lookup tables.
+"""Turn extra-spec definitions into the plain records that :mod:`validators_runtime.tables`
+indexes.
 
-This is the one place that decides how a key finds its definition. The generator calls it to
-write ``_generated/extra_specs.py`` and the runtime calls it for out-of-tree definitions found at
-run time, so committed tables and run-time tables can never disagree.
-
-Everything produced here is plain data (tuples, dicts, strings, ints) so that it can be written
-out as a Python literal and imported without building anything.
-
-How a key is found, in order:
-
-1. ``exact``: the whole key, for definitions without parameters (most of them).
-2. Otherwise the key is split at its first colon into a prefix and a rest. The prefix selects
-   *groups*: a literal prefix through ``prefixes``, a patterned one (``trait{group}``) through
-   ``patterned_prefixes``. No group: the key belongs to another service and is accepted.
-3. In each group, the rest is looked up in the group's exact table, then among its patterned
-   rests. Patterned entries are indexed by their literal head, so a lookup tries one dict probe
-   per distinct head length instead of every pattern: the cost does not grow with the number of
-   definitions.
+A record keeps what validation needs and nothing that only documentation needs, so the generated
+tables stay small and quick to import.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
 
 from definitions.model import ExtraSpec, Literal_, Parameter, Segment
-
-#: Position of each field in a spec record.
-SPEC_FIELDS: tuple[str, ...] = (
-    "name",
-    "namespace",
-    "type",
-    "min",
-    "max",
-    "enum",
-    "pattern",
-    "pattern_hint",
-    "max_length",
-    "status",
-    "since",
-    "replacement",
-    "removal",
-    "prefix",
-    "rest",
-)
-
-#: Position of each field in a parameter record.
-PARAMETER_FIELDS: tuple[str, ...] = ("name", "type", "regex", "min", "max", "max_length")
-
-# (name, type, regex, min, max, max_length)
-ParameterRecord = tuple[str, str, str, int | None, int | None, int | None]
-# (head, regex, spec or group index, parameter records)
-PatternEntry = tuple[str, str, int, tuple[ParameterRecord, ...]]
-
-
-class Tables(NamedTuple):
-    """The compiled form of a list of definitions, in precedence order."""
-
-    specs: tuple[tuple, ...]
-    exact: dict[str, int]
-    prefixes: dict[str, int]
-    patterned_prefixes: tuple[PatternEntry, ...]
-    groups: tuple[tuple[dict[str, int], tuple[PatternEntry, ...]], ...]
+from validators_runtime.tables import ParameterRecord, Tables, build_tables
 
 
 def parameter_record(parameter: Parameter) -> ParameterRecord:
@@ -105,101 +53,6 @@ def spec_record(definition: ExtraSpec) -> tuple:
 
 def _plain(segments: Sequence[Segment]) -> tuple[str | ParameterRecord, ...]:
     return tuple(s.text if isinstance(s, Literal_) else parameter_record(s) for s in segments)
-
-
-def _regex(segments: Sequence[str | ParameterRecord]) -> str:
-    """Literal text escaped; parameter ``n`` (counted from 0) as the named group ``pn``.
-
-    Named groups keep parameter values addressable even when a parameter's own pattern has
-    capturing groups, such as ``(:\\w+)*``.
-    """
-    parts = []
-    count = 0
-    for segment in segments:
-        if isinstance(segment, str):
-            parts.append(re.escape(segment))
-        else:
-            parts.append(f"(?P<p{count}>{segment[2]})")
-            count += 1
-    return "".join(parts)
-
-
-def template_text(segments: Sequence[str | ParameterRecord]) -> str:
-    """A template written back as text, ``{param}`` placeholders included."""
-    return "".join(s if isinstance(s, str) else f"{{{s[0]}}}" for s in segments)
-
-
-def _is_patterned(segments: Sequence[str | ParameterRecord]) -> bool:
-    return any(not isinstance(s, str) for s in segments)
-
-
-def _pattern_entry(segments: Sequence[str | ParameterRecord], index: int) -> PatternEntry:
-    head = segments[0] if segments and isinstance(segments[0], str) else ""
-    parameters = tuple(s for s in segments if not isinstance(s, str))
-    return (head, _regex(segments), index, parameters)
-
-
-def parameter_problem(
-    parameters: Sequence[ParameterRecord], values: Sequence[str]
-) -> tuple[ParameterRecord, str, str] | None:
-    """The first parameter whose matched text breaks its bounds, with the text and the reason."""
-    for parameter, text in zip(parameters, values, strict=True):
-        _, kind, _, minimum, maximum, max_length = parameter
-        if max_length is not None and len(text) > max_length:
-            return parameter, text, f"is longer than {max_length} characters"
-        if kind == "int":
-            number = int(text)
-            if minimum is not None and number < minimum:
-                return parameter, text, f"is less than {minimum}"
-            if maximum is not None and number > maximum:
-                return parameter, text, f"is greater than {maximum}"
-    return None
-
-
-def build_tables(records: Iterable[tuple]) -> Tables:
-    """Index spec records, given in precedence order (in-tree first), into :class:`Tables`.
-
-    Names are assumed unique; the caller merges sources and reports clashes before this.
-    """
-    specs: list[tuple] = []
-    exact: dict[str, int] = {}
-    prefixes: dict[str, int] = {}
-    prefix_groups: dict[str, int] = {}
-    patterned_prefixes: list[PatternEntry] = []
-    group_exact: list[dict[str, int]] = []
-    group_patterns: list[list[PatternEntry]] = []
-
-    for record in records:
-        index = len(specs)
-        specs.append(record)
-        prefix, rest = record[-2], record[-1]
-        template = template_text(prefix)
-        group = prefix_groups.get(template)
-        if group is None:
-            group = prefix_groups[template] = len(group_exact)
-            group_exact.append({})
-            group_patterns.append([])
-            if _is_patterned(prefix):
-                patterned_prefixes.append(_pattern_entry(prefix, group))
-            else:
-                prefixes[template] = group
-        if _is_patterned(rest):
-            group_patterns[group].append(_pattern_entry(rest, index))
-        else:
-            group_exact[group].setdefault(template_text(rest), index)
-            if not _is_patterned(prefix):
-                exact.setdefault(record[0], index)
-
-    return Tables(
-        specs=tuple(specs),
-        exact=exact,
-        prefixes=prefixes,
-        patterned_prefixes=tuple(patterned_prefixes),
-        groups=tuple(
-            (exact_rests, tuple(patterns))
-            for exact_rests, patterns in zip(group_exact, group_patterns, strict=True)
-        ),
-    )
 
 
 def compile_definitions(definitions: Iterable[ExtraSpec]) -> Tables:

@@ -24,37 +24,35 @@ definitions published in the ``onespec.extra_specs`` entry-point group, loaded o
 
 from __future__ import annotations
 
-import difflib
-import heapq
 import logging
 import re
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from definitions.model import (
-    ENTRY_POINT_GROUP,
-    FALSE_STRINGS,
-    MAX_LENGTH,
-    TRUE_STRINGS,
-    DefinitionError,
-    ExtraSpec,
-    PluginProblem,
-    coerce_definition,
-)
-from validators_runtime.compiler import (
+from validators_runtime._generated import extra_specs as _generated
+from validators_runtime.tables import (
     ParameterRecord,
     PatternEntry,
     Tables,
-    build_tables,
-    compile_definitions,
     parameter_problem,
-    spec_record,
     template_text,
 )
 
+if TYPE_CHECKING:
+    from definitions.model import ExtraSpec, PluginProblem
+
+# Importing this module stays cheap (services import it at startup): the vocabulary, the
+# compiler and difflib are imported only by the paths that need them.
+
 LOG = logging.getLogger(__name__)
+
+#: The entry-point group out-of-tree definitions are published in.
+ENTRY_POINT_GROUP: str = _generated.ENTRY_POINT_GROUP
+MAX_LENGTH: int = _generated.MAX_LENGTH
+TRUE_STRINGS = frozenset(_generated.TRUE_STRINGS)
+FALSE_STRINGS = frozenset(_generated.FALSE_STRINGS)
 
 Mode = Literal["strict", "permissive", "off"]
 MODES: tuple[str, ...] = ("strict", "permissive", "off")
@@ -201,6 +199,8 @@ class _Spec:
 
 def _closest(word: str, choices: Iterable[str]) -> str | None:
     """The choice a typo most probably meant: an exact match ignoring case, or a close one."""
+    import difflib
+
     choices = list(choices)
     lowered = word.lower()
     for choice in choices:
@@ -324,6 +324,9 @@ class _Suggestions:
                 counts[number] = counts.get(number, 0) + 1
         if not counts:
             return None
+        import difflib
+        import heapq
+
         best, best_ratio = None, cutoff
         matcher = difflib.SequenceMatcher(None, "", word, autojunk=False)
         for number in heapq.nlargest(shortlist, counts, key=counts.__getitem__):
@@ -417,6 +420,8 @@ class Registry:
         prefix, colon, rest = key.partition(":")
         if not colon:
             prefix, rest = "", key
+        elif not prefix:
+            return _FOREIGN  # ":x" has an empty namespace, which no definition can claim
         groups: list[int] = []
         group = self._prefixes.get(prefix)
         if group is not None:
@@ -619,6 +624,9 @@ def compile_registry(definitions: Iterable[Any]) -> Registry:
     :class:`~definitions.model.DefinitionError` for a malformed definition, a name given twice,
     or a key that an earlier patterned definition already governs.
     """
+    from definitions.model import DefinitionError, coerce_definition
+    from validators_runtime.compiler import compile_definitions
+
     typed = [coerce_definition(definition) for definition in definitions]
     seen: set[str] = set()
     duplicates = sorted({d.name for d in typed if d.name in seen or seen.add(d.name)})
@@ -634,9 +642,15 @@ def compile_registry(definitions: Iterable[Any]) -> Registry:
 
 
 def _load_default() -> Registry:
-    from definitions.model import load_entry_points, log_problems, merge_out_of_tree
-    from validators_runtime._generated import extra_specs as generated
+    from definitions.model import (
+        PluginProblem,
+        load_entry_points,
+        log_problems,
+        merge_out_of_tree,
+    )
+    from validators_runtime.compiler import build_tables, spec_record
 
+    generated = _generated
     in_tree = Tables(
         specs=generated.SPECS,
         exact=generated.EXACT,

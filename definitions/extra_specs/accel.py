@@ -23,6 +23,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=str, description="The name of a Cyborg device profile."),
         virt_drivers=("libvirt",),
-        status=Status(Support.SUPPORTED, since="21.0.0 (Ussuri)"),
+        status=Status(Support.SUPPORTED, since="21.0.0"),
     ),
 )

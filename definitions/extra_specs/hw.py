@@ -653,7 +653,8 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         description=(
             "Sets how many physical address bits the guest CPU reports, which limits how much "
             "memory a large guest can address. Scheduling only picks hosts that support the "
-            "chosen mode. Nova reads this key but never registered a validator for it."
+            "chosen mode. Nova's API does not register this key, so Nova itself rejects it from "
+            "microversion 2.86 on."
         ),
         value=Value(
             type=str,
@@ -678,7 +679,8 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         description=(
             "The number of physical address bits the guest CPU reports when "
             "``hw:maxphysaddr_mode`` is ``emulate``. Only hosts whose CPUs support at least this "
-            "many bits are chosen. Nova reads this key but never registered a validator for it."
+            "many bits are chosen. Like the mode, Nova's own API rejects it from microversion 2.86 "
+            "on."
         ),
         # No upper bound: Nova documents none (it compares with each host's own limit).
         value=Value(type=int, description="The guest's physical address width, in bits.", min=1),

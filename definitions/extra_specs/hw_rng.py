@@ -37,8 +37,8 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         name="hw_rng:rate_bytes",
         description=(
             "Caps how many bytes of host entropy the guest's random number generator may read "
-            "in each period set by ``hw_rng:rate_period``. When it is unset or ``0`` the device "
-            "is not rate limited."
+            "in each period set by ``hw_rng:rate_period``. The limit only applies when both "
+            "keys are set to non-zero values; otherwise the device is not rate limited."
         ),
         value=Value(
             type=int,
@@ -46,15 +46,15 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
             min=0,
         ),
         virt_drivers=("libvirt",),
+        requires=("hw_rng:rate_period",),
     ),
     ExtraSpec(
         name="hw_rng:rate_period",
         description=(
             "The length of the period over which ``hw_rng:rate_bytes`` is counted. Nova hands "
             "the number to libvirt as the device's rate period, which libvirt reads as "
-            "milliseconds (older Nova guides said seconds). It has no effect unless "
-            "``hw_rng:rate_bytes`` is also set; when it is unset or ``0``, libvirt's default "
-            "period applies."
+            "milliseconds (older Nova guides said seconds). Like ``hw_rng:rate_bytes``, it only "
+            "has an effect when both keys are set to non-zero values."
         ),
         value=Value(
             type=int,

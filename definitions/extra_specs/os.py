@@ -40,6 +40,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
             ),
         ),
         virt_drivers=("libvirt",),
-        status=Status(Support.SUPPORTED, since="14.0.0 (Newton)"),
+        status=Status(Support.SUPPORTED, since="14.0.0"),
     ),
 )

@@ -34,7 +34,7 @@ def _shares_levels(resource: str) -> tuple[EnumMember, ...]:
 
 _VMWARE = ("vmware",)
 _LIBVIRT = ("libvirt",)
-_MITAKA = Status(Support.SUPPORTED, since="13.0.0 (Mitaka)")
+_MITAKA = Status(Support.SUPPORTED, since="13.0.0")
 
 EXTRA_SPECS: tuple[ExtraSpec, ...] = (
     # --- VMware: CPU --------------------------------------------------------------------------

@@ -33,7 +33,7 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         virt_drivers=("libvirt",),
         status=Status(
             Support.DEPRECATED,
-            since="21.0.0 (Ussuri)",
+            since="21.0.0",
             replacement="hw:hide_hypervisor_id",
         ),
     ),
@@ -62,6 +62,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
                 ),
             ),
         ),
-        status=Status(Support.SUPPORTED, since="18.0.0 (Rocky)"),
+        status=Status(Support.SUPPORTED, since="18.0.0"),
     ),
 )

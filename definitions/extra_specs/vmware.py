@@ -16,7 +16,7 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         name="vmware:hw_version",
         description=(
             "The virtual hardware version that new instances of this flavor are created with, "
-            "instead of the newest one the host supports. Pinning an older version keeps "
+            "instead of the one vSphere would choose by default. Pinning an older version keeps "
             "instances runnable on older ESXi hosts, which matters in clusters that mix host "
             "versions."
         ),

@@ -1,0 +1,261 @@
+"""The ``onespec`` command line.
+
+Exit codes everywhere: 0 ok, 1 invalid input (or drift, or problems found), 2 usage error.
+The ``generate`` group is imported only when it is used, so that the runtime commands work
+without the generator's dependencies and start quickly; the runtime is imported only by the
+commands that validate, so that ``generate`` can rebuild its tables even when they are stale.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import click
+import yaml
+
+
+_FORMAT = click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Text for people, JSON for machines.",
+)
+
+
+class LazyGroup(click.Group):
+    """A group whose listed subcommands are imported on first use."""
+
+    def __init__(
+        self, *args: Any, lazy_subcommands: Mapping[str, str] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_subcommands = dict(lazy_subcommands or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy_subcommands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy_subcommands:
+            module_name, _, attribute = self.lazy_subcommands[cmd_name].partition(":")
+            return getattr(importlib.import_module(module_name), attribute)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy_subcommands={"generate": "generator.cli:generate"},
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@click.version_option(package_name="onespec", prog_name="onespec")
+def cli() -> None:
+    """onespec: one definition per fact; docs, exports and validators generated from it."""
+
+
+# --- validate --------------------------------------------------------------------------------
+
+
+@cli.group()
+def validate() -> None:
+    """Validate metadata against the definitions."""
+
+
+class _StringLoader(yaml.SafeLoader):
+    """A safe loader that keeps every scalar a string, as extra specs arrive over the API.
+
+    Without this, YAML would turn ``yes`` into True and ``1.0`` into a float, and the value
+    checked would not be the value the user wrote.
+    """
+
+
+_StringLoader.yaml_implicit_resolvers = {}
+
+
+def _load_file(path: str) -> dict[Any, Any]:
+    """Read extra specs from a YAML or JSON file (``-`` for standard input).
+
+    Accepts a mapping of key to value, or ``{"extra_specs": {...}}`` as the Nova API takes it.
+    """
+    name = "<stdin>" if path == "-" else path
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        message = f"cannot read {name}: {exc.strerror}"
+        raise click.BadParameter(message, param_hint="--file") from None
+    except UnicodeDecodeError:
+        raise click.BadParameter(f"{name} is not UTF-8 text", param_hint="--file") from None
+    try:
+        if name.endswith(".json"):
+            data = json.loads(text, parse_int=str, parse_float=str)
+        else:
+            data = yaml.load(text, Loader=_StringLoader)  # noqa: S506 - a SafeLoader subclass
+    except (ValueError, yaml.YAMLError) as exc:
+        raise click.BadParameter(f"{name} is not valid: {exc}", param_hint="--file") from None
+    if isinstance(data, Mapping) and set(data) == {"extra_specs"}:
+        data = data["extra_specs"]
+    if not isinstance(data, Mapping):
+        raise click.BadParameter(
+            f"{name} must hold a mapping of extra-spec keys to values "
+            f"(or {{'extra_specs': {{...}}}}), not {type(data).__name__}",
+            param_hint="--file",
+        )
+    return dict(data)
+
+
+def _parse_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
+    specs: dict[str, str] = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals:
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="KEY=VALUE")
+        specs[key] = value
+    return specs
+
+
+@validate.command("extra-specs")
+@click.option(
+    "--mode",
+    type=click.Choice(["strict", "permissive", "off"]),
+    default="strict",
+    show_default=True,
+    help="strict: unknown keys are errors; permissive: unknown keys are warnings; off: no checks.",
+)
+@click.option(
+    "--file",
+    "file_",
+    metavar="FILE",
+    help="A YAML or JSON file of extra specs ('-' reads standard input).",
+)
+@_FORMAT
+@click.argument("pairs", nargs=-1, metavar="[KEY=VALUE]...")
+def validate_extra_specs(
+    mode: str, file_: str | None, output_format: str, pairs: tuple[str, ...]
+) -> None:
+    """Validate flavor extra specs given as KEY=VALUE arguments and/or in a file.
+
+    Arguments override the file's entries with the same key. Exits 0 when the specs are valid
+    (warnings allowed), 1 when any is invalid, 2 on a usage error.
+
+    \b
+    Example:
+      onespec validate extra-specs hw:cpu_policy=dedicated hw:numa_nodes=2
+    """
+    from validators_runtime import extra_specs as runtime
+
+    if file_ is None and not pairs:
+        raise click.UsageError("give KEY=VALUE pairs, --file FILE, or both")
+    specs: dict[Any, Any] = _load_file(file_) if file_ is not None else {}
+    specs.update(_parse_pairs(pairs))
+    try:
+        findings = runtime.validate(specs, mode=mode)  # type: ignore[arg-type]
+        valid = True
+    except runtime.ExtraSpecValidationError as exc:
+        findings = list(exc.findings)
+        valid = False
+    if output_format == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "valid": valid,
+                    "mode": mode,
+                    "checked": len(specs),
+                    "findings": [finding.to_dict() for finding in findings],
+                },
+                indent=2,
+            )
+        )
+    else:
+        for finding in findings:
+            click.echo(f"{finding.severity}: [{finding.code}] {finding.message}")
+        errors = sum(1 for f in findings if f.severity == "error")
+        warnings = len(findings) - errors
+        verdict = "valid" if valid else "invalid"
+        click.echo(
+            f"{len(specs)} extra spec{'s' if len(specs) != 1 else ''} checked in {mode} mode: "
+            f"{verdict} ({errors} error{'s' if errors != 1 else ''}, "
+            f"{warnings} warning{'s' if warnings != 1 else ''})."
+        )
+    if not valid:
+        sys.exit(1)
+
+
+# --- definitions -----------------------------------------------------------------------------
+
+
+@cli.group("definitions")
+def definitions_group() -> None:
+    """Inspect the loaded definitions."""
+
+
+@definitions_group.command()
+@_FORMAT
+def doctor(output_format: str) -> None:
+    """Show what was loaded from where: the catalogue, each plugin, clashes, broken plugins.
+
+    Exits 1 when any out-of-tree source has a problem, so it can gate a deployment.
+    """
+    from validators_runtime import extra_specs as runtime
+    from validators_runtime._generated import extra_specs as generated
+
+    registry = runtime.default_registry()
+    in_tree = len(generated.SPECS)
+    namespaces = sorted({record[1] for record in generated.SPECS})
+    plugins: dict[str, int] = {}
+    for label in registry.sources.values():
+        plugins[label] = plugins.get(label, 0) + 1
+    if output_format == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "in_tree": {
+                        "definitions": in_tree,
+                        "namespaces": namespaces,
+                        "source_versions": generated.SOURCE_VERSIONS,
+                    },
+                    "out_of_tree": [
+                        {"source": label, "definitions": count}
+                        for label, count in sorted(plugins.items())
+                    ],
+                    "problems": [
+                        {"source": p.source, "kind": p.kind, "message": p.message, "name": p.name}
+                        for p in registry.problems
+                    ],
+                },
+                indent=2,
+            )
+        )
+    else:
+        versions = ", ".join(f"{k} {v}" for k, v in generated.SOURCE_VERSIONS.items())
+        click.echo(
+            f"In-tree catalogue: {in_tree} definitions in {len(namespaces)} namespaces "
+            f"(standard names from {versions})."
+        )
+        if plugins:
+            click.echo("Out-of-tree definitions:")
+            for label, count in sorted(plugins.items()):
+                click.echo(f"  {label}: {count} definition{'s' if count != 1 else ''}")
+        else:
+            click.echo(f"Out-of-tree definitions: none ({runtime.ENTRY_POINT_GROUP} is empty).")
+        if registry.problems:
+            click.echo("Problems:")
+            for problem in registry.problems:
+                click.echo(f"  {problem.kind}: {problem}")
+        else:
+            click.echo("Problems: none.")
+    if registry.problems:
+        sys.exit(1)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    logging.basicConfig(format="onespec: %(levelname)s: %(message)s")
+    # Validation findings are part of the command's own output; do not print them twice.
+    logging.getLogger("validators_runtime.extra_specs").setLevel(logging.ERROR)
+    cli()
