@@ -1,0 +1,364 @@
+"""Behaviour of the extra-spec runtime beyond single verdicts: findings, modes, suggestions."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from definitions.model import DefinitionError, ExtraSpecValidator, Parameter, Status
+from validators_runtime.extra_specs import (
+    ExtraSpecValidationError,
+    Finding,
+    compile_registry,
+    default_registry,
+    validate,
+)
+
+
+def errors_of(specs, mode="strict"):
+    with pytest.raises(ExtraSpecValidationError) as caught:
+        validate(specs, mode=mode)
+    return caught.value
+
+
+# --- modes -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["STRICT", "", "lenient", None])
+def test_an_unknown_mode_is_a_value_error(mode):
+    with pytest.raises(ValueError, match="mode must be one of strict, permissive, off"):
+        validate({"hw:cpu_policy": "dedicated"}, mode=mode)
+
+
+def test_an_unknown_mode_is_refused_even_for_empty_specs():
+    with pytest.raises(ValueError):
+        validate({}, mode="loose")
+
+
+def test_specs_must_be_a_mapping():
+    with pytest.raises(TypeError, match="mapping"):
+        validate([("hw:cpu_policy", "dedicated")])
+
+
+def test_permissive_logs_unknown_keys_and_returns_them_as_warnings(caplog):
+    with caplog.at_level(logging.WARNING, logger="validators_runtime.extra_specs"):
+        warnings = validate({"hw:cpu_pollicy": "dedicated"}, mode="permissive")
+    assert [w.code for w in warnings] == ["unknown-key"]
+    assert warnings[0].severity == "warning"
+    assert "hw:cpu_pollicy" in caplog.text
+
+
+def test_permissive_still_rejects_invalid_values():
+    error = errors_of({"hw:cpu_pollicy": "x", "hw:cpu_policy": "nope"}, mode="permissive")
+    assert [f.code for f in error.errors] == ["invalid-value"]
+    assert [f.code for f in error.warnings] == ["unknown-key"]
+
+
+def test_off_checks_nothing_and_logs_nothing(caplog):
+    with caplog.at_level(logging.DEBUG):
+        assert validate({"hw:cpu_policy": "nope", 7: None}, mode="off") == []
+    assert caplog.text == ""
+
+
+# --- findings --------------------------------------------------------------------------------
+
+
+def test_every_problem_is_reported_not_just_the_first():
+    error = errors_of(
+        {
+            "hw:cpu_policy": "dedicatd",
+            "hw:numa_nodes": "0",
+            "hw:cpu_pollicy": "dedicated",
+            "hw:mem_page_size": "huge",
+            "hw:cpu_realtime": "maybe",
+        }
+    )
+    assert sorted((f.key, f.code) for f in error.findings) == [
+        ("hw:cpu_policy", "invalid-value"),
+        ("hw:cpu_pollicy", "unknown-key"),
+        ("hw:cpu_realtime", "invalid-value"),
+        ("hw:mem_page_size", "invalid-value"),
+        ("hw:numa_nodes", "invalid-value"),
+    ]
+    assert isinstance(error, ValueError)
+    assert str(error).startswith("5 invalid extra specs: ")
+
+
+def test_an_enum_typo_names_key_value_and_rule_and_suggests_the_member():
+    (finding,) = errors_of({"hw:cpu_policy": "dedicatd"}).findings
+    assert finding == Finding(
+        key="hw:cpu_policy",
+        code="invalid-value",
+        severity="error",
+        message=(
+            "Extra spec 'hw:cpu_policy' has the value 'dedicatd', which is not one of the "
+            "allowed values: dedicated, shared, mixed. Did you mean 'dedicated'?"
+        ),
+        suggestion="dedicated",
+        value="dedicatd",
+    )
+
+
+def test_an_enum_in_the_wrong_case_suggests_the_right_case():
+    (finding,) = errors_of({"hw:cpu_policy": "DEDICATED"}).findings
+    assert finding.suggestion == "dedicated"
+
+
+def test_a_key_typo_suggests_the_closest_key_in_the_namespace():
+    (finding,) = errors_of({"hw:cpu_pollicy": "dedicated"}).findings
+    assert finding.code == "unknown-key"
+    assert finding.suggestion == "hw:cpu_policy"
+    assert "'hw:cpu_pollicy'" in finding.message and "'hw' namespace" in finding.message
+
+
+def test_a_trait_typo_keeps_the_group_suffix_in_the_suggestion():
+    (finding,) = errors_of({"trait1:HW_CPU_X86_AVX512FF": "required"}).findings
+    assert finding.suggestion == "trait1:HW_CPU_X86_AVX512F"
+
+
+def test_nothing_is_suggested_when_nothing_is_close():
+    (finding,) = errors_of({"hw:zzzzzzzzzzzz": "1"}).findings
+    assert finding.suggestion is None
+    assert "Did you mean" not in finding.message
+
+
+def test_integer_bounds_suggest_the_bound():
+    (below,) = errors_of({"hw:numa_nodes": "0"}).findings
+    assert below.suggestion == "1" and "less than the minimum of 1" in below.message
+    (above,) = errors_of({"hw:redirected_usb_ports": "16"}).findings
+    assert above.suggestion == "15" and "greater than the maximum of 15" in above.message
+
+
+def test_a_float_that_is_an_integer_suggests_the_integer():
+    (finding,) = errors_of({"hw:numa_nodes": "2.0"}).findings
+    assert "is not an integer" in finding.message and finding.suggestion == "2"
+
+
+def test_a_pattern_failure_describes_the_format_in_words():
+    (finding,) = errors_of({"hw:cpu_realtime_mask": "abc"}).findings
+    hint = default_registry()._specs[default_registry()._exact["hw:cpu_realtime_mask"]].pattern_hint
+    assert hint and hint in finding.message
+
+
+def test_a_boolean_typo_suggests_a_spelling():
+    (finding,) = errors_of({"hw:cpu_realtime": "ture"}).findings
+    assert finding.suggestion == "true"
+
+
+# --- values ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "1",
+        "0",
+        "t",
+        "f",
+        "true",
+        "false",
+        "on",
+        "off",
+        "y",
+        "n",
+        "yes",
+        "no",
+        "TRUE",
+        "False",
+        " Yes ",
+        "\tON\n",
+        "N",
+    ],
+)
+def test_boolean_spellings_nova_accepts(value):
+    assert validate({"hw:cpu_realtime": value}) == []
+
+
+@pytest.mark.parametrize(
+    "value", ["2", "00", "tru", "enabled", "none", "", " ", "yes please", "1.0", "nope"]
+)
+def test_boolean_spellings_nova_refuses(value):
+    (finding,) = errors_of({"hw:cpu_realtime": value}).findings
+    assert finding.code == "invalid-value"
+
+
+@pytest.mark.parametrize("value", ["1", " 2 ", "+3", "1_000", "٣", "0010"])
+def test_integers_parse_as_python_int_does(value):
+    assert validate({"hw:numa_nodes": value}) == []
+    assert int(value) >= 1
+
+
+@pytest.mark.parametrize("value", ["1.0", "0x10", "1e3", "", "one", "1 000", "--1"])
+def test_integers_refuse_what_int_refuses(value):
+    with pytest.raises(ValueError):
+        int(value)
+    (finding,) = errors_of({"hw:numa_nodes": value}).findings
+    assert finding.code == "invalid-value"
+
+
+def test_numbers_are_read_as_nova_reads_json_numbers():
+    assert validate({"hw:numa_nodes": 2}) == []
+    (finding,) = errors_of({"hw:numa_nodes": 1.5}).findings
+    assert finding.value == "1.5" and "'1.5'" in finding.message  # the value as it was read
+
+
+@pytest.mark.parametrize("value", [True, None, b"2", ["2"], {"a": 1}])
+def test_values_that_are_not_strings_are_invalid(value):
+    (finding,) = errors_of({"hw:numa_nodes": value}).findings
+    assert finding.code == "invalid-value" and "not a string" in finding.message
+
+
+def test_values_longer_than_255_characters_are_invalid():
+    assert validate({"accel:device_profile": "x" * 255}) == []
+    (finding,) = errors_of({"accel:device_profile": "x" * 256}).findings
+    assert "longer than 255" in finding.message
+
+
+def test_long_values_of_foreign_keys_are_not_ours_to_judge():
+    assert validate({"foo:bar": "x" * 1000}) == []
+
+
+def test_keys_that_cannot_be_keys():
+    error = errors_of({"": "x", "k" * 256: "x", 5: "x"}, mode="permissive")
+    assert [f.code for f in error.findings] == ["invalid-key"] * 3
+    assert validate({"k" * 255: "x"}) == []
+
+
+# --- names -----------------------------------------------------------------------------------
+
+
+def test_the_dot_in_a_patterned_name_is_literal():
+    assert validate({"hw:numa_cpus.0": "0-3", "hw:numa_mem.1": "1024"}) == []
+    for key in ("hw:numa_cpus_0", "hw:numa_cpusX0", "hw:numa_cpus-1", "hw:numa_cpus."):
+        (finding,) = errors_of({key: "0"}).findings
+        assert finding.code == "unknown-key", key
+
+
+def test_a_parameter_out_of_bounds_explains_which_part():
+    registry = compile_registry(
+        [
+            ExtraSpecValidator(
+                name="x:slot.{n}",
+                parameters=[{"name": "n", "type": int, "min": 1, "max": 4}],
+                value={"type": int},
+            )
+        ]
+    )
+    assert registry.validate({"x:slot.1": "1", "x:slot.4": "1"}) == []
+    with pytest.raises(ExtraSpecValidationError) as caught:
+        registry.validate({"x:slot.5": "1"})
+    (finding,) = caught.value.findings
+    assert finding.code == "unknown-key"
+    assert "'x:slot.{n}'" in finding.message and "'5' is greater than 4" in finding.message
+
+
+def test_an_over_long_group_suffix_stays_in_the_namespace():
+    key = "trait" + "a" * 65 + ":HW_CPU_X86_AVX2"
+    (finding,) = errors_of({key: "required"}).findings
+    assert "longer than 64 characters" in finding.message
+
+
+def test_lookup_names_the_governing_definition():
+    registry = default_registry()
+    assert registry.lookup("hw:numa_cpus.3") == "hw:numa_cpus.{id}"
+    assert registry.lookup("trait7:CUSTOM_X") == "trait{group}:CUSTOM_{trait}"
+    assert registry.lookup("capabilities:cpu_info:arch") == "capabilities:cpu_info{filter}"
+    assert registry.lookup("hw:cpu_policy") == "hw:cpu_policy"
+    assert registry.lookup("foo:bar") is None
+
+
+# --- deprecation -----------------------------------------------------------------------------
+
+
+def test_a_deprecated_key_validates_with_a_warning_naming_its_replacement(caplog):
+    with caplog.at_level(logging.WARNING, logger="validators_runtime.extra_specs"):
+        (warning,) = validate({"hide_hypervisor_id": "true"})
+    assert warning.code == "deprecated" and warning.severity == "warning"
+    assert warning.suggestion == "hw:hide_hypervisor_id"
+    assert "'hw:hide_hypervisor_id'" in warning.message
+    assert "hide_hypervisor_id" in caplog.text
+
+
+def test_a_deprecated_key_with_a_bad_value_reports_both():
+    error = errors_of({"hide_hypervisor_id": "maybe"})
+    assert [f.code for f in error.findings] == ["invalid-value", "deprecated"]
+
+
+def test_deprecation_carries_release_and_removal_when_known():
+    registry = compile_registry(
+        [
+            ExtraSpecValidator(name="x:new", value={"type": int}),
+            ExtraSpecValidator(
+                name="x:old",
+                value={"type": int},
+                status=Status("deprecated", since="31.0.0", replacement="x:new", removal="33.0.0"),
+            ),
+        ]
+    )
+    (warning,) = registry.validate({"x:old": "1"})
+    assert warning.message == (
+        "Extra spec 'x:old' is deprecated since 31.0.0 and will be removed in 33.0.0. "
+        "Use 'x:new' instead."
+    )
+
+
+# --- compiling -------------------------------------------------------------------------------
+
+
+def test_compile_registry_accepts_the_seed_shape_and_validates_alike():
+    registry = compile_registry(
+        [
+            {"name": "foo:bar", "description": "x", "value": {"type": bool}},
+            ExtraSpecValidator(name="foo:level", value={"type": str, "enum": ["low", "high"]}),
+        ]
+    )
+    assert registry.validate({"foo:bar": "yes", "foo:level": "low", "other:x": "1"}) == []
+    with pytest.raises(ExtraSpecValidationError) as caught:
+        registry.validate({"foo:baz": "1", "foo:level": "mid"})
+    assert sorted(f.code for f in caught.value.findings) == ["invalid-value", "unknown-key"]
+
+
+def test_compile_registry_refuses_a_name_given_twice():
+    spec = ExtraSpecValidator(name="foo:bar", value={"type": bool})
+    with pytest.raises(DefinitionError, match="foo:bar"):
+        compile_registry([spec, spec])
+
+
+def test_compile_registry_refuses_an_exact_key_a_pattern_already_governs():
+    with pytest.raises(DefinitionError, match=r"'foo:slot\.1' is already governed by"):
+        compile_registry(
+            [
+                ExtraSpecValidator(
+                    name="foo:slot.{n}",
+                    parameters=[{"name": "n", "type": int}],
+                    value={"type": int},
+                ),
+                ExtraSpecValidator(name="foo:slot.1", value={"type": int}),
+            ]
+        )
+
+
+def test_earlier_patterns_take_precedence_over_later_overlapping_ones():
+    registry = compile_registry(
+        [
+            ExtraSpecValidator(
+                name="foo:a{x}", parameters=[Parameter("x", int)], value={"type": int}
+            ),
+            ExtraSpecValidator(
+                name="foo:{y}",
+                parameters=[Parameter("y", str, pattern=".+")],
+                value={"type": str},
+            ),
+        ]
+    )
+    assert registry.lookup("foo:a1") == "foo:a{x}"
+    assert registry.lookup("foo:b") == "foo:{y}"
+    with pytest.raises(ExtraSpecValidationError):
+        registry.validate({"foo:a1": "not an int"})
+
+
+def test_the_in_tree_catalogue_has_no_shadowed_keys():
+    from definitions.registry import in_tree
+
+    assert len(compile_registry(in_tree())) == len(in_tree())

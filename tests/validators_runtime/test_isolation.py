@@ -1,0 +1,54 @@
+"""The runtime is importable by services: it pulls in no documentation or generation tooling."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+FORBIDDEN_ROOTS = {"sphinx", "docutils", "jinja2", "generator", "os_traits", "os_resource_classes"}
+
+
+def imported_after(code: str) -> set[str]:
+    script = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return set(json.loads(result.stdout.splitlines()[-1]))
+
+
+def offending(modules: set[str]) -> set[str]:
+    bad = {m for m in modules if m.split(".")[0] in FORBIDDEN_ROOTS}
+    bad |= {
+        m
+        for m in modules
+        if m.startswith("definitions") and m not in {"definitions", "definitions.model"}
+    }
+    return bad
+
+
+def test_importing_the_runtime_imports_no_tooling():
+    modules = imported_after("import validators_runtime.extra_specs")
+    assert "validators_runtime.extra_specs" in modules
+    assert offending(modules) == set()
+
+
+def test_validating_imports_no_tooling_either():
+    modules = imported_after(
+        "from validators_runtime.extra_specs import validate, ExtraSpecValidationError\n"
+        "validate({'hw:cpu_policy': 'dedicated', 'trait:HW_CPU_X86_AVX2': 'required'})\n"
+        "try:\n    validate({'hw:cpu_pollicy': 'x'})\n"
+        "except ExtraSpecValidationError:\n    pass\n"
+    )
+    assert "validators_runtime._generated.extra_specs" in modules
+    assert offending(modules) == set()
+
+
+def test_the_generated_module_imports_nothing():
+    import ast
+
+    source = (ROOT / "validators_runtime" / "_generated" / "extra_specs.py").read_text()
+    imports = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert imports == []
