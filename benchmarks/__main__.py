@@ -1,0 +1,21 @@
+"""Run every benchmark: ``python -m benchmarks`` (``make bench``)."""
+
+from __future__ import annotations
+
+import sys
+
+from benchmarks import extra_specs
+
+
+def main() -> int:
+    missed = extra_specs.run()
+    print()
+    if missed:
+        print(f"{missed} target(s) missed.")
+        return 1
+    print("All targets met.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
