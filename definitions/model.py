@@ -198,7 +198,10 @@ class Value:
             or not 0 < self.max_length <= MAX_LENGTH
         ):
             raise _fail(f"max_length must be from 1 to {MAX_LENGTH}", name, "value.max_length")
-        if self.default is not None and not isinstance(self.default, self.type):
+        if self.default is not None and (
+            not isinstance(self.default, self.type)
+            or (isinstance(self.default, bool) and self.type is not bool)
+        ):
             raise _fail(
                 f"default {self.default!r} is not of type {type_name(self.type)}",
                 name,
@@ -280,9 +283,14 @@ class Status:
             object.__setattr__(self, "level", Support(self.level))
         except ValueError:
             choices = ", ".join(level.value for level in Support)
-            raise DefinitionError(f"status must be one of {choices}, not {self.level!r}") from None
+            raise DefinitionError(
+                f"status must be one of {choices}, not {self.level!r}", field="status.level"
+            ) from None
         if self.level is not Support.DEPRECATED and (self.replacement or self.removal):
-            raise DefinitionError("only a deprecated spec has a replacement or a removal release")
+            raise DefinitionError(
+                "only a deprecated spec has a replacement or a removal release",
+                field="status.replacement" if self.replacement else "status.removal",
+            )
 
     @property
     def deprecated(self) -> bool:

@@ -1,0 +1,297 @@
+"""The in-tree catalogue against the facts gathered from Nova and the Placement libraries."""
+
+from __future__ import annotations
+
+import csv
+import importlib.metadata
+import re
+from pathlib import Path
+
+import os_resource_classes
+import os_traits
+import pytest
+
+from definitions import extra_specs as catalogue
+from definitions import registry
+from definitions.model import ENTRY_POINT_GROUP, ExtraSpec, Namespace
+
+TSV = Path(__file__).resolve().parents[2].parent / "shared" / "notes" / "nova-extra-specs.tsv"
+COLUMNS = ["name", "value_type", "constraints", "deprecated", "module"]
+
+#: Nova's module for each namespace, where its file name is not the namespace.
+NOVA_MODULE_NAMESPACES = {"null.py": "", "traits.py": "trait"}
+
+#: Where the catalogue deliberately differs from Nova, by namespace: Placement refuses negative
+#: amounts, so every ``resources`` spec has ``min=0`` where Nova had no bound (see
+#: ``definitions/extra_specs/resources.py`` and ``resources:VCPU=-1`` in tests/cases).
+DELIBERATE_MIN = {"resources": 0}
+
+_CONSTRAINT_SPLIT = re.compile(r"; (?=(?:\{\w+\}|min|max|enum|pattern)=)")
+
+
+def parse_constraints(text: str) -> dict[str, str]:
+    """``min=1; max=15``, ``enum=a|b``, ``pattern=...``, ``{param}=regex`` as a dict."""
+    if text == "-":
+        return {}
+    constraints = {}
+    for part in _CONSTRAINT_SPLIT.split(text):
+        key, sep, value = part.partition("=")
+        assert sep, f"constraint {part!r} has no '='"
+        assert key not in constraints, f"constraint {key!r} given twice in {text!r}"
+        constraints[key] = value
+    return constraints
+
+
+def normalise(name: str) -> str:
+    """``hw:numa_cpus.{num}`` and ``hw:numa_cpus.{id}`` both become ``hw:numa_cpus.{}``."""
+    return re.sub(r"\{[^{}]*\}", "{}", name)
+
+
+def load_rows() -> list[dict[str, str]]:
+    with TSV.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        assert reader.fieldnames == COLUMNS
+        rows = list(reader)
+    for row in rows:
+        assert None not in row and all(row[c] for c in COLUMNS), row
+    return rows
+
+
+ROWS = load_rows()
+SPECS = registry.in_tree()
+BY_NAME = {spec.name: spec for spec in SPECS}
+BY_NORMALISED = {normalise(spec.name): spec for spec in SPECS}
+
+
+def lookup(row: dict[str, str]) -> ExtraSpec:
+    spec = BY_NORMALISED.get(normalise(row["name"]))
+    assert spec is not None, f"the catalogue has no definition for Nova's {row['name']!r}"
+    return spec
+
+
+# --- The constraint parser the comparison relies on --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("-", {}),
+        ("min=1", {"min": "1"}),
+        ("min=0; max=15", {"min": "0", "max": "15"}),
+        ("enum=a|b", {"enum": "a|b"}),
+        (r"{num}=\d+; min=1", {"{num}": r"\d+", "min": "1"}),
+        (r"pattern=[^:]+:\d+(?:\s*,\s*[^:]+:\d+)*", {"pattern": r"[^:]+:\d+(?:\s*,\s*[^:]+:\d+)*"}),
+        (
+            "{group}=([a-zA-Z0-9_-]{1,64})?; {trait}=[A-Z0-9_]+; enum=required|forbidden",
+            {
+                "{group}": "([a-zA-Z0-9_-]{1,64})?",
+                "{trait}": "[A-Z0-9_]+",
+                "enum": "required|forbidden",
+            },
+        ),
+    ],
+)
+def test_parse_constraints(text, expected):
+    assert parse_constraints(text) == expected
+
+
+def test_the_fact_file_is_the_expected_one():
+    assert len(ROWS) == 525
+    assert len({row["name"] for row in ROWS}) == len(ROWS)
+    assert {row["value_type"] for row in ROWS} == {"int", "str", "bool"}
+    assert {row["deprecated"] for row in ROWS} == {"yes", "no"}
+
+
+# --- Every Nova definition, as Nova defines it -------------------------------------------------
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[row["name"] for row in ROWS])
+def test_catalogue_matches_nova(row):
+    spec = lookup(row)
+    constraints = parse_constraints(row["constraints"])
+    assert set(constraints) <= {"min", "max", "enum", "pattern"} | {
+        f"{{{p}}}" for p in re.findall(r"\{([^{}]*)\}", row["name"])
+    }, f"unexpected constraint in {row['constraints']!r}"
+
+    assert spec.value.type.__name__ == row["value_type"]
+
+    expected_min = int(constraints["min"]) if "min" in constraints else None
+    if expected_min is None and spec.namespace in DELIBERATE_MIN:
+        expected_min = DELIBERATE_MIN[spec.namespace]
+    assert spec.value.min == expected_min
+    expected_max = int(constraints["max"]) if "max" in constraints else None
+    assert spec.value.max == expected_max
+
+    expected_enum = set(constraints["enum"].split("|")) if "enum" in constraints else set()
+    assert set(spec.value.enum_values) == expected_enum
+    assert len(spec.value.enum_values) == len(expected_enum)
+
+    assert spec.value.pattern == constraints.get("pattern")
+    assert spec.deprecated == (row["deprecated"] == "yes")
+
+    assert len(spec.parameters) == row["name"].count("{")
+    module = row["module"]
+    assert spec.namespace == NOVA_MODULE_NAMESPACES.get(module, module.removesuffix(".py"))
+
+
+def test_normalised_catalogue_names_are_unique():
+    assert len(BY_NORMALISED) == len(SPECS)
+
+
+def test_catalogue_defines_the_keys_nova_forgot():
+    mode = BY_NAME["hw:maxphysaddr_mode"]
+    bits = BY_NAME["hw:maxphysaddr_bits"]
+    assert mode.namespace == bits.namespace == "hw"
+    assert mode.value.type is str
+    assert set(mode.value.enum_values) == {"passthrough", "emulate"}
+    assert bits.value.type is int
+    assert bits.value.min == 1
+    assert not mode.deprecated
+    assert not bits.deprecated
+
+
+# --- Placement: traits and resource classes follow their libraries -----------------------------
+
+
+def _in_namespace(namespace: str) -> list[str]:
+    return [spec.name for spec in SPECS if spec.namespace == namespace]
+
+
+def test_trait_namespace_has_one_spec_per_standard_trait_plus_custom():
+    names = _in_namespace("trait")
+    expected = {f"trait{{group}}:{trait}" for trait in os_traits.get_traits()}
+    expected.add("trait{group}:CUSTOM_{trait}")
+    assert len(names) == len(set(names))
+    assert set(names) == expected
+
+
+def test_resources_namespace_has_one_spec_per_standard_class_plus_custom():
+    names = _in_namespace("resources")
+    expected = {f"resources{{group}}:{rc}" for rc in os_resource_classes.STANDARDS}
+    expected.add("resources{group}:CUSTOM_{resource}")
+    assert len(names) == len(set(names))
+    assert set(names) == expected
+
+
+# --- Internal consistency ----------------------------------------------------------------------
+
+
+def test_names_are_unique():
+    names = [spec.name for spec in catalogue.extra_specs()]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    assert duplicates == []
+
+
+def test_registry_in_tree_is_the_catalogue():
+    assert registry.in_tree() == catalogue.extra_specs()
+    assert all(isinstance(spec, ExtraSpec) for spec in SPECS)
+
+
+@pytest.mark.parametrize("module", catalogue.modules(), ids=catalogue.MODULES)
+def test_every_module_documents_its_namespace(module):
+    namespace = module.NAMESPACE
+    assert isinstance(namespace, Namespace)
+    assert namespace.title.strip()
+    assert namespace.description.strip()
+    assert isinstance(module.EXTRA_SPECS, tuple)
+    assert any(spec.namespace == namespace.name for spec in module.EXTRA_SPECS)
+
+
+def test_every_catalogue_module_is_listed():
+    package = Path(catalogue.__file__).parent
+    files = {path.stem for path in package.glob("*.py") if not path.stem.startswith("_")}
+    assert files == set(catalogue.MODULES)
+
+
+def test_namespace_names_are_unique_and_cover_every_spec():
+    names = [namespace.name for namespace in catalogue.namespaces()]
+    assert len(names) == len(set(names))
+    assert {spec.namespace for spec in SPECS} <= set(names)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=[spec.name for spec in SPECS])
+def test_every_spec_is_described(spec):
+    assert spec.description.strip()
+
+
+HAND_WRITTEN = [spec for spec in SPECS if spec.namespace not in {"trait", "resources"}]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [spec for spec in HAND_WRITTEN if spec.value.enum],
+    ids=[spec.name for spec in HAND_WRITTEN if spec.value.enum],
+)
+def test_every_enum_member_is_described(spec):
+    undescribed = [member.value for member in spec.value.enum if not member.description.strip()]
+    assert undescribed == []
+
+
+def test_requires_and_conflicts_name_existing_definitions():
+    dangling = [
+        (spec.name, other)
+        for spec in SPECS
+        for other in (*spec.requires, *spec.conflicts)
+        if other not in BY_NAME
+    ]
+    assert dangling == []
+
+
+def test_requires_and_conflicts_are_used():
+    assert any(spec.requires for spec in SPECS)
+
+
+def test_every_string_pattern_has_a_hint():
+    unhinted = [
+        spec.name
+        for spec in SPECS
+        if spec.value.pattern is not None and not (spec.value.pattern_hint or "").strip()
+    ]
+    assert unhinted == []
+    assert any(spec.value.pattern for spec in SPECS)
+
+
+def test_hide_hypervisor_id_is_deprecated_in_favour_of_the_namespaced_key():
+    old = BY_NAME["hide_hypervisor_id"]
+    assert old.deprecated
+    assert old.status.replacement == "hw:hide_hypervisor_id"
+    new = BY_NAME[old.status.replacement]
+    assert not new.deprecated
+    assert new.value.type is old.value.type is bool
+
+
+def test_only_hide_hypervisor_id_is_deprecated():
+    assert [spec.name for spec in SPECS if spec.deprecated] == ["hide_hypervisor_id"]
+
+
+def test_every_deprecated_replacement_exists():
+    missing = [
+        (spec.name, spec.status.replacement)
+        for spec in SPECS
+        if spec.status.replacement and spec.status.replacement not in BY_NAME
+    ]
+    assert missing == []
+
+
+# --- The registry without plugins --------------------------------------------------------------
+
+
+def test_build_without_plugins_returns_the_in_tree_catalogue():
+    assert list(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)) == [], (
+        "this test expects no out-of-tree plugins to be installed"
+    )
+    built = registry.build()
+    assert built.definitions == registry.in_tree()
+    assert built.in_tree == registry.in_tree()
+    assert registry.IN_TREE == "the in-tree catalogue"
+    assert built.sources == {spec.name: "the in-tree catalogue" for spec in SPECS}
+    assert built.problems == ()
+    assert built.plugins == ()
+    assert built.namespaces == catalogue.namespaces()
+    assert built.by_namespace("hw") == tuple(s for s in SPECS if s.namespace == "hw")
+
+
+def test_build_of_an_empty_group_matches_the_default():
+    built = registry.build("onespec.tests.no-such-group")
+    assert built.definitions == registry.build().definitions
+    assert built.problems == ()
