@@ -19,7 +19,6 @@ from typing import Any
 import click
 import yaml
 
-
 _FORMAT = click.option(
     "--format",
     "output_format",
