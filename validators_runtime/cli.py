@@ -77,6 +77,15 @@ class _StringLoader(yaml.SafeLoader):
 _StringLoader.yaml_implicit_resolvers = {}
 
 
+def _looks_like_json(text: str) -> bool:
+    """Standard input has no file name: JSON is recognised by parsing as JSON."""
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _load_file(path: str) -> dict[Any, Any]:
     """Read extra specs from a YAML or JSON file (``-`` for standard input).
 
@@ -91,7 +100,7 @@ def _load_file(path: str) -> dict[Any, Any]:
     except UnicodeDecodeError:
         raise click.BadParameter(f"{name} is not UTF-8 text", param_hint="--file") from None
     try:
-        if name.endswith(".json"):
+        if name.endswith(".json") or (path == "-" and _looks_like_json(text)):
             data = json.loads(text, parse_int=str, parse_float=str)
         else:
             data = yaml.load(text, Loader=_StringLoader)  # noqa: S506 - a SafeLoader subclass
@@ -241,7 +250,7 @@ def doctor(output_format: str) -> None:
             for label, count in sorted(plugins.items()):
                 click.echo(f"  {label}: {count} definition{'s' if count != 1 else ''}")
         else:
-            click.echo(f"Out-of-tree definitions: none ({runtime.ENTRY_POINT_GROUP} is empty).")
+            click.echo(f"Out-of-tree definitions: none loaded from {runtime.ENTRY_POINT_GROUP}.")
         if registry.problems:
             click.echo("Problems:")
             for problem in registry.problems:

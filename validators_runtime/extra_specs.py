@@ -423,9 +423,9 @@ class Registry:
         elif not prefix:
             return _FOREIGN  # ":x" has an empty namespace, which no definition can claim
         groups: list[int] = []
-        group = self._prefixes.get(prefix)
-        if group is not None:
-            groups.append(group)
+        literal_group = self._prefixes.get(prefix)
+        if literal_group is not None:
+            groups.append(literal_group)
         miss: _Miss | None = None
         if self._prefix_index:
             for pattern in self._prefix_index.candidates(prefix):
@@ -441,7 +441,9 @@ class Registry:
             return miss if miss is not None else _FOREIGN
         for group in groups:
             exact_rests, patterns = self._groups[group]
-            index = None if patterned_only else exact_rests.get(rest)
+            # Under a patterned prefix (trait{group}) a literal rest still belongs to a pattern.
+            skip_exact = patterned_only and group == literal_group
+            index = None if skip_exact else exact_rests.get(rest)
             if index is not None:
                 return self._specs[index]
             for pattern in patterns.candidates(rest):
@@ -660,7 +662,7 @@ def _load_default() -> Registry:
     )
     sources, problems = load_entry_points(ENTRY_POINT_GROUP)
     if not sources:
-        log_problems(problems, LOG)
+        log_problems(problems)
         return Registry(in_tree, problems=problems)
     in_tree_names = [record[0] for record in generated.SPECS]
     accepted, clashes = merge_out_of_tree(in_tree_names, sources)
@@ -681,7 +683,7 @@ def _load_default() -> Registry:
             if d in shadowed
         ),
     )
-    log_problems(problems, LOG)
+    log_problems(problems)
     tables = build_tables((*generated.SPECS, *(spec_record(definition) for definition, _ in kept)))
     return Registry(
         tables,

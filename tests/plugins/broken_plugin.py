@@ -1,0 +1,3 @@
+"""A plugin that cannot be imported."""
+
+raise ImportError("acme_broken needs libacme, which is not installed")

@@ -1,0 +1,658 @@
+"""The ``onespec`` command line, as a user runs it.
+
+Exit codes are checked through the installed console script in a subprocess; the generator's
+drift check runs in-process through :class:`click.testing.CliRunner`, so that it can be pointed at
+a temporary copy of the generated module and never touches the committed one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import ROOT
+from validators_runtime._generated import extra_specs as generated
+from validators_runtime.cli import cli
+
+ONESPEC = Path(sys.executable).parent / "onespec"
+
+
+def onespec(*args: str, stdin: str | None = None, cwd: Path | None = None):
+    """Run the console script; return the completed process (text mode)."""
+    return subprocess.run(
+        [str(ONESPEC), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd or ROOT,
+        timeout=120,
+        check=False,
+    )
+
+
+def validate_json(*args: str, stdin: str | None = None, cwd: Path | None = None):
+    """Run ``validate extra-specs --format json``; return (exit code, parsed stdout)."""
+    done = onespec("validate", "extra-specs", "--format", "json", *args, stdin=stdin, cwd=cwd)
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def by_key(report: dict) -> dict:
+    return {finding["key"]: finding for finding in report["findings"]}
+
+
+def test_the_console_script_is_installed_next_to_the_interpreter():
+    assert ONESPEC.is_file()
+
+
+# --- validate extra-specs: KEY=VALUE arguments -------------------------------------------------
+
+
+def test_valid_specs_exit_zero():
+    done = onespec("validate", "extra-specs", "hw:cpu_policy=dedicated", "hw:numa_nodes=2")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 extra specs checked in strict mode: valid (0 errors, 0 warnings)." in done.stdout
+    assert "error" not in done.stdout.replace("0 errors", "")
+
+
+def test_a_bad_value_exits_one_and_names_key_value_and_suggestion():
+    done = onespec("validate", "extra-specs", "hw:cpu_policy=dedicatd")
+    assert done.returncode == 1
+    assert "hw:cpu_policy" in done.stdout
+    assert "dedicatd" in done.stdout
+    assert "did you mean 'dedicated'" in done.stdout.lower()
+    assert "error: [invalid-value]" in done.stdout
+    assert "invalid (1 error, 0 warnings)" in done.stdout
+
+
+def test_a_typoed_key_exits_one_and_suggests_the_real_key():
+    done = onespec("validate", "extra-specs", "hw:cpu_pollicy=dedicated")
+    assert done.returncode == 1
+    assert "error: [unknown-key]" in done.stdout
+    assert "hw:cpu_pollicy" in done.stdout
+    assert "did you mean 'hw:cpu_policy'" in done.stdout.lower()
+
+
+def test_permissive_mode_turns_an_unknown_key_into_a_warning_line():
+    done = onespec("validate", "extra-specs", "--mode", "permissive", "hw:cpu_pollicy=dedicated")
+    assert done.returncode == 0, done.stdout + done.stderr
+    warnings = [line for line in done.stdout.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1
+    assert "[unknown-key]" in warnings[0]
+    assert "hw:cpu_policy" in warnings[0]
+    assert "valid (0 errors, 1 warning)" in done.stdout
+    # The finding is the command's output; the runtime's log must not print it a second time.
+    assert "hw:cpu_pollicy" not in done.stderr
+
+
+def test_permissive_mode_still_rejects_a_bad_value():
+    done = onespec("validate", "extra-specs", "--mode", "permissive", "hw:cpu_policy=dedicatd")
+    assert done.returncode == 1
+    assert "error: [invalid-value]" in done.stdout
+
+
+def test_off_mode_accepts_garbage():
+    done = onespec(
+        "validate",
+        "extra-specs",
+        "--mode",
+        "off",
+        "hw:cpu_policy=zzz",
+        "hw:cpu_pollicy=x",
+        "hw:numa_nodes=-4",
+        "=nothing",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "checked in off mode: valid (0 errors, 0 warnings)" in done.stdout
+
+
+def test_an_unknown_mode_is_a_usage_error():
+    done = onespec("validate", "extra-specs", "--mode", "bogus", "hw:cpu_policy=dedicated")
+    assert done.returncode == 2
+    assert "--mode" in done.stderr
+    assert "bogus" in done.stderr
+    assert done.stdout == ""
+
+
+def test_an_argument_without_equals_is_a_usage_error():
+    done = onespec("validate", "extra-specs", "hw:cpu_policy=dedicated", "KEY")
+    assert done.returncode == 2
+    assert "'KEY' is not KEY=VALUE" in done.stderr
+    assert done.stdout == ""
+
+
+def test_no_arguments_at_all_is_a_usage_error():
+    done = onespec("validate", "extra-specs")
+    assert done.returncode == 2
+    assert "KEY=VALUE" in done.stderr
+    assert "--file" in done.stderr
+
+
+def test_bare_onespec_is_a_usage_error_with_help():
+    done = onespec()
+    assert done.returncode == 2
+    assert "Usage: onespec" in done.stdout + done.stderr
+
+
+def test_an_unknown_command_is_a_usage_error():
+    done = onespec("valdiate")
+    assert done.returncode == 2
+    assert "valdiate" in done.stderr
+
+
+def test_a_value_may_contain_an_equals_sign():
+    code, report = validate_json("hw:cpu_policy=dedicated=shared")
+    assert code == 1
+    assert by_key(report)["hw:cpu_policy"]["value"] == "dedicated=shared"
+
+
+def test_an_empty_key_is_an_invalid_key_not_a_crash():
+    code, report = validate_json("=dedicated")
+    assert code == 1
+    assert by_key(report)[""]["code"] == "invalid-key"
+
+
+def test_a_later_argument_overrides_an_earlier_one():
+    code, report = validate_json("hw:cpu_policy=dedicatd", "hw:cpu_policy=dedicated")
+    assert code == 0
+    assert report["checked"] == 1
+    assert report["findings"] == []
+
+
+def test_a_key_of_another_service_is_accepted():
+    code, report = validate_json("someservice:anything=goes", "plainkey=1")
+    assert code == 0
+    assert report["valid"] is True
+    assert report["findings"] == []
+
+
+# --- validate extra-specs: --format json ------------------------------------------------------
+
+
+def test_json_output_of_valid_specs():
+    code, report = validate_json("hw:cpu_policy=dedicated", "hw:numa_nodes=2")
+    assert code == 0
+    assert report == {"valid": True, "mode": "strict", "checked": 2, "findings": []}
+
+
+def test_json_output_lists_every_finding():
+    code, report = validate_json(
+        "hw:cpu_policy=dedicatd",
+        "hw:cpu_pollicy=shared",
+        "hw:numa_nodes=0",
+        "hide_hypervisor_id=true",
+        "hw:cpu_realtime=yes",
+    )
+    assert code == 1
+    assert report["valid"] is False
+    assert report["mode"] == "strict"
+    assert report["checked"] == 5
+    findings = by_key(report)
+    assert set(findings) == {
+        "hw:cpu_policy",
+        "hw:cpu_pollicy",
+        "hw:numa_nodes",
+        "hide_hypervisor_id",
+    }
+    value = findings["hw:cpu_policy"]
+    assert (value["code"], value["severity"], value["suggestion"]) == (
+        "invalid-value",
+        "error",
+        "dedicated",
+    )
+    assert value["value"] == "dedicatd"
+    assert "hw:cpu_policy" in value["message"]
+    key = findings["hw:cpu_pollicy"]
+    assert (key["code"], key["severity"], key["suggestion"]) == (
+        "unknown-key",
+        "error",
+        "hw:cpu_policy",
+    )
+    low = findings["hw:numa_nodes"]
+    assert (low["code"], low["severity"], low["suggestion"]) == ("invalid-value", "error", "1")
+    assert "minimum" in low["message"]
+    old = findings["hide_hypervisor_id"]
+    assert (old["code"], old["severity"], old["suggestion"]) == (
+        "deprecated",
+        "warning",
+        "hw:hide_hypervisor_id",
+    )
+    for finding in report["findings"]:
+        assert set(finding) == {"key", "value", "code", "severity", "message", "suggestion"}
+
+
+def test_json_output_in_permissive_mode_is_valid_with_a_warning():
+    code, report = validate_json("--mode", "permissive", "hw:cpu_pollicy=dedicated")
+    assert code == 0
+    assert report["valid"] is True
+    assert report["mode"] == "permissive"
+    assert report["checked"] == 1
+    [finding] = report["findings"]
+    assert finding["code"] == "unknown-key"
+    assert finding["severity"] == "warning"
+    assert finding["suggestion"] == "hw:cpu_policy"
+
+
+def test_json_output_in_off_mode_has_no_findings():
+    code, report = validate_json("--mode", "off", "hw:cpu_policy=zzz", "hw:cpu_pollicy=x")
+    assert code == 0
+    assert report == {"valid": True, "mode": "off", "checked": 2, "findings": []}
+
+
+def test_json_output_is_the_only_thing_on_stdout():
+    done = onespec("validate", "extra-specs", "--format", "json", "hw:cpu_policy=dedicatd")
+    assert done.returncode == 1
+    json.loads(done.stdout)  # no text summary mixed in
+    assert "checked in strict mode" not in done.stdout
+
+
+# --- validate extra-specs: deprecated keys ----------------------------------------------------
+
+
+def test_a_deprecated_key_is_valid_with_a_warning_naming_its_replacement():
+    done = onespec("validate", "extra-specs", "hide_hypervisor_id=true")
+    assert done.returncode == 0, done.stdout + done.stderr
+    [warning] = [line for line in done.stdout.splitlines() if line.startswith("warning:")]
+    assert "[deprecated]" in warning
+    assert "hide_hypervisor_id" in warning
+    assert "'hw:hide_hypervisor_id'" in warning
+    assert "valid (0 errors, 1 warning)" in done.stdout
+
+
+def test_a_deprecated_key_with_a_bad_value_is_still_invalid():
+    code, report = validate_json("hide_hypervisor_id=maybe")
+    assert code == 1
+    codes = sorted(f["code"] for f in report["findings"])
+    assert codes == ["deprecated", "invalid-value"]
+
+
+# --- validate extra-specs: --file --------------------------------------------------------------
+
+
+def write(tmp_path: Path, name: str, text: str | bytes) -> Path:
+    path = tmp_path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_yaml_values_stay_strings(tmp_path):
+    # Plain YAML would read `yes` as True and `2` as an int; both must arrive as strings.
+    path = write(
+        tmp_path, "specs.yaml", "hw:cpu_realtime: yes\nhw:numa_nodes: 2\nhw:cpu_policy: mixed\n"
+    )
+    code, report = validate_json("--file", str(path))
+    assert code == 0, report
+    assert report == {"valid": True, "mode": "strict", "checked": 3, "findings": []}
+
+
+@pytest.mark.parametrize("text", ["on", "off", "y", "n", "true", "FALSE", "1", "0"])
+def test_every_yaml_boolean_spelling_is_read_as_written(tmp_path, text):
+    path = write(tmp_path, "specs.yaml", f"hw:cpu_realtime: {text}\n")
+    code, report = validate_json("--file", str(path))
+    assert code == 0, report
+
+
+def test_yaml_numbers_are_checked_as_written(tmp_path):
+    # `0x10` and `2.0` are numbers to plain YAML (16 and 2.0); as strings neither is an integer.
+    path = write(tmp_path, "specs.yml", "hw:numa_nodes: 0x10\nhw:numa_mem.0: 2.0\n")
+    code, report = validate_json("--file", str(path))
+    assert code == 1
+    findings = by_key(report)
+    assert findings["hw:numa_nodes"]["value"] == "0x10"
+    assert findings["hw:numa_nodes"]["code"] == "invalid-value"
+
+
+def test_a_bad_yaml_value_fails(tmp_path):
+    path = write(tmp_path, "specs.yaml", "hw:cpu_realtime: maybe\nhw:numa_nodes: 2\n")
+    done = onespec("validate", "extra-specs", "--file", str(path))
+    assert done.returncode == 1
+    assert "hw:cpu_realtime" in done.stdout
+    assert "'maybe'" in done.stdout
+    code, report = validate_json("--file", str(path))
+    assert code == 1
+    assert report["checked"] == 2
+    [finding] = report["findings"]
+    assert (finding["key"], finding["code"], finding["value"]) == (
+        "hw:cpu_realtime",
+        "invalid-value",
+        "maybe",
+    )
+
+
+def test_a_json_file_with_an_integer_is_valid(tmp_path):
+    path = write(tmp_path, "specs.json", '{"hw:numa_nodes": 2, "hw:cpu_policy": "shared"}')
+    code, report = validate_json("--file", str(path))
+    assert code == 0, report
+    assert report["checked"] == 2
+
+
+def test_a_json_file_with_a_fraction_is_invalid(tmp_path):
+    path = write(tmp_path, "specs.json", '{"hw:numa_nodes": 1.5}')
+    code, report = validate_json("--file", str(path))
+    assert code == 1
+    [finding] = report["findings"]
+    assert finding["key"] == "hw:numa_nodes"
+    assert finding["code"] == "invalid-value"
+    assert finding["value"] == "1.5"
+    assert "not an integer" in finding["message"]
+
+
+def test_a_json_boolean_is_not_a_string(tmp_path):
+    path = write(tmp_path, "specs.json", '{"hw:cpu_realtime": true}')
+    code, report = validate_json("--file", str(path))
+    assert code == 1
+    [finding] = report["findings"]
+    assert finding["key"] == "hw:cpu_realtime"
+    assert finding["code"] == "invalid-value"
+    assert "not a string" in finding["message"]
+
+
+def test_a_json_null_is_not_a_string(tmp_path):
+    path = write(tmp_path, "specs.json", '{"hw:cpu_policy": null}')
+    code, report = validate_json("--file", str(path))
+    assert code == 1
+    assert by_key(report)["hw:cpu_policy"]["code"] == "invalid-value"
+
+
+@pytest.mark.parametrize("suffix", ["json", "yaml"])
+def test_the_nova_api_body_shape_is_unwrapped(tmp_path, suffix):
+    good = write(
+        tmp_path,
+        f"good.{suffix}",
+        '{"extra_specs": {"hw:cpu_policy": "dedicated", "hw:numa_nodes": "2"}}',
+    )
+    code, report = validate_json("--file", str(good))
+    assert code == 0, report
+    assert report["checked"] == 2
+    # The inner specs are really checked, not accepted as one key "extra_specs".
+    bad = write(tmp_path, f"bad.{suffix}", '{"extra_specs": {"hw:cpu_policy": "dedicatd"}}')
+    code, report = validate_json("--file", str(bad))
+    assert code == 1
+    assert by_key(report)["hw:cpu_policy"]["suggestion"] == "dedicated"
+
+
+def test_standard_input_is_read_with_file_dash():
+    good = onespec("validate", "extra-specs", "--file", "-", stdin="hw:cpu_policy: dedicated\n")
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert "1 extra spec checked" in good.stdout
+    bad = onespec("validate", "extra-specs", "--file", "-", stdin="hw:cpu_realtime: maybe\n")
+    assert bad.returncode == 1
+    assert "hw:cpu_realtime" in bad.stdout
+
+
+def test_standard_input_takes_the_nova_api_body_as_json():
+    code, report = validate_json(
+        "--file", "-", stdin='{"extra_specs": {"hw:cpu_policy": "dedicatd"}}'
+    )
+    assert code == 1
+    assert by_key(report)["hw:cpu_policy"]["code"] == "invalid-value"
+
+
+def test_arguments_override_file_entries(tmp_path):
+    path = write(tmp_path, "specs.yaml", "hw:cpu_policy: dedicatd\nhw:numa_nodes: 2\n")
+    code, report = validate_json("--file", str(path), "hw:cpu_policy=dedicated")
+    assert code == 0, report
+    assert report["checked"] == 2
+    # ... and an argument can break a file that was valid on its own.
+    path = write(tmp_path, "good.yaml", "hw:cpu_policy: dedicated\n")
+    code, report = validate_json("--file", str(path), "hw:cpu_policy=dedicatd", "hw:numa_nodes=2")
+    assert code == 1
+    assert report["checked"] == 2
+    assert by_key(report)["hw:cpu_policy"]["value"] == "dedicatd"
+
+
+def test_a_relative_file_path_is_read_from_the_working_directory(tmp_path):
+    write(tmp_path, "specs.yaml", "hw:cpu_policy: dedicated\n")
+    code, report = validate_json("--file", "specs.yaml", cwd=tmp_path)
+    assert code == 0
+    assert report["checked"] == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("broken.yaml", "hw:cpu_policy: [dedicated\nhw:numa_nodes: 2\n"),
+        ("broken.json", '{"hw:cpu_policy": "dedicated",'),
+    ],
+)
+def test_a_malformed_file_is_a_usage_error_naming_the_file(tmp_path, name, text):
+    path = write(tmp_path, name, text)
+    done = onespec("validate", "extra-specs", "--file", str(path))
+    assert done.returncode == 2
+    assert str(path) in done.stderr
+    assert "not valid" in done.stderr
+    assert done.stdout == ""
+
+
+def test_a_missing_file_is_a_usage_error(tmp_path):
+    path = tmp_path / "nowhere.yaml"
+    done = onespec("validate", "extra-specs", "--file", str(path))
+    assert done.returncode == 2
+    assert str(path) in done.stderr
+    assert "cannot read" in done.stderr
+
+
+def test_a_directory_is_a_usage_error(tmp_path):
+    done = onespec("validate", "extra-specs", "--file", str(tmp_path))
+    assert done.returncode == 2
+    assert "cannot read" in done.stderr
+
+
+def test_a_file_that_is_not_utf8_is_a_usage_error(tmp_path):
+    path = write(tmp_path, "latin1.yaml", "hw:cpu_policy: d\xe9dicated\n".encode("latin-1"))
+    done = onespec("validate", "extra-specs", "--file", str(path))
+    assert done.returncode == 2
+    assert "not UTF-8" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "kind"),
+    [
+        ("list.yaml", "- hw:cpu_policy=dedicated\n- hw:numa_nodes=2\n", "list"),
+        ("list.json", '["hw:cpu_policy", "dedicated"]', "list"),
+        ("scalar.yaml", "hw:cpu_policy=dedicated\n", "str"),
+        ("empty.yaml", "", "NoneType"),
+        ("wrapped.json", '{"extra_specs": ["hw:cpu_policy"]}', "list"),
+    ],
+)
+def test_a_file_that_is_not_a_mapping_is_a_usage_error(tmp_path, name, text, kind):
+    path = write(tmp_path, name, text)
+    done = onespec("validate", "extra-specs", "--file", str(path))
+    assert done.returncode == 2
+    assert "must hold a mapping" in done.stderr
+    assert f"not {kind}" in done.stderr
+    assert str(path) in done.stderr
+
+
+# --- --help and --version ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        (),
+        ("validate",),
+        ("validate", "extra-specs"),
+        ("definitions",),
+        ("definitions", "doctor"),
+        ("generate",),
+        ("generate", "all"),
+        ("generate", "runtime"),
+    ],
+    ids=lambda command: " ".join(command) or "onespec",
+)
+def test_help_works_everywhere(command):
+    for flag in ("--help", "-h"):
+        done = onespec(*command, flag)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith(f"Usage: {' '.join(('onespec', *command))}")
+        assert "Show this message and exit." in done.stdout
+
+
+def test_the_top_level_help_lists_every_command():
+    done = onespec("--help")
+    for command in ("validate", "definitions", "generate"):
+        assert f"  {command} " in done.stdout
+
+
+def test_version():
+    done = onespec("--version")
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"onespec, version {importlib.metadata.version('onespec')}"
+
+
+# --- definitions doctor ------------------------------------------------------------------------
+
+
+def test_doctor_without_plugins():
+    done = onespec("definitions", "doctor")
+    assert done.returncode == 0, done.stdout + done.stderr
+    namespaces = {record[1] for record in generated.SPECS}
+    assert (
+        f"In-tree catalogue: {len(generated.SPECS)} definitions in {len(namespaces)} namespaces"
+        in done.stdout
+    )
+    for name, version in generated.SOURCE_VERSIONS.items():
+        assert f"{name} {version}" in done.stdout
+    assert "Out-of-tree definitions: none loaded from onespec.extra_specs." in done.stdout
+    assert "Problems: none." in done.stdout
+
+
+def test_doctor_json_without_plugins():
+    from definitions.registry import in_tree
+
+    done = onespec("definitions", "doctor", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["in_tree"]["definitions"] == len(generated.SPECS) == len(in_tree())
+    assert report["in_tree"]["namespaces"] == sorted({d.namespace for d in in_tree()})
+    assert "hw" in report["in_tree"]["namespaces"]
+    assert report["in_tree"]["source_versions"] == generated.SOURCE_VERSIONS
+    assert set(report["in_tree"]["source_versions"]) == {"os-traits", "os-resource-classes"}
+    assert report["out_of_tree"] == []
+    assert report["problems"] == []
+
+
+# --- generate ----------------------------------------------------------------------------------
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_generate_check_passes_on_the_committed_tree():
+    from generator import runtime_module
+
+    before = sha256(runtime_module.OUTPUT)
+    done = onespec("generate", "all", "--check")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout == ""  # no diff
+    assert "checking runtime" in done.stderr
+    done = onespec("generate", "runtime", "--check")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert sha256(runtime_module.OUTPUT) == before
+
+
+@pytest.fixture
+def real_output():
+    """The committed generated module: its path and text, checked unchanged afterwards."""
+    from generator import runtime_module
+
+    path = runtime_module.OUTPUT
+    text = path.read_text(encoding="utf-8")
+    digest = sha256(path)
+    yield path, text
+    assert sha256(path) == digest, "a test modified the committed generated module"
+
+
+def drift(text: str) -> tuple[str, str, str]:
+    """``text`` with one line changed: (changed text, the original line, the changed line)."""
+    old = f"MAX_LENGTH = {generated.MAX_LENGTH}\n"
+    new = f"MAX_LENGTH = {generated.MAX_LENGTH - 1}\n"
+    assert text.count(old) == 1
+    return text.replace(old, new), old, new
+
+
+@pytest.mark.parametrize("command", ["all", "runtime"])
+def test_generate_check_reports_drift_as_a_unified_diff(
+    tmp_path, monkeypatch, real_output, command
+):
+    from generator import runtime_module
+
+    real_path, committed = real_output
+    changed, old, new = drift(committed)
+    copy = tmp_path / "extra_specs.py"
+    copy.write_text(changed, encoding="utf-8")
+    monkeypatch.setattr(runtime_module, "OUTPUT", copy)
+
+    result = CliRunner().invoke(cli, ["generate", command, "--check"])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    lines = result.stdout.splitlines(keepends=True)
+    assert f"--- {copy} (committed)\n" in lines
+    assert f"+++ {copy} (generated)\n" in lines
+    assert any(line.startswith("@@ ") for line in lines)
+    assert f"-{new}" in lines
+    assert f"+{old}" in lines
+    changed_lines = [
+        line for line in lines if line[:1] in "+-" and not line.startswith(("---", "+++"))
+    ]
+    assert changed_lines == [f"-{new}", f"+{old}"]
+    assert "1 generated file differ" in result.stderr
+    assert str(real_path) not in result.output
+    # --check never writes.
+    assert copy.read_text(encoding="utf-8") == changed
+
+
+def test_generate_runtime_writes_the_correct_content(tmp_path, monkeypatch, real_output):
+    from generator import runtime_module
+
+    _, committed = real_output
+    changed, _, _ = drift(committed)
+    copy = tmp_path / "extra_specs.py"
+    copy.write_text(changed, encoding="utf-8")
+    monkeypatch.setattr(runtime_module, "OUTPUT", copy)
+    runner = CliRunner()
+
+    result = runner.invoke(cli, ["generate", "runtime"])
+    assert result.exit_code == 0, result.output
+    assert copy.read_text(encoding="utf-8") == committed
+    assert f"wrote {copy}" in result.stderr
+    assert result.stdout == ""
+    assert list(tmp_path.iterdir()) == [copy]  # no temporary file left behind
+
+    result = runner.invoke(cli, ["generate", "runtime"])
+    assert result.exit_code == 0, result.output
+    assert "unchanged" in result.stderr
+
+    result = runner.invoke(cli, ["generate", "all", "--check"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""
+
+
+def test_generate_all_creates_a_missing_file(tmp_path, monkeypatch, real_output):
+    from generator import runtime_module
+
+    _, committed = real_output
+    missing = tmp_path / "new" / "extra_specs.py"
+    monkeypatch.setattr(runtime_module, "OUTPUT", missing)
+    runner = CliRunner()
+
+    result = runner.invoke(cli, ["generate", "all", "--check"])
+    assert result.exit_code == 1
+    assert f"--- {missing} (committed)" in result.stdout
+    assert not missing.exists()
+
+    result = runner.invoke(cli, ["generate", "all"])
+    assert result.exit_code == 0, result.output
+    assert missing.read_text(encoding="utf-8") == committed
