@@ -301,13 +301,13 @@ SUPPORTED = Status()
 
 
 @dataclass(frozen=True)
-class Literal_:
+class LiteralText:
     """A literal run of characters inside a name template."""
 
     text: str
 
 
-Segment = Literal_ | Parameter
+Segment = LiteralText | Parameter
 
 
 @dataclass(frozen=True)
@@ -380,7 +380,7 @@ class ExtraSpec:
         position = 0
         for match in _PLACEHOLDER.finditer(self.name):
             if match.start() > position:
-                segments.append(Literal_(self.name[position : match.start()]))
+                segments.append(LiteralText(self.name[position : match.start()]))
             placeholder = match.group(1)
             if placeholder not in by_name:
                 raise _fail(
@@ -394,9 +394,11 @@ class ExtraSpec:
             segments.append(by_name[placeholder])
             position = match.end()
         if position < len(self.name):
-            segments.append(Literal_(self.name[position:]))
+            segments.append(LiteralText(self.name[position:]))
         stray = [
-            s.text for s in segments if isinstance(s, Literal_) and ("{" in s.text or "}" in s.text)
+            s.text
+            for s in segments
+            if isinstance(s, LiteralText) and ("{" in s.text or "}" in s.text)
         ]
         if stray:
             raise _fail("the name has an unbalanced brace", self.name, "name")
@@ -407,15 +409,15 @@ class ExtraSpec:
 
     def _derived_namespace(self) -> str:
         prefix = self.key_prefix
-        return "".join(s.text for s in prefix if isinstance(s, Literal_))
+        return "".join(s.text for s in prefix if isinstance(s, LiteralText))
 
     def _split(self) -> tuple[tuple[Segment, ...], tuple[Segment, ...]]:
         """Split the template at the first literal colon: (prefix segments, rest segments)."""
         for index, segment in enumerate(self.segments):
-            if isinstance(segment, Literal_) and ":" in segment.text:
+            if isinstance(segment, LiteralText) and ":" in segment.text:
                 head, _, tail = segment.text.partition(":")
-                prefix = (*self.segments[:index], *((Literal_(head),) if head else ()))
-                rest = (*((Literal_(tail),) if tail else ()), *self.segments[index + 1 :])
+                prefix = (*self.segments[:index], *((LiteralText(head),) if head else ()))
+                rest = (*((LiteralText(tail),) if tail else ()), *self.segments[index + 1 :])
                 return prefix, rest
         return (), self.segments
 
@@ -449,7 +451,7 @@ def segments_regex(segments: Sequence[Segment]) -> str:
     """The regular expression of a name template, each parameter a named group."""
     parts = []
     for segment in segments:
-        if isinstance(segment, Literal_):
+        if isinstance(segment, LiteralText):
             parts.append(re.escape(segment.text))
         else:
             parts.append(f"(?P<{segment.name}>{segment.regex})")
@@ -458,7 +460,7 @@ def segments_regex(segments: Sequence[Segment]) -> str:
 
 def segments_text(segments: Sequence[Segment]) -> str:
     """The template written back as text, ``{param}`` placeholders included."""
-    return "".join(s.text if isinstance(s, Literal_) else f"{{{s.name}}}" for s in segments)
+    return "".join(s.text if isinstance(s, LiteralText) else f"{{{s.name}}}" for s in segments)
 
 
 @dataclass(frozen=True)

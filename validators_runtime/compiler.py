@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from definitions.model import ExtraSpec, Literal_, Parameter, Segment
+from definitions.model import ExtraSpec, LiteralText, Parameter, Segment
 from validators_runtime.tables import ParameterRecord, Tables, build_tables
 
 
@@ -52,7 +52,7 @@ def spec_record(definition: ExtraSpec) -> tuple:
 
 
 def _plain(segments: Sequence[Segment]) -> tuple[str | ParameterRecord, ...]:
-    return tuple(s.text if isinstance(s, Literal_) else parameter_record(s) for s in segments)
+    return tuple(s.text if isinstance(s, LiteralText) else parameter_record(s) for s in segments)
 
 
 def compile_definitions(definitions: Iterable[ExtraSpec]) -> Tables:

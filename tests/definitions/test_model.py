@@ -15,7 +15,7 @@ from definitions.model import (
     EnumMember,
     ExtraSpec,
     ExtraSpecValidator,
-    Literal_,
+    LiteralText,
     Namespace,
     Parameter,
     Status,
@@ -246,8 +246,8 @@ def test_namespace_is_derived_without_parameters():
         parameters=[{"name": "group"}, {"name": "trait"}],
     )
     assert spec.namespace == "trait"
-    assert spec.key_prefix == (Literal_("trait"), spec.parameters[0])
-    assert spec.key_rest == (Literal_("CUSTOM_"), spec.parameters[1])
+    assert spec.key_prefix == (LiteralText("trait"), spec.parameters[0])
+    assert spec.key_rest == (LiteralText("CUSTOM_"), spec.parameters[1])
     assert segments_text(spec.key_prefix) == "trait{group}"
     assert segments_text(spec.key_rest) == "CUSTOM_{trait}"
 
@@ -256,7 +256,7 @@ def test_a_name_without_a_colon_has_the_unnamed_namespace():
     spec = ExtraSpecValidator(name="hide_hypervisor_id", value={"type": bool})
     assert spec.namespace == ""
     assert spec.key_prefix == ()
-    assert spec.key_rest == (Literal_("hide_hypervisor_id"),)
+    assert spec.key_rest == (LiteralText("hide_hypervisor_id"),)
 
 
 def test_key_prefix_and_rest_split_at_the_first_colon():
@@ -271,8 +271,8 @@ def test_key_prefix_and_rest_split_at_the_first_colon():
 
     nested = ExtraSpecValidator(name="a:b:c", value={"type": str})
     assert nested.namespace == "a"
-    assert nested.key_prefix == (Literal_("a"),)
-    assert nested.key_rest == (Literal_("b:c"),)
+    assert nested.key_prefix == (LiteralText("a"),)
+    assert nested.key_rest == (LiteralText("b:c"),)
 
 
 def test_rest_may_be_a_lone_parameter():
