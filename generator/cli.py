@@ -3,32 +3,54 @@
 from __future__ import annotations
 
 import sys
+import time
 
 import click
 
-from generator.outputs import Output, all_outputs, diff, runtime_output, write_atomically
+from generator.outputs import (
+    OUTPUT_FACTORIES,
+    Output,
+    _display,
+    all_outputs,
+    diff,
+    write_atomically,
+)
 
 
 def _run(outputs: tuple[Output, ...], check: bool) -> None:
-    drifted = 0
+    """Render each output; write it, or (``check``) print a diff of any drift and fail."""
+    drifted: list[str] = []
     for output in outputs:
-        click.echo(
-            f"{'checking' if check else 'generating'} {output.name}: {output.path}", err=True
-        )
-        text = output.render()
+        started = time.perf_counter()
+        click.echo(f"{'checking' if check else 'generating'} {output.name} ...", err=True, nl=False)
+        rendered = output.render()
+        stale = output.stale(rendered)
+        changed = 0
         if check:
-            lines = list(diff(output, text))
-            if lines:
-                drifted += 1
-                sys.stdout.writelines(lines)
-        elif write_atomically(output.path, text):
-            click.echo(f"  wrote {output.path}", err=True)
+            for path, text in [*rendered.items(), *((path, None) for path in stale)]:
+                lines = list(diff(path, text))
+                if lines:
+                    drifted.append(_display(path))
+                    sys.stdout.writelines(lines)
         else:
-            click.echo("  unchanged", err=True)
+            for path, text in rendered.items():
+                if write_atomically(path, text):
+                    changed += 1
+                    click.echo(f"\n  wrote {_display(path)}", err=True, nl=False)
+            for path in stale:
+                path.unlink()
+                changed += 1
+                click.echo(f"\n  removed stale {_display(path)}", err=True, nl=False)
+        elapsed = time.perf_counter() - started
+        summary = f"{len(rendered)} file{'s' if len(rendered) != 1 else ''}"
+        if not check:
+            summary += f", {changed} changed"
+        click.echo(f"{chr(10) if changed else ' '}{summary} ({elapsed:.2f} s)", err=True)
     if drifted:
         raise click.ClickException(
-            f"{drifted} generated file{'s' if drifted != 1 else ''} differ from the definitions; "
-            "run `onespec generate all` (or `make all`) and commit the result."
+            f"{len(drifted)} generated file{'s' if len(drifted) != 1 else ''} differ from the "
+            f"definitions ({', '.join(drifted)}); run `onespec generate all` (or `make all`) and "
+            "commit the result."
         )
 
 
@@ -47,12 +69,17 @@ def generate() -> None:
 @generate.command("all")
 @_CHECK
 def generate_all(check: bool) -> None:
-    """Generate every output: the runtime tables (more outputs join as they are added)."""
+    """Generate every output: the runtime tables, the Glance metadefs, the JSON Schemas."""
     _run(all_outputs(), check)
 
 
-@generate.command("runtime")
-@_CHECK
-def generate_runtime(check: bool) -> None:
-    """Generate validators_runtime/_generated/extra_specs.py from the in-tree catalogue."""
-    _run((runtime_output(),), check)
+def _single(name: str, help_text: str) -> click.Command:
+    @_CHECK
+    def command(check: bool) -> None:
+        _run((OUTPUT_FACTORIES[name](),), check)
+
+    command.__doc__ = help_text
+    return generate.command(name)(command)
+
+
+_single("runtime", "Generate validators_runtime/_generated/extra_specs.py from the catalogue.")

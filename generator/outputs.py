@@ -1,7 +1,9 @@
 """The generated files, and how to write them or check them for drift.
 
-Each output is a path and a function that renders its text from the definitions. Writing goes
-through a temporary file and an atomic rename, so an interrupted run never leaves half a file.
+Each output renders a set of files from the definitions. An output may own a whole directory:
+then a file there that the definitions no longer produce is stale, reported by ``--check`` and
+removed on write. Writing goes through a temporary file and an atomic rename, so an interrupted
+run never leaves half a file.
 """
 
 from __future__ import annotations
@@ -9,49 +11,50 @@ from __future__ import annotations
 import difflib
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+#: The checkout the committed outputs live in.
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass(frozen=True)
 class Output:
-    """One generated file."""
+    """One kind of generated file(s): a name for humans and a function that renders them."""
 
     name: str
-    path: Path
-    render: Callable[[], str]
+    render: Callable[[], Mapping[Path, str]]
+    owns: Path | None = None
+
+    def stale(self, rendered: Mapping[Path, str]) -> list[Path]:
+        """Files in the owned directory that ``rendered`` does not produce."""
+        if self.owns is None or not self.owns.is_dir():
+            return []
+        return sorted(p for p in self.owns.rglob("*") if p.is_file() and p not in rendered)
 
 
-def runtime_output() -> Output:
-    from definitions.registry import in_tree
-    from generator import runtime_module
-
-    return Output(
-        "runtime",
-        runtime_module.OUTPUT,
-        lambda: runtime_module.render(in_tree(), runtime_module.source_versions()),
-    )
-
-
-def all_outputs() -> tuple[Output, ...]:
-    """Every generated file, in the order ``onespec generate all`` writes them."""
-    return (runtime_output(),)
-
-
-def diff(output: Output, text: str) -> Iterator[str]:
-    """A unified diff from the file on disk to ``text``; nothing when they are equal."""
+def _display(path: Path) -> str:
     try:
-        current = output.path.read_text(encoding="utf-8")
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def diff(path: Path, text: str | None) -> Iterator[str]:
+    """A unified diff from the file on disk to ``text`` (None: the file should not exist)."""
+    try:
+        current = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        current = ""
+        current = None
     if current == text:
         return
+    name = _display(path)
     yield from difflib.unified_diff(
-        current.splitlines(keepends=True),
-        text.splitlines(keepends=True),
-        fromfile=f"{output.path} (committed)",
-        tofile=f"{output.path} (generated)",
+        (current or "").splitlines(keepends=True),
+        (text or "").splitlines(keepends=True),
+        fromfile=f"{name} (committed)" if current is not None else "/dev/null",
+        tofile=f"{name} (generated)" if text is not None else "/dev/null",
     )
 
 
@@ -73,3 +76,29 @@ def write_atomically(path: Path, text: str) -> bool:
         Path(temporary).unlink(missing_ok=True)
         raise
     return True
+
+
+def runtime_output() -> Output:
+    from definitions.registry import in_tree
+    from generator import runtime_module
+
+    return Output(
+        "runtime",
+        lambda: {
+            runtime_module.OUTPUT: runtime_module.render(
+                in_tree(), runtime_module.source_versions()
+            )
+        },
+    )
+
+
+#: Every output ``onespec generate all`` writes, by name, in order. Each entry is a factory so
+#: that rendering modules are imported only when their output is asked for.
+OUTPUT_FACTORIES: dict[str, Callable[[], Output]] = {
+    "runtime": runtime_output,
+}
+
+
+def all_outputs() -> tuple[Output, ...]:
+    """Every generated output, in the order ``onespec generate all`` writes them."""
+    return tuple(factory() for factory in OUTPUT_FACTORIES.values())

@@ -633,7 +633,7 @@ def test_generate_runtime_writes_the_correct_content(tmp_path, monkeypatch, real
 
     result = runner.invoke(cli, ["generate", "runtime"])
     assert result.exit_code == 0, result.output
-    assert "unchanged" in result.stderr
+    assert "1 file, 0 changed" in result.stderr
 
     result = runner.invoke(cli, ["generate", "all", "--check"])
     assert result.exit_code == 0, result.output
@@ -650,7 +650,8 @@ def test_generate_all_creates_a_missing_file(tmp_path, monkeypatch, real_output)
 
     result = runner.invoke(cli, ["generate", "all", "--check"])
     assert result.exit_code == 1
-    assert f"--- {missing} (committed)" in result.stdout
+    assert "--- /dev/null" in result.stdout
+    assert f"+++ {missing} (generated)" in result.stdout
     assert not missing.exists()
 
     result = runner.invoke(cli, ["generate", "all"])
