@@ -7,7 +7,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := all
-.PHONY: all help venv runtime test check lint bench clean
+DOCS_OUT := doc/build/html
+SPHINX   := $(BIN)/sphinx-build -n -W --keep-going -j auto -b html doc/source $(DOCS_OUT)
+
+.PHONY: all help venv outputs runtime metadefs schemas docs test check lint bench clean
 
 help: ## List every target
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -20,11 +23,27 @@ $(STAMP): pyproject.toml constraints.txt
 
 venv: $(STAMP) ## Create .venv and install onespec with every extra
 
-all: runtime ## Build every output
-	@echo "Outputs are up to date: validators_runtime/_generated/extra_specs.py"
+all: outputs ## Build every output and the documentation
+	@if command -v dot >/dev/null; then $(MAKE) --no-print-directory docs; else \
+	  echo "Skipped the documentation: it needs Graphviz's dot (apt-get install graphviz)."; fi
+
+outputs: $(STAMP) ## Generate the runtime tables, the Glance metadefs and the JSON Schemas
+	$(BIN)/onespec generate all
+	@echo "Outputs: validators_runtime/_generated/extra_specs.py, outputs/glance-metadefs/, outputs/schemas/"
+
+docs: $(STAMP) ## Build the HTML documentation with Sphinx (needs Graphviz's dot)
+	@command -v dot >/dev/null || { echo "make docs needs Graphviz's dot: apt-get install graphviz" >&2; exit 2; }
+	$(SPHINX)
+	@echo "HTML documentation: $(DOCS_OUT)/index.html"
 
 runtime: $(STAMP) ## Generate the runtime lookup tables from the definitions
 	$(BIN)/onespec generate runtime
+
+metadefs: $(STAMP) ## Generate the Glance metadata definitions (outputs/glance-metadefs/)
+	$(BIN)/onespec generate metadefs
+
+schemas: $(STAMP) ## Generate the JSON Schemas (outputs/schemas/)
+	$(BIN)/onespec generate schemas
 
 test: $(STAMP) ## Run the test suite
 	$(BIN)/python -m pytest
@@ -33,11 +52,12 @@ lint: $(STAMP) ## ruff: lint and formatting
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-check: $(STAMP) lint ## Regenerate every output in memory and fail on any drift; lint
+check: $(STAMP) lint ## Fail on drift of any generated file; lint; build the docs with -n -W
 	$(BIN)/onespec generate all --check
+	$(MAKE) --no-print-directory docs
 
 bench: $(STAMP) ## Run the benchmarks and print each figure
 	$(BIN)/python -m benchmarks
 
-clean: ## Remove .venv and caches
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build *.egg-info
+clean: ## Remove .venv, the built documentation and caches
+	rm -rf $(VENV) doc/build .pytest_cache .ruff_cache .hypothesis build *.egg-info

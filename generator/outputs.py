@@ -94,6 +94,15 @@ def runtime_output() -> Output:
 
 #: Every output ``onespec generate all`` writes, by name, in order. Each entry is a factory so
 #: that rendering modules are imported only when their output is asked for.
+def _lazy(module: str) -> Callable[[], Output]:
+    def factory() -> Output:
+        import importlib
+
+        return importlib.import_module(module).output()
+
+    return factory
+
+
 OUTPUT_FACTORIES: dict[str, Callable[[], Output]] = {
     "runtime": runtime_output,
 }

@@ -1,0 +1,33 @@
+"""Sphinx extension for onespec: the ``onespec`` domain and the directives that render it.
+
+Add ``"sphinxext"`` to ``extensions`` in ``conf.py``. Then::
+
+    .. onespec:auto-extra-specs:: hw
+
+    See :onespec:extra-spec:`hw:cpu_policy`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sphinx.application import Sphinx
+
+from sphinxext.directives import AutoExtraSpecs
+from sphinxext.domain import OnespecDomain, warn_missing_reference
+
+#: Raise when the structure of the stored domain data or of the rendered output changes, so
+#: Sphinx re-reads every document instead of mixing old and new.
+ENV_VERSION = 1
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_domain(OnespecDomain)
+    app.add_directive_to_domain("onespec", "auto-extra-specs", AutoExtraSpecs)
+    app.connect("warn-missing-reference", warn_missing_reference)
+    return {
+        "version": "1",
+        "env_version": ENV_VERSION,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

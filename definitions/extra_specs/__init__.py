@@ -43,3 +43,11 @@ def namespaces() -> tuple[Namespace, ...]:
 def extra_specs() -> tuple[ExtraSpec, ...]:
     """Every in-tree definition, in documentation order."""
     return tuple(spec for module in modules() for spec in module.EXTRA_SPECS)
+
+
+def module_for(namespace: str) -> ModuleType | None:
+    """The catalogue module that defines ``namespace``, or None for an unknown one."""
+    for module in modules():
+        if module.NAMESPACE.name == namespace:
+            return module
+    return None

@@ -1,0 +1,275 @@
+"""The ``onespec`` Sphinx domain: objects described once, referenced anywhere, indexed.
+
+Every object type (``extra-spec`` now; more later) is one :class:`ObjectType` registration: the
+domain gets a directive and a role of that name, index entries, an entry in the domain index
+grouped by the object's group (the namespace, for extra specs), and an entry in ``objects.inv``
+so other projects can link to it through intersphinx. An unknown reference target is a warning
+with its location and the closest known name, never a crash.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Iterator, Set
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple
+
+from docutils import nodes
+from docutils.nodes import Element
+from docutils.parsers.rst import directives
+from sphinx import addnodes
+from sphinx.addnodes import desc_signature, pending_xref
+from sphinx.application import Sphinx
+from sphinx.builders import Builder
+from sphinx.directives import ObjectDescription
+from sphinx.domains import Domain, Index, IndexEntry, ObjType
+from sphinx.environment import BuildEnvironment
+from sphinx.roles import XRefRole
+from sphinx.util import logging
+from sphinx.util.nodes import make_id, make_refnode
+
+LOGGER = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ObjectType:
+    """How one kind of object is called, indexed and grouped."""
+
+    name: str  # directive and role name, e.g. "extra-spec"
+    label: str  # human label, e.g. "extra spec"
+    group_option: str  # the directive option that names the object's index group
+    group_label: str  # how a group is called in the index, e.g. "namespace"
+
+
+#: Every object type the domain knows. Adding one is one entry here.
+OBJECT_TYPES: tuple[ObjectType, ...] = (
+    ObjectType("extra-spec", "extra spec", "namespace", "namespace"),
+)
+
+
+class Entry(NamedTuple):
+    """What the domain remembers about one described object (plain data, so it pickles)."""
+
+    docname: str
+    node_id: str
+    group: str
+    deprecated: bool
+
+
+class OnespecObject(ObjectDescription[str]):
+    """Describe one object; the subclass made by :func:`_directive_for` sets the type."""
+
+    object_type: ClassVar[ObjectType]
+    has_content = True
+    required_arguments = 1
+    option_spec: ClassVar[dict[str, Any]] = {
+        "no-index": directives.flag,
+        "no-index-entry": directives.flag,
+        "no-contents-entry": directives.flag,
+        "deprecated": directives.flag,
+    }
+
+    def handle_signature(self, sig: str, signode: desc_signature) -> str:
+        name = sig.strip()
+        signode += addnodes.desc_name(name, name)
+        if "deprecated" in self.options:
+            signode += addnodes.desc_annotation(" (deprecated)", " (deprecated)")
+        return name
+
+    def add_target_and_index(self, name: str, sig: str, signode: desc_signature) -> None:
+        kind = self.object_type
+        node_id = make_id(self.env, self.state.document, f"onespec-{kind.name}", name)
+        signode["ids"].append(node_id)
+        self.state.document.note_explicit_target(signode)
+        group = self.options.get(kind.group_option) or ""
+        domain: OnespecDomain = self.env.domains["onespec"]  # type: ignore[assignment]
+        domain.note_object(
+            kind.name, name, node_id, group, "deprecated" in self.options, location=signode
+        )
+        if "no-index-entry" not in self.options:
+            self.indexnode["entries"].append(
+                ("single", f"{name} ({kind.label})", node_id, "", None)
+            )
+            if group:
+                self.indexnode["entries"].append(
+                    ("single", f"{group} ({kind.group_label}); {name}", node_id, "", None)
+                )
+
+    def _object_hierarchy_parts(self, sig_node: desc_signature) -> tuple[str, ...]:
+        return (sig_node.get("fullname") or sig_node.astext(),)
+
+    def _toc_entry_name(self, sig_node: desc_signature) -> str:
+        parts = sig_node.get("_toc_parts")
+        return parts[-1] if parts else ""
+
+
+def _directive_for(kind: ObjectType) -> type[OnespecObject]:
+    options = dict(OnespecObject.option_spec)
+    options[kind.group_option] = directives.unchanged
+    return type(
+        f"Onespec{kind.name.title().replace('-', '')}",
+        (OnespecObject,),
+        {"object_type": kind, "option_spec": options},
+    )
+
+
+class OnespecIndex(Index):
+    """The domain index: objects grouped by namespace, deprecated ones marked."""
+
+    name = "index"
+    localname = "onespec reference index"
+    shortname = "onespec"
+
+    def generate(
+        self, docnames: Iterable[str] | None = None
+    ) -> tuple[list[tuple[str, list[IndexEntry]]], bool]:
+        domain: OnespecDomain = self.domain  # type: ignore[assignment]
+        wanted = set(docnames) if docnames is not None else None
+        groups: dict[str, list[IndexEntry]] = {}
+        for (objtype, name), entry in sorted(domain.objects.items(), key=lambda i: i[0][1]):
+            if wanted is not None and entry.docname not in wanted:
+                continue
+            kind = domain.object_type(objtype)
+            heading = entry.group or f"(no {kind.group_label})"
+            extra = f"{kind.label}, deprecated" if entry.deprecated else kind.label
+            groups.setdefault(heading, []).append(
+                IndexEntry(name, 0, entry.docname, entry.node_id, extra, "", "")
+            )
+        return sorted(groups.items()), False
+
+
+class OnespecDomain(Domain):
+    """Objects of onespec's definitions: extra specs now, more kinds through OBJECT_TYPES."""
+
+    name = "onespec"
+    label = "onespec"
+    object_types: ClassVar[dict[str, ObjType]] = {
+        kind.name: ObjType(kind.label, kind.name) for kind in OBJECT_TYPES
+    }
+    directives: ClassVar[dict[str, Any]] = {
+        kind.name: _directive_for(kind) for kind in OBJECT_TYPES
+    }
+    roles: ClassVar[dict[str, Any]] = {
+        kind.name: XRefRole(warn_dangling=True) for kind in OBJECT_TYPES
+    }
+    indices: ClassVar[list[type[Index]]] = [OnespecIndex]
+    initial_data: ClassVar[dict[str, Any]] = {"objects": {}}
+    data_version = 1
+
+    @property
+    def objects(self) -> dict[tuple[str, str], Entry]:
+        """(object type, name) -> where it is described."""
+        return self.data.setdefault("objects", {})
+
+    @staticmethod
+    def object_type(name: str) -> ObjectType:
+        return next(kind for kind in OBJECT_TYPES if kind.name == name)
+
+    def note_object(
+        self,
+        objtype: str,
+        name: str,
+        node_id: str,
+        group: str,
+        deprecated: bool,
+        location: Any = None,
+    ) -> None:
+        """Remember an object; a second description of it is a warning naming the first."""
+        existing = self.objects.get((objtype, name))
+        if existing is not None:
+            LOGGER.warning(
+                "duplicate description of %s %s, other instance in %s",
+                self.object_type(objtype).label,
+                name,
+                existing.docname,
+                location=location,
+                type="onespec",
+                subtype="duplicate",
+            )
+        docname = self.env.current_document.docname
+        self.objects[objtype, name] = Entry(docname, node_id, group, deprecated)
+
+    def clear_doc(self, docname: str) -> None:
+        for key, entry in list(self.objects.items()):
+            if entry.docname == docname:
+                del self.objects[key]
+
+    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+        """Combine the results of parallel readers, warning about duplicates between them."""
+        for key, entry in otherdata["objects"].items():
+            if entry.docname not in docnames:
+                continue
+            existing = self.objects.get(key)
+            if existing is not None and existing.docname != entry.docname:
+                LOGGER.warning(
+                    "duplicate description of %s %s, other instance in %s",
+                    self.object_type(key[0]).label,
+                    key[1],
+                    existing.docname,
+                    location=entry.docname,
+                    type="onespec",
+                    subtype="duplicate",
+                )
+            self.objects[key] = entry
+
+    def _reference(
+        self, builder: Builder, fromdocname: str, objtype: str, target: str, contnode: Element
+    ) -> nodes.reference | None:
+        entry = self.objects.get((objtype, target))
+        if entry is None:
+            return None
+        title = f"{target} ({self.object_type(objtype).label})"
+        return make_refnode(builder, fromdocname, entry.docname, entry.node_id, contnode, title)
+
+    def resolve_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        typ: str,
+        target: str,
+        node: pending_xref,
+        contnode: Element,
+    ) -> nodes.reference | None:
+        return self._reference(builder, fromdocname, typ, target, contnode)
+
+    def resolve_any_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        target: str,
+        node: pending_xref,
+        contnode: Element,
+    ) -> list[tuple[str, nodes.reference]]:
+        found = []
+        for kind in OBJECT_TYPES:
+            reference = self._reference(builder, fromdocname, kind.name, target, contnode)
+            if reference is not None:
+                found.append((f"onespec:{kind.name}", reference))
+        return found
+
+    def get_objects(self) -> Iterator[tuple[str, str, str, str, str, int]]:
+        for (objtype, name), entry in self.objects.items():
+            yield name, name, objtype, entry.docname, entry.node_id, 1
+
+    def closest(self, objtype: str, target: str) -> str | None:
+        """The known name a misspelt reference most probably meant."""
+        names = [name for (kind, name) in self.objects if kind == objtype]
+        matches = difflib.get_close_matches(target, names, n=1, cutoff=0.6)
+        return matches[0] if matches else None
+
+
+def warn_missing_reference(app: Sphinx, domain: Domain, node: pending_xref) -> bool | None:
+    """Say which reference is unknown, where, and what was probably meant."""
+    if domain.name != "onespec":
+        return None
+    objtype = node["reftype"]
+    target = node["reftarget"]
+    label = OnespecDomain.object_type(objtype).label if objtype in domain.object_types else objtype
+    message = f"unknown {label} {target!r} in :onespec:{objtype}: reference"
+    suggestion = domain.closest(objtype, target)  # type: ignore[attr-defined]
+    if suggestion is not None:
+        message += f"; did you mean {suggestion!r}?"
+    LOGGER.warning(message, location=node, type="ref", subtype="onespec")
+    return True
