@@ -16,6 +16,7 @@ release = importlib.metadata.version("onespec")
 version = ".".join(release.split(".")[:2])
 
 extensions = [
+    "sphinx.ext.autodoc",
     "sphinx.ext.graphviz",
     "sphinx.ext.intersphinx",
     "sphinx_click",
@@ -30,6 +31,8 @@ html_static_path: list[str] = []
 html_title = f"onespec {release}"
 html_theme_options = {"description": "One definition per fact", "fixed_sidebar": True}
 graphviz_output_format = "svg"
+autodoc_typehints = "none"
+autodoc_member_order = "bysource"
 
 # Other projects' inventories would need the network at build time; none is referenced yet.
 intersphinx_mapping: dict[str, tuple[str, str | None]] = {}
