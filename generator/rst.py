@@ -9,7 +9,8 @@ cross-references and the intersphinx inventory from them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import re
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Literal
 
 from definitions.model import ExtraSpec, Namespace, Parameter, Support, type_name
@@ -31,6 +32,16 @@ def literal(text: str) -> str:
 def spec_ref(name: str) -> str:
     """A cross-reference to the extra spec ``name``."""
     return f":onespec:extra-spec:`{name}`"
+
+
+_LITERAL = re.compile(r"``([^`]+)``")
+
+
+def link_specs(text: str, known: Collection[str]) -> str:
+    """Turn ````hw:cpu_policy```` literals that name a known spec into references."""
+    if not known:
+        return text
+    return _LITERAL.sub(lambda m: spec_ref(m.group(1)) if m.group(1) in known else m.group(0), text)
 
 
 def _indent(lines: Iterable[str], prefix: str = "   ") -> Iterator[str]:
@@ -155,14 +166,18 @@ def _relation_fields(spec: ExtraSpec) -> Iterator[str]:
         yield f":Status: {text}"
 
 
-def extra_spec_lines(spec: ExtraSpec) -> Iterator[str]:
-    """One extra spec as an ``onespec:extra-spec`` object with its full description."""
+def extra_spec_lines(spec: ExtraSpec, known: Collection[str] = ()) -> Iterator[str]:
+    """One extra spec as an ``onespec:extra-spec`` object with its full description.
+
+    Literals in the description that name a spec in ``known`` become cross-references.
+    """
     yield f".. onespec:extra-spec:: {spec.name}"
     yield f"   :namespace: {spec.namespace}"
     if spec.deprecated:
         yield "   :deprecated:"
     yield ""
-    body: list[str] = [*_status_lines(spec), *_paragraph(spec.description), ""]
+    description = link_specs(spec.description, known)
+    body: list[str] = [*_status_lines(spec), *_paragraph(description), ""]
     body += [*_value_fields(spec), *_relation_fields(spec)]
     yield from _indent(body)
     yield ""
@@ -209,11 +224,15 @@ def namespace_lines(
     *,
     summary: bool = False,
     deprecated: DeprecatedFilter = "include",
+    known: Collection[str] = (),
 ) -> Iterator[str]:
-    """A namespace's introduction followed by its extra specs, in full or as a summary."""
+    """A namespace's introduction followed by its extra specs, in full or as a summary.
+
+    ``known`` names the specs that literals in descriptions may link to.
+    """
     selected = filter_deprecated(definitions, deprecated)
     if namespace.description:
-        yield from _paragraph(namespace.description)
+        yield from _paragraph(link_specs(namespace.description, known))
         yield ""
     if not selected:
         return
@@ -221,7 +240,7 @@ def namespace_lines(
         yield from summary_lines(selected)
         return
     for spec in selected:
-        yield from extra_spec_lines(spec)
+        yield from extra_spec_lines(spec, known)
 
 
 def render(lines: Iterable[str]) -> str:

@@ -60,6 +60,7 @@ class AutoExtraSpecs(SphinxDirective):
             registry.by_namespace(name),
             summary="summary" in self.options,
             deprecated=self.options.get("deprecated", "include"),
+            known=frozenset(registry.sources),
         )
         content = StringList()
         source = f"<onespec:auto-extra-specs {name or '(no namespace)'}>"
