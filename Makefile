@@ -7,6 +7,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := all
+# Glance, for the metadef round-trip test only, in an environment of its own.
+GLANCE_VENV  := .venv-glance
+GLANCE_STAMP := $(GLANCE_VENV)/.installed
+
 DOCS_OUT := doc/build/html
 SPHINX   := $(BIN)/sphinx-build -n -W --keep-going -j auto -b html doc/source $(DOCS_OUT)
 
@@ -22,6 +26,12 @@ $(STAMP): pyproject.toml constraints.txt
 	@touch $(STAMP)
 
 venv: $(STAMP) ## Create .venv and install onespec with every extra
+
+$(GLANCE_STAMP): tests/glance/requirements.txt
+	@test -x $(GLANCE_VENV)/bin/python || $(PYTHON) -m venv $(GLANCE_VENV)
+	$(GLANCE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(GLANCE_VENV)/bin/python -m pip install --quiet --requirement tests/glance/requirements.txt
+	@touch $(GLANCE_STAMP)
 
 all: outputs ## Build every output and the documentation
 	@if command -v dot >/dev/null; then $(MAKE) --no-print-directory docs; else \
@@ -45,7 +55,7 @@ metadefs: $(STAMP) ## Generate the Glance metadata definitions (outputs/glance-m
 schemas: $(STAMP) ## Generate the JSON Schemas (outputs/schemas/)
 	$(BIN)/onespec generate schemas
 
-test: $(STAMP) ## Run the test suite
+test: $(STAMP) $(GLANCE_STAMP) ## Run the test suite (installs Glance into .venv-glance for one test)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP) ## ruff: lint and formatting
@@ -60,4 +70,4 @@ bench: $(STAMP) ## Run the benchmarks and print each figure
 	$(BIN)/python -m benchmarks
 
 clean: ## Remove .venv, the built documentation and caches
-	rm -rf $(VENV) doc/build .pytest_cache .ruff_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) $(GLANCE_VENV) doc/build .pytest_cache .ruff_cache .hypothesis build *.egg-info
