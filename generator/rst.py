@@ -23,9 +23,13 @@ _BOOLEAN_SPELLINGS = "``true`` or ``false`` (also ``yes``/``no``, ``on``/``off``
 
 def literal(text: str) -> str:
     """``text`` as an inline literal, safe for any content (backslashes and backquotes too)."""
-    if "``" in text or text.endswith("`") or not text:
+    if not text:
+        return "(empty)"
+    if "``" in text or "`" in text[-1:] or text != text.strip():
+        # An interpreted role with escaped content keeps backquotes, backslashes and
+        # surrounding spaces exactly; the escaped spaces let the role start and end.
         escaped = text.replace("\\", "\\\\").replace("`", "\\`")
-        return f":code:`{escaped}`" if text else "(empty)"
+        return f":code:`\\ {escaped}\\ `" if text != text.strip() else f":code:`{escaped}`"
     return f"``{text}``"
 
 
@@ -56,11 +60,8 @@ def _paragraph(text: str) -> Iterator[str]:
 def first_sentence(text: str) -> str:
     """The first sentence of a description, for summary tables."""
     flat = " ".join(text.split())
-    for end in (". ", "? ", "! "):
-        index = flat.find(end)
-        if index != -1:
-            return flat[: index + 1]
-    return flat
+    end = re.search(r"[.?!] ", flat)
+    return flat[: end.start() + 1] if end else flat
 
 
 def filter_deprecated(
@@ -120,7 +121,7 @@ def _status_lines(spec: ExtraSpec) -> Iterator[str]:
         yield ""
 
 
-def _value_fields(spec: ExtraSpec) -> Iterator[str]:
+def _value_fields(spec: ExtraSpec, known: Collection[str]) -> Iterator[str]:
     value = spec.value
     kind = type_name(value.type)
     yield f":Type: {_TYPE_WORDS[kind]}"
@@ -131,7 +132,7 @@ def _value_fields(spec: ExtraSpec) -> Iterator[str]:
         for member in value.enum:
             yield f"   * {literal(member.value)}"
             if member.description:
-                yield f"     -- {' '.join(member.description.split())}"
+                yield f"     -- {' '.join(link_specs(member.description, known).split())}"
     if bounds := _bounds(value.min, value.max):
         yield f":Bounds: {bounds}"
     if value.pattern:
@@ -144,7 +145,7 @@ def _value_fields(spec: ExtraSpec) -> Iterator[str]:
         shown = str(default).lower() if isinstance(default, bool) else str(default)
         yield f":Default: {literal(shown)}"
     if value.description:
-        yield f":Value: {' '.join(value.description.split())}"
+        yield f":Value: {' '.join(link_specs(value.description, known).split())}"
 
 
 def _relation_fields(spec: ExtraSpec) -> Iterator[str]:
@@ -178,7 +179,7 @@ def extra_spec_lines(spec: ExtraSpec, known: Collection[str] = ()) -> Iterator[s
     yield ""
     description = link_specs(spec.description, known)
     body: list[str] = [*_status_lines(spec), *_paragraph(description), ""]
-    body += [*_value_fields(spec), *_relation_fields(spec)]
+    body += [*_value_fields(spec, known), *_relation_fields(spec)]
     yield from _indent(body)
     yield ""
 

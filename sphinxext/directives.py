@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
+from sphinx import addnodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import nested_parse_with_titles
@@ -63,11 +64,18 @@ class AutoExtraSpecs(SphinxDirective):
             known=frozenset(registry.sources),
         )
         content = StringList()
-        source = f"<onespec:auto-extra-specs {name or '(no namespace)'}>"
+        document, _ = self.get_source_info()
+        source = f"{document}:<onespec:auto-extra-specs {name or '(no namespace)'}>"
         for number, line in enumerate(lines):
             content.append(line, source, number)
         container = nodes.container(classes=["onespec-extra-specs"])
         nested_parse_with_titles(self.state, content, container, self.content_offset)
+        elsewhere = set(registry.sources) - {d.name for d in registry.by_namespace(name)}
+        for reference in container.findall(addnodes.pending_xref):
+            if reference.get("refdomain") == "onespec" and reference["reftarget"] in elsewhere:
+                # A link to another namespace's spec: a link where the project documents it,
+                # plain text (and no warning) where it does not.
+                reference["onespec_optional"] = True
         return container.children
 
     def _note_sources(self, namespace: str) -> None:

@@ -130,7 +130,7 @@ class OnespecIndex(Index):
             if wanted is not None and entry.docname not in wanted:
                 continue
             kind = domain.object_type(objtype)
-            heading = entry.group or f"(no {kind.group_label})"
+            heading = entry.group or "(unnamespaced)"
             extra = f"{kind.label}, deprecated" if entry.deprecated else kind.label
             groups.setdefault(heading, []).append(
                 IndexEntry(name, 0, entry.docname, entry.node_id, extra, "", "")
@@ -153,7 +153,7 @@ class OnespecDomain(Domain):
         kind.name: XRefRole(warn_dangling=True) for kind in OBJECT_TYPES
     }
     indices: ClassVar[list[type[Index]]] = [OnespecIndex]
-    initial_data: ClassVar[dict[str, Any]] = {"objects": {}}
+    initial_data: ClassVar[dict[str, Any]] = {"objects": {}, "reported": set()}
     data_version = 1
 
     @property
@@ -176,7 +176,10 @@ class OnespecDomain(Domain):
     ) -> None:
         """Remember an object; a second description of it is a warning naming the first."""
         existing = self.objects.get((objtype, name))
+        docname = self.env.current_document.docname
         if existing is not None:
+            # Remembered so that merging a parallel reader's data does not warn a second time.
+            self.data.setdefault("reported", set()).add((objtype, name, docname))
             LOGGER.warning(
                 "duplicate description of %s %s, other instance in %s",
                 self.object_type(objtype).label,
@@ -186,21 +189,28 @@ class OnespecDomain(Domain):
                 type="onespec",
                 subtype="duplicate",
             )
-        docname = self.env.current_document.docname
         self.objects[objtype, name] = Entry(docname, node_id, group, deprecated)
 
     def clear_doc(self, docname: str) -> None:
         for key, entry in list(self.objects.items()):
             if entry.docname == docname:
                 del self.objects[key]
+        reported = self.data.get("reported")
+        if reported:
+            self.data["reported"] = {item for item in reported if item[2] != docname}
 
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
         """Combine the results of parallel readers, warning about duplicates between them."""
+        reported = otherdata.get("reported", set())
+        self.data.setdefault("reported", set()).update(
+            item for item in reported if item[2] in docnames
+        )
         for key, entry in otherdata["objects"].items():
             if entry.docname not in docnames:
                 continue
             existing = self.objects.get(key)
-            if existing is not None and existing.docname != entry.docname:
+            already = (*key, entry.docname) in reported
+            if existing is not None and existing.docname != entry.docname and not already:
                 LOGGER.warning(
                     "duplicate description of %s %s, other instance in %s",
                     self.object_type(key[0]).label,
@@ -264,6 +274,8 @@ def warn_missing_reference(app: Sphinx, domain: Domain, node: pending_xref) -> b
     """Say which reference is unknown, where, and what was probably meant."""
     if domain.name != "onespec":
         return None
+    if node.get("onespec_optional"):
+        return True  # generated link to a spec this project does not document: stay silent
     objtype = node["reftype"]
     target = node["reftarget"]
     label = OnespecDomain.object_type(objtype).label if objtype in domain.object_types else objtype

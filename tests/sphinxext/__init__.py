@@ -1,0 +1,1 @@
+"""Tests of the Sphinx extension, through real builds."""

@@ -1,0 +1,765 @@
+"""The ``onespec`` Sphinx domain and its directives, through real Sphinx builds.
+
+Every project here is written into a temporary directory and built in-process with
+:class:`sphinx.application.Sphinx`; the real documentation is built with ``sphinx-build``. The
+builds that several tests inspect are module-scoped fixtures, so each is built once.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import posixpath
+import re
+import subprocess
+import sys
+import time
+import types
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.util.console import strip_escape_sequences
+from sphinx.util.docutils import docutils_namespace, patch_docutils
+from sphinx.util.inventory import InventoryFile
+
+import sphinxext.directives
+from definitions.model import (
+    ExtraSpec,
+    ExtraSpecValidator,
+    Namespace,
+    Parameter,
+    Status,
+    Support,
+    Value,
+)
+from definitions.registry import IN_TREE, Registry, in_tree, load
+from generator import rst
+from sphinxext.domain import OnespecDomain
+from tests.conftest import ROOT
+
+CONF = 'extensions = ["sphinxext"]\nnitpicky = True\n'
+OBJTYPE = "onespec:extra-spec"
+
+
+# --- Building ------------------------------------------------------------------------------------
+
+
+def page(title: str, body: str = "") -> str:
+    return f"{title}\n{'=' * len(title)}\n\n{body}"
+
+
+def auto(namespace: str, *options: str, title: str | None = None) -> str:
+    """A page holding one ``auto-extra-specs`` directive (the directive is on line 4)."""
+    argument = namespace or '""'
+    lines = [f".. onespec:auto-extra-specs:: {argument}", *(f"   {o}" for o in options)]
+    return page(title or f"Namespace {argument}", "\n".join(lines) + "\n")
+
+
+def write_project(srcdir: Path, pages: dict[str, str]) -> None:
+    """``conf.py``, an ``index`` whose toctree lists ``pages`` in order, and the pages."""
+    srcdir.mkdir(parents=True, exist_ok=True)
+    (srcdir / "conf.py").write_text(CONF, encoding="utf-8")
+    toctree = "".join(f"   {name}\n" for name in pages)
+    index = page("Test project", f".. toctree::\n\n{toctree}")
+    (srcdir / "index.rst").write_text(index, encoding="utf-8")
+    for name, text in pages.items():
+        (srcdir / f"{name}.rst").write_text(text, encoding="utf-8")
+
+
+@dataclass
+class Build:
+    app: Sphinx
+    srcdir: Path
+    outdir: Path
+    warnings: list[str]
+    status: str
+    read: list[str] = field(default_factory=list)
+
+    def html(self, docname: str) -> str:
+        return (self.outdir / f"{docname}.html").read_text(encoding="utf-8")
+
+    def inventory(self) -> dict[str, str]:
+        """The ``onespec:extra-spec`` entries of ``objects.inv``: name -> URI."""
+        with (self.outdir / "objects.inv").open("rb") as stream:
+            data = InventoryFile.load(stream, "", posixpath.join)
+        return {name: item.uri for name, item in data.get(OBJTYPE, {}).items()}
+
+    def warnings_with(self, text: str) -> list[str]:
+        return [line for line in self.warnings if text in line]
+
+
+def build(
+    srcdir: Path,
+    outdir: Path,
+    *,
+    fresh: bool = True,
+    parallel: int = 0,
+) -> Build:
+    """Build ``srcdir`` as HTML into ``outdir/html`` (doctrees in ``outdir/doctrees``)."""
+    status, warning = io.StringIO(), io.StringIO()
+    read: list[str] = []
+    with patch_docutils(srcdir), docutils_namespace():
+        app = Sphinx(
+            srcdir,
+            srcdir,
+            outdir / "html",
+            outdir / "doctrees",
+            "html",
+            status=status,
+            warning=warning,
+            freshenv=fresh,
+            parallel=parallel,
+        )
+        app.connect("source-read", lambda _app, docname, _source: read.append(docname))
+        app.build()
+    warnings = [
+        line for line in strip_escape_sequences(warning.getvalue()).splitlines() if line.strip()
+    ]
+    assert app.statuscode == 0, warnings
+    return Build(app, srcdir, outdir / "html", warnings, status.getvalue(), read)
+
+
+def make(tmp: Path, pages: dict[str, str], **options: object) -> Build:
+    write_project(tmp / "src", pages)
+    return build(tmp / "src", tmp / "out", **options)  # type: ignore[arg-type]
+
+
+def line_of(path: Path, text: str) -> int:
+    """The 1-based number of the line of ``path`` that contains ``text``."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next(number for number, line in enumerate(lines, 1) if text in line)
+
+
+def touch_later(*paths: Path) -> None:
+    """Date files a few seconds ahead, so they are newer than any build before, however fast."""
+    later = time.time() + 5
+    for path in paths:
+        os.utime(path, (later, later))
+
+
+def anchor(uri: str) -> str:
+    return uri.partition("#")[2]
+
+
+def names(namespace: str) -> list[str]:
+    return [spec.name for spec in load().by_namespace(namespace)]
+
+
+def linked_namespaces(namespace: str) -> set[str]:
+    """The namespaces whose specs the rendered entries of ``namespace`` link to."""
+    registry = load()
+    intro = next(ns for ns in registry.namespaces if ns.name == namespace)
+    lines = rst.namespace_lines(
+        intro, registry.by_namespace(namespace), known=frozenset(registry.sources)
+    )
+    owner = {spec.name: spec.namespace for spec in registry.definitions}
+    return {owner[name] for name in re.findall(r":onespec:extra-spec:`([^`]+)`", "\n".join(lines))}
+
+
+def pages_for(*namespaces: str) -> dict[str, str]:
+    """One page per namespace, plus the pages of every namespace they link to, so links resolve."""
+    wanted = list(namespaces)
+    for namespace in wanted:
+        wanted += sorted(linked_namespaces(namespace) - set(wanted))
+    return {namespace or "unnamespaced": auto(namespace) for namespace in wanted}
+
+
+_INDEX_ITEM = re.compile(
+    r"<strong>(?P<cap>[^<]*)</strong></td>"
+    r'|<a href="(?P<href>[^"]*)"><code class="xref">(?P<name>[^<]*)</code></a>\s*'
+    r"<em>\((?P<extra>[^)]*)\)</em>"
+)
+
+
+def domain_index(html: str) -> dict[str, list[tuple[str, str, str]]]:
+    """The groups of a domain index page: heading -> [(name, link, annotation)]."""
+    groups: dict[str, list[tuple[str, str, str]]] = {}
+    current = None
+    for match in _INDEX_ITEM.finditer(html):
+        if match["cap"] is not None:
+            current = match["cap"]
+            groups[current] = []
+        else:
+            assert current is not None
+            groups[current].append((match["name"], match["href"], match["extra"]))
+    return groups
+
+
+def doctree_literals(app: Sphinx, docname: str) -> list[str]:
+    return [node.astext() for node in app.env.get_doctree(docname).findall(nodes.literal)]
+
+
+# --- A site that uses everything, and must build clean -------------------------------------------
+
+REFS = """\
+References
+==========
+
+See :onespec:extra-spec:`hw:cpu_policy` for pinning.
+
+Nodes take :onespec:extra-spec:`text <hw:numa_cpus.{id}>` per node.
+
+Real time is :any:`hw:cpu_realtime`.
+"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    pages = {
+        "hw": auto("hw"),
+        "current": auto("", ":deprecated: exclude"),
+        "deprecated": auto("", ":deprecated: only"),
+        "summary": auto("hw", ":summary:"),
+        "refs": REFS,
+    }
+    return make(tmp_path_factory.mktemp("site"), pages)
+
+
+def test_the_site_builds_without_warnings(site: Build):
+    assert site.warnings == []
+    assert set(site.read) == {"index", "hw", "current", "deprecated", "summary", "refs"}
+
+
+def test_objects_inv_lists_every_described_spec_and_nothing_else(site: Build):
+    inventory = site.inventory()
+    assert set(inventory) == {*names("hw"), *names("")}
+    for name in names("hw"):
+        assert inventory[name].startswith("hw.html#"), name
+    assert inventory["hide_hypervisor_id"].startswith("deprecated.html#")
+    assert inventory["group_policy"].startswith("current.html#")
+
+
+def test_every_spec_has_its_own_anchor_on_its_page(site: Build):
+    inventory = site.inventory()
+    assert len(set(inventory.values())) == len(inventory)
+    hw = site.html("hw")
+    for name in names("hw"):
+        assert f'id="{anchor(inventory[name])}"' in hw, name
+
+
+@pytest.mark.parametrize(
+    ("target", "text"),
+    [
+        ("hw:cpu_policy", "hw:cpu_policy"),
+        ("hw:numa_cpus.{id}", "text"),
+        ("hw:cpu_realtime", "hw:cpu_realtime"),
+    ],
+)
+def test_references_link_to_the_anchor_of_the_spec(site: Build, target: str, text: str):
+    uri = site.inventory()[target]
+    link = re.compile(
+        rf'<a class="reference internal" href="{re.escape(uri)}"[^>]*>\s*<code[^>]*>'
+        rf'<span class="pre">{re.escape(text)}</span>'
+    )
+    assert link.search(site.html("refs")), f"no link to {uri} with text {text!r}"
+
+
+def test_the_general_index_lists_each_spec_and_its_namespace(site: Build):
+    genindex = site.html("genindex")
+    uri = site.inventory()["hw:cpu_policy"]
+    assert f'<a href="{uri}">hw:cpu_policy (extra spec)</a>' in genindex
+    assert "hw (namespace)" in genindex
+    assert "hide_hypervisor_id (extra spec)" in genindex
+
+
+def test_the_domain_index_groups_by_namespace_and_marks_deprecated(site: Build):
+    inventory = site.inventory()
+    groups = domain_index(site.html("onespec-index"))
+    assert list(groups) == ["(unnamespaced)", "hw"]
+    assert groups["(unnamespaced)"] == [
+        ("group_policy", inventory["group_policy"], "extra spec"),
+        ("hide_hypervisor_id", inventory["hide_hypervisor_id"], "extra spec, deprecated"),
+    ]
+    hw = groups["hw"]
+    assert [entry[0] for entry in hw] == sorted(names("hw"))
+    assert all(extra == "extra spec" for _, _, extra in hw)
+    assert all(href == inventory[name] for name, href, _ in hw)
+
+
+def test_a_deprecated_spec_is_marked_in_its_signature_and_boxed(site: Build):
+    html = site.html("deprecated")
+    assert "(deprecated)" in html
+    assert "admonition warning" in html
+    assert "This extra spec is deprecated since 21.0.0." in html
+
+
+def test_deprecated_only_renders_only_the_deprecated_spec(site: Build):
+    inventory = site.inventory()
+    deprecated = site.html("deprecated")
+    assert f'id="{anchor(inventory["hide_hypervisor_id"])}"' in deprecated
+    assert f'id="{anchor(inventory["group_policy"])}"' not in deprecated
+    # Its replacement, described on another page, is linked.
+    assert f'href="{inventory["hw:hide_hypervisor_id"]}"' in deprecated
+    current = site.html("current")
+    assert f'id="{anchor(inventory["group_policy"])}"' in current
+    assert "hide_hypervisor_id" not in current
+
+
+def test_a_summary_links_every_row_to_the_full_entry_on_another_page(site: Build):
+    inventory = site.inventory()
+    html = site.html("summary")
+    table = html[html.index("<table") : html.index("</table>")]
+    assert table.count("<tr") == len(names("hw")) + 1  # the header, then one row per spec
+    for name in names("hw"):
+        assert f'href="{inventory[name]}"' in table, name
+    assert not [uri for uri in inventory.values() if uri.startswith("summary.html")]
+
+
+def test_the_namespace_introduction_is_rendered(site: Build):
+    intro = next(ns for ns in load().namespaces if ns.name == "hw").description
+    first_paragraph = intro.strip().split("\n\n")[0].replace("``", "")
+    paragraph = next(site.app.env.get_doctree("hw").findall(nodes.paragraph))
+    assert paragraph.astext().split() == first_paragraph.split()
+
+
+def test_a_project_documenting_one_namespace_builds_without_warnings(tmp_path: Path):
+    """The guide's example: one namespace, and references to it, in a nitpicky project."""
+    result = make(tmp_path, {"hw": auto("hw"), "refs": REFS})
+    assert result.warnings == []
+    assert set(result.inventory()) == set(names("hw"))
+
+
+# --- Mistakes are warnings with a location, never crashes ----------------------------------------
+
+TYPO = """\
+Typos
+=====
+
+A misspelt :onespec:extra-spec:`hw:cpu_pollicy` reference.
+
+Nothing like :onespec:extra-spec:`zzz:nothing_like_it` exists.
+"""
+
+UNKNOWN = """\
+Unknown namespaces
+==================
+
+.. onespec:auto-extra-specs:: hw_rgn
+
+.. onespec:auto-extra-specs:: qqqqqqqq
+"""
+
+HAND_WRITTEN_DUPLICATE = """\
+Again
+=====
+
+.. onespec:extra-spec:: hw:cpu_policy
+   :namespace: hw
+
+   Described a second time.
+"""
+
+
+@pytest.fixture(scope="module")
+def broken(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    pages = {
+        "dup_a": auto("hw_rng", title="First"),
+        "dup_b": auto("hw_rng", title="Second"),
+        **pages_for("hw"),
+        "typo": TYPO,
+        "unknown": UNKNOWN,
+        "zz_again": HAND_WRITTEN_DUPLICATE,
+    }
+    return make(tmp_path_factory.mktemp("broken"), pages)
+
+
+def test_a_misspelt_reference_warns_with_its_location_and_a_suggestion(broken: Build):
+    (warning,) = broken.warnings_with("hw:cpu_pollicy")
+    source = broken.srcdir / "typo.rst"
+    assert warning.startswith(f"{source}:{line_of(source, 'hw:cpu_pollicy')}: WARNING: ")
+    assert "did you mean 'hw:cpu_policy'?" in warning
+
+
+def test_a_misspelt_reference_does_not_stop_the_build(broken: Build):
+    html = broken.html("typo")
+    assert "hw:cpu_pollicy" in html
+    assert "Nothing like" in html
+    assert (broken.outdir / "objects.inv").is_file()
+    assert (broken.outdir / "onespec-index.html").is_file()
+
+
+def test_an_unknown_reference_without_a_close_name_has_no_suggestion(broken: Build):
+    (warning,) = broken.warnings_with("zzz:nothing_like_it")
+    source = broken.srcdir / "typo.rst"
+    assert warning.startswith(f"{source}:{line_of(source, 'zzz:nothing_like_it')}: WARNING: ")
+    assert "unknown extra spec 'zzz:nothing_like_it'" in warning
+    assert "did you mean" not in warning
+
+
+def test_an_unknown_namespace_warns_with_a_suggestion(broken: Build):
+    (warning,) = broken.warnings_with("'hw_rgn'")
+    source = broken.srcdir / "unknown.rst"
+    assert warning.startswith(f"{source}:{line_of(source, 'hw_rgn')}: WARNING: ")
+    assert "unknown extra-spec namespace 'hw_rgn'; did you mean 'hw_rng'?" in warning
+    (far,) = broken.warnings_with("'qqqqqqqq'")
+    assert far.startswith(f"{source}:{line_of(source, 'qqqqqqqq')}: WARNING: ")
+    assert "did you mean" not in far
+
+
+def test_a_spec_described_on_two_pages_warns_duplicate_description(broken: Build):
+    duplicates = broken.warnings_with("duplicate description")
+    generated = [w for w in duplicates if "other instance in dup_a" in w]
+    assert sorted(re.search(r"extra spec (\S+),", w)[1] for w in generated) == sorted(
+        names("hw_rng")
+    )
+    (hand_written,) = [w for w in duplicates if "hw:cpu_policy" in w]
+    source = broken.srcdir / "zz_again.rst"
+    assert hand_written.startswith(f"{source}:{line_of(source, 'hw:cpu_policy')}: WARNING: ")
+    assert "duplicate description of extra spec hw:cpu_policy, other instance in hw" in (
+        hand_written
+    )
+
+
+def test_the_broken_site_warns_about_its_mistakes_and_nothing_else(broken: Build):
+    assert len(broken.warnings) == 2 + 2 + len(names("hw_rng")) + 1, broken.warnings
+
+
+def test_warnings_in_generated_entries_name_the_document_they_are_in(broken: Build):
+    """A duplicate made by ``auto-extra-specs`` must say which page it is on (here dup_b)."""
+    generated = [w for w in broken.warnings_with("duplicate description") if "dup_a" in w]
+    assert generated
+    for warning in generated:
+        location = warning.partition(": WARNING:")[0]
+        assert "dup_b" in location, warning
+
+
+# --- Hand-built definitions through the whole pipeline -------------------------------------------
+
+EDGE = Namespace("edge", "Edge cases", "Definitions that use every field.\n\nTwo paragraphs.")
+
+
+def edge_specs() -> tuple[ExtraSpec, ...]:
+    return (
+        ExtraSpecValidator(
+            name="edge:max_only",
+            description="Bounded above only. Second sentence.",
+            value={"type": int, "max": 8, "default": 0},
+            virt_drivers=["libvirt", "hyperv"],
+        ),
+        ExtraSpecValidator(
+            name="edge:experimental",
+            description="Still settling.",
+            value=Value(str, enum=(("a``b", "Backquotes."), ("x`", ""), ("plain", "Plain."))),
+            status=Status(Support.EXPERIMENTAL, since="31.0.0"),
+            requires=["edge:max_only"],
+        ),
+        ExtraSpecValidator(
+            name="edge:old",
+            description="Replaced.",
+            value={"type": bool, "default": False},
+            status=Status(
+                Support.DEPRECATED, since="30.0.0", removal="32.0.0", replacement="edge:max_only"
+            ),
+            conflicts=["edge:experimental"],
+        ),
+        ExtraSpecValidator(
+            name="edge:{slot}.name",
+            description="",
+            value={"type": str, "pattern": r"[\w.-]+\\", "max_length": 32},
+            parameters=[
+                Parameter("slot", str, "A slot.", pattern=r"[a-z]\d*", max_length=4),
+            ],
+        ),
+        ExtraSpecValidator(
+            name="edge:multi",
+            description="First paragraph.\n\nSecond paragraph with ``code``.",
+            value={
+                "type": str,
+                "pattern": "[0-9]+",
+                "pattern_hint": "digits, e.g. 42",
+                "description": "The value.",
+            },
+        ),
+    )
+
+
+def registry_of(*specs: ExtraSpec) -> Registry:
+    """A registry of hand-built specs, all in the namespace ``edge``."""
+    return Registry(
+        definitions=specs,
+        namespaces=(EDGE,),
+        sources={spec.name: IN_TREE for spec in specs},
+        plugins=(),
+        problems=(),
+    )
+
+
+@pytest.fixture(scope="module")
+def edge(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    registry = registry_of(*edge_specs())
+    pages = {
+        "full": auto("edge"),
+        "table": auto("edge", ":summary:"),
+        "old": auto("edge", ":summary:", ":deprecated: only"),
+    }
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sphinxext.directives, "load", lambda: registry)
+        return make(tmp_path_factory.mktemp("edge"), pages)
+
+
+def test_a_dangling_reference_in_generated_entries_names_the_document(tmp_path: Path):
+    spec = ExtraSpecValidator(
+        name="edge:needy", description="Needs more.", value={"type": int}, requires=["edge:absent"]
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sphinxext.directives, "load", lambda: registry_of(spec))
+        result = make(tmp_path, {"needy": auto("edge")})
+    (warning,) = result.warnings
+    assert "unknown extra spec 'edge:absent'" in warning
+    assert "needy.rst" in warning.partition(": WARNING:")[0], warning
+
+
+def test_hand_built_definitions_render_to_valid_rst(edge: Build):
+    assert edge.warnings == []
+    assert set(edge.inventory()) == {spec.name for spec in edge_specs()}
+
+
+def test_hand_built_definitions_show_every_field(edge: Build):
+    html = edge.html("full")
+    for text in (
+        "at most 8",
+        "libvirt, hyperv",
+        "admonition note",
+        "experimental, since 31.0.0",
+        "admonition warning",
+        "deprecated since 30.0.0 and will be removed in 32.0.0",
+        "digits, e.g. 42",
+        "Second paragraph with",
+        "Definitions that use every field.",
+        "Two paragraphs.",
+    ):
+        assert text in html, text
+    literals = doctree_literals(edge.app, "full")
+    for text in ("a``b", "x`", "plain", "0", "false", r"[\w.-]+\\", r"[a-z]\d*", "{slot}"):
+        assert text in literals, (text, literals)
+
+
+def test_a_deprecated_only_summary_has_one_row(edge: Build):
+    html = edge.html("old")
+    table = html[html.index("<table") : html.index("</table>")]
+    assert table.count("<tr") == 2
+    assert f'href="{edge.inventory()["edge:old"]}"' in table
+    assert "(deprecated)" in table
+
+
+LITERALS = ("a``b", "a`", "`", "``", "x\\`", "a\\``b", "`a", r"\d+", "\\", "a `b` c", "*x*")
+SPACED = (" lead", "trail ", " both ", " ")
+
+
+def literal_page(texts: tuple[str, ...]) -> str:
+    return page("Literals", "\n\n".join(f"{i}: {rst.literal(t)}" for i, t in enumerate(texts)))
+
+
+def test_literal_renders_backquotes_and_backslashes_exactly(tmp_path: Path):
+    result = make(tmp_path, {"literals": literal_page(LITERALS)})
+    assert result.warnings == []
+    assert doctree_literals(result.app, "literals") == list(LITERALS)
+
+
+def test_literal_renders_surrounding_whitespace_exactly(tmp_path: Path):
+    """literal() promises to be safe for any content; values may begin or end with a space."""
+    result = make(tmp_path, {"literals": literal_page(SPACED)})
+    assert result.warnings == []
+    assert doctree_literals(result.app, "literals") == list(SPACED)
+
+
+# --- Parallel reading ----------------------------------------------------------------------------
+
+SMALL_NAMESPACES = (
+    "hw_rng",
+    "hw_video",
+    "os",
+    "accel",
+    "vmware",
+    "aggregate_instance_extra_specs",
+    "quota",
+    "resources",
+)
+
+
+@pytest.fixture(scope="module")
+def serial_and_parallel(tmp_path_factory: pytest.TempPathFactory) -> tuple[Build, Build, int]:
+    pages = pages_for(*SMALL_NAMESPACES)
+    assert len(pages) == len(SMALL_NAMESPACES), "these namespaces must link only among themselves"
+    tmp = tmp_path_factory.mktemp("parallel")
+    serial = make(tmp / "serial", pages)
+    merges: list[frozenset[str]] = []
+    original = OnespecDomain.merge_domaindata
+
+    def spy(self: OnespecDomain, docnames: frozenset[str], otherdata: dict) -> None:
+        merges.append(frozenset(docnames))
+        original(self, docnames, otherdata)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(OnespecDomain, "merge_domaindata", spy)
+        parallel = make(tmp / "parallel", pages, parallel=2)
+    return serial, parallel, len(merges)
+
+
+def test_a_parallel_build_merges_what_each_reader_found(serial_and_parallel):
+    serial, parallel, merges = serial_and_parallel
+    assert merges >= 2, "the documents were not read by parallel readers"
+    assert serial.warnings == []
+    assert parallel.warnings == []
+
+
+def test_a_parallel_build_has_the_inventory_of_a_serial_one(serial_and_parallel):
+    serial, parallel, _ = serial_and_parallel
+    expected = {name for ns in SMALL_NAMESPACES for name in names(ns)}
+    assert set(serial.inventory()) == expected
+    assert parallel.inventory() == serial.inventory()
+
+
+def test_a_parallel_build_has_the_domain_index_of_a_serial_one(serial_and_parallel):
+    serial, parallel, _ = serial_and_parallel
+    groups = domain_index(parallel.html("onespec-index"))
+    assert groups == domain_index(serial.html("onespec-index"))
+    assert sorted(groups) == sorted(SMALL_NAMESPACES)
+
+
+def test_a_duplicate_between_parallel_readers_warns_once_naming_both_pages(tmp_path: Path):
+    # Eight documents in two chunks of four, read at the same time: only the merge sees both.
+    pages = pages_for(*SMALL_NAMESPACES[2:7])
+    assert len(pages) == 5
+    pages = {"a_first": auto("hw_video"), **pages, "z_last": auto("hw_video")}
+    result = make(tmp_path, pages, parallel=2)
+    (warning,) = result.warnings
+    assert warning.startswith(f"{result.srcdir / 'z_last.rst'}: WARNING: ")
+    assert (
+        "duplicate description of extra spec hw_video:ram_max_mb, other instance in a_first"
+        in warning
+    )
+
+
+def test_a_duplicate_added_in_a_parallel_rebuild_is_reported_once(tmp_path: Path):
+    """The reader of the new page already knows the old one, and warns; the merge must not again."""
+    first = make(tmp_path, {"a_first": auto("hw_video"), "os": auto("os")}, parallel=2)
+    assert first.warnings == []
+    (first.srcdir / "z_last.rst").write_text(auto("hw_video"), encoding="utf-8")
+    toctree = ".. toctree::\n\n   a_first\n   os\n   z_last\n"
+    (first.srcdir / "index.rst").write_text(page("Test project", toctree), encoding="utf-8")
+    touch_later(first.srcdir / "index.rst", first.srcdir / "z_last.rst")
+    second = build(first.srcdir, first.outdir.parent, fresh=False, parallel=2)
+    duplicates = second.warnings_with("duplicate description of extra spec hw_video:ram_max_mb")
+    assert len(duplicates) == 1, duplicates
+    assert second.warnings == duplicates
+
+
+# --- Incremental builds --------------------------------------------------------------------------
+
+
+def rebuild(result: Build) -> Build:
+    return build(result.srcdir, result.outdir.parent, fresh=False)
+
+
+def test_an_unchanged_project_reads_nothing_again(tmp_path: Path):
+    first = make(tmp_path, pages_for("hw", "quota"))
+    assert {"index", "hw", "quota"} <= set(first.read)
+    second = rebuild(first)
+    assert second.read == []
+    assert second.warnings == []
+    assert second.inventory() == first.inventory()
+
+
+@pytest.fixture
+def fake_hw_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Make ``hw`` come from a module file of our own, outside the repository."""
+    path = tmp_path / "fake_hw.py"
+    path.write_text("# stands in for definitions/extra_specs/hw.py\n", encoding="utf-8")
+    past = time.time() - 60
+    os.utime(path, (past, past))
+    fake = types.ModuleType("fake_hw")
+    fake.__file__ = str(path)
+    real: Callable[[str], types.ModuleType | None] = sphinxext.directives.catalogue.module_for
+
+    def module_for(namespace: str) -> types.ModuleType | None:
+        return fake if namespace == "hw" else real(namespace)
+
+    monkeypatch.setattr(sphinxext.directives.catalogue, "module_for", module_for)
+    return path
+
+
+def test_a_page_is_read_again_when_its_catalogue_module_changes(
+    tmp_path: Path, fake_hw_module: Path
+):
+    first = make(tmp_path / "project", pages_for("hw", "quota"))
+    assert first.warnings == []
+    dependencies = first.app.env.dependencies
+    assert str(fake_hw_module.resolve()) in {str(p) for p in dependencies["hw"]}
+    assert str(Path(rst.__file__).resolve()) in {str(p) for p in dependencies["quota"]}
+    assert rebuild(first).read == []
+    touch_later(fake_hw_module)
+    third = rebuild(first)
+    assert third.read == ["hw"]
+    assert third.warnings == []
+
+
+def test_a_removed_page_takes_its_specs_out_of_the_inventory_and_index(tmp_path: Path):
+    first = make(tmp_path, {"rng": auto("hw_rng"), "video": auto("hw_video")})
+    assert set(first.inventory()) == {*names("hw_rng"), *names("hw_video")}
+    (first.srcdir / "video.rst").unlink()
+    write_project(first.srcdir, {"rng": auto("hw_rng")})
+    touch_later(first.srcdir / "index.rst")
+    second = rebuild(first)
+    assert second.warnings == []
+    assert set(second.inventory()) == set(names("hw_rng"))
+    domain = second.app.env.domains["onespec"]
+    assert {entry[0] for entry in domain.get_objects()} == set(names("hw_rng"))
+    assert list(domain_index(second.html("onespec-index"))) == ["hw_rng"]
+
+
+def test_a_page_that_changes_namespace_replaces_its_specs(tmp_path: Path):
+    first = make(tmp_path, {"page": auto("hw_rng")})
+    assert set(first.inventory()) == set(names("hw_rng"))
+    (first.srcdir / "page.rst").write_text(auto("hw_video"), encoding="utf-8")
+    touch_later(first.srcdir / "page.rst")
+    second = rebuild(first)
+    assert second.read == ["page"]
+    assert second.warnings == []
+    assert set(second.inventory()) == set(names("hw_video"))
+
+
+# --- The real documentation ----------------------------------------------------------------------
+
+
+@dataclass
+class RealSite:
+    completed: subprocess.CompletedProcess[str]
+    outdir: Path
+
+
+@pytest.fixture(scope="module")
+def real_site(tmp_path_factory: pytest.TempPathFactory) -> RealSite:
+    out = tmp_path_factory.mktemp("doc") / "html"
+    sphinx_build = Path(sys.executable).with_name("sphinx-build")
+    completed = subprocess.run(
+        [str(sphinx_build), "-n", "-W", "--keep-going", "-b", "html", "doc/source", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return RealSite(completed, out)
+
+
+def test_the_documentation_builds_without_warnings(real_site: RealSite):
+    completed = real_site.completed
+    assert completed.returncode == 0, completed.stderr + completed.stdout[-2000:]
+    assert completed.stderr == ""
+    assert (real_site.outdir / "index.html").is_file()
+    assert (real_site.outdir / "onespec-index.html").is_file()
+
+
+def test_the_documentation_describes_every_in_tree_spec_once(real_site: RealSite):
+    with (real_site.outdir / "objects.inv").open("rb") as stream:
+        data = InventoryFile.load(stream, "", posixpath.join)
+    entries = {name: item.uri for name, item in data[OBJTYPE].items()}
+    assert set(entries) == {spec.name for spec in in_tree()}
+    assert len(set(entries.values())) == len(entries), "two specs share an anchor"
+    for spec in in_tree():
+        page_name = "unnamespaced" if spec.namespace == "" else spec.namespace
+        assert entries[spec.name].startswith(f"reference/extra-specs/{page_name}.html#"), spec
