@@ -106,6 +106,7 @@ def _lazy(module: str) -> Callable[[], Output]:
 OUTPUT_FACTORIES: dict[str, Callable[[], Output]] = {
     "runtime": runtime_output,
     "metadefs": _lazy("generator.metadefs"),
+    "schemas": _lazy("generator.jsonschema"),
 }
 
 
