@@ -26,7 +26,9 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         value=Value(
             type=str,
             description="One or more comma-separated ``alias:count`` pairs.",
-            pattern=r"[^:]+:\d+(?:\s*,\s*[^:]+:\d+)*",
+            # Nova's "[^:]+:\d+(?:\s*,\s*[^:]+:\d+)*" accepts the same strings, but the
+            # second \s* overlaps [^:]+ and backtracks exponentially on a long value.
+            pattern=r"[^:]+:\d+(?:\s*,[^:]+:\d+)*",
             pattern_hint="a comma-separated list of alias:count pairs",
         ),
         virt_drivers=("libvirt",),
