@@ -1,0 +1,1 @@
+"""Heat: software components that act on lifecycle actions, and template capabilities."""
