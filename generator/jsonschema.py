@@ -37,6 +37,7 @@ from definitions.model import (
     Value,
     segments_text,
 )
+from generator.component_schema import SOFTWARE_COMPONENT, software_component_schema
 from generator.outputs import ROOT, Output
 
 #: The JSON Schema dialect every schema is written in.
@@ -751,6 +752,7 @@ def dumps(schema: dict[str, Any]) -> str:
 #: schema (image properties, host capabilities) joins by adding an entry.
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     FLAVOR_EXTRA_SPECS: flavor_extra_specs_schema,
+    SOFTWARE_COMPONENT: software_component_schema,
 }
 
 

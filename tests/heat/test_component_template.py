@@ -1,0 +1,239 @@
+"""Reading HOT templates: Heat's loader rules, get_file confined to its root, get_param."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from validators_runtime.heat.component_template import Template, TemplateError, parse
+from validators_runtime.heat.components import ComponentValidationError, Unresolved
+
+DATA = Path(__file__).parent / "data" / "components"
+APPSERVER = DATA / "appserver" / "appserver.yaml"
+
+COMPONENT = """\
+heat_template_version: 2015-04-30
+parameters:
+  mode: {type: string, default: fast}
+  port: {type: number}
+  settings: {type: json, default: {a: [1, 2]}}
+resources:
+  c:
+    type: OS::Heat::SoftwareComponent
+    properties:
+      configs:
+        - actions: [CREATE]
+          config: {get_file: %s}
+          tool: script
+      inputs:
+        - name: mode
+          default: {get_param: mode}
+        - name: port
+          type: Number
+          default: {get_param: port}
+        - name: first
+          type: Number
+          default: {get_param: [settings, a, 0]}
+        - name: host
+          default: {get_attr: [server, first_address]}
+"""
+
+
+def write(directory: Path, name: str, text: str) -> Path:
+    path = directory / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_dates_stay_strings_as_in_heat():
+    template = Template.load(APPSERVER)
+    assert template.version == "2014-10-16"
+    assert template.data["heat_template_version"] == "2014-10-16"
+    assert parse("a: 2001-12-14t21:59:43.10-05:00\n") == {"a": "2001-12-14t21:59:43.10-05:00"}
+
+
+def test_a_json_template_is_read_as_json():
+    assert parse('{"heat_template_version": "2016-04-08", "n": 1}') == {
+        "heat_template_version": "2016-04-08",
+        "n": 1,
+    }
+
+
+def test_the_loader_is_safe():
+    with pytest.raises(TemplateError) as caught:
+        parse("!!python/object/apply:os.system ['true']\n", path="evil.yaml")
+    assert "evil.yaml" in str(caught.value)
+
+
+def test_syntax_errors_name_the_file_and_line(tmp_path):
+    path = write(tmp_path, "t.yaml", "heat_template_version: 2015-04-30\nresources: [\n  a: b\n")
+    with pytest.raises(TemplateError) as caught:
+        Template.load(path)
+    assert caught.value.path == str(path)
+    assert caught.value.line is not None
+    assert str(caught.value).startswith(f"{path}:{caught.value.line}: is not valid YAML")
+    path = write(tmp_path, "t.json", '{"heat_template_version": \n')
+    with pytest.raises(TemplateError, match="is not valid JSON"):
+        Template.load(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("- a\n", "not a mapping"),
+        ("resources: {}\n", "no heat_template_version"),
+        ("heat_template_version: 2015-04-30\nresources: [a]\n", "resources section"),
+    ],
+)
+def test_what_is_not_a_hot_template(tmp_path, text, message):
+    with pytest.raises(TemplateError, match=message):
+        Template.load(write(tmp_path, "t.yaml", text))
+
+
+def test_unreadable_files(tmp_path):
+    with pytest.raises(TemplateError, match="cannot be read"):
+        Template.load(tmp_path / "missing.yaml")
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes(b"heat_template_version: \xe9\n")
+    with pytest.raises(TemplateError, match="not UTF-8"):
+        Template.load(path)
+
+
+def test_get_file_is_read_relative_to_the_template(tmp_path):
+    write(tmp_path, "scripts/install.sh", "#!/bin/sh\necho hi\n")
+    template = Template.load(write(tmp_path, "t.yaml", COMPONENT % "scripts/install.sh"))
+    component = template.component("c")
+    assert component.configs[0].config == "#!/bin/sh\necho hi\n"
+
+
+def test_get_param_takes_the_default_a_given_value_or_stays_unresolved(tmp_path):
+    write(tmp_path, "s.sh", "#!/bin/sh\n")
+    path = write(tmp_path, "t.yaml", COMPONENT % "s.sh")
+    inputs = {i.name: i.default for i in Template.load(path).component("c").inputs}
+    assert inputs["mode"] == "fast"
+    assert inputs["first"] == 1
+    assert inputs["port"] == Unresolved("get_param", {"get_param": "port"})
+    assert inputs["host"] == Unresolved("get_attr", {"get_attr": ["server", "first_address"]})
+    given = Template.load(path, parameters={"port": "8080", "mode": "slow"}).component("c")
+    assert {i.name: i.default for i in given.inputs}["port"] == 8080
+    assert {i.name: i.default for i in given.inputs}["mode"] == "slow"
+
+
+def test_a_parameter_value_of_the_wrong_type_is_reported(tmp_path):
+    write(tmp_path, "s.sh", "#!/bin/sh\n")
+    path = write(tmp_path, "t.yaml", COMPONENT % "s.sh")
+    with pytest.raises(ComponentValidationError) as caught:
+        Template.load(path, parameters={"port": "eighty"}).component("c")
+    assert [p.path for p in caught.value.problems] == ["inputs[1].default"]
+
+
+def test_undeclared_parameters_are_refused(tmp_path):
+    write(tmp_path, "s.sh", "#!/bin/sh\n")
+    with pytest.raises(TemplateError, match="declares no parameter 'prot'"):
+        Template.load(write(tmp_path, "t.yaml", COMPONENT % "s.sh"), parameters={"prot": "1"})
+
+
+def test_get_param_of_an_undeclared_parameter_is_a_problem(tmp_path):
+    write(tmp_path, "s.sh", "#!/bin/sh\n")
+    text = (COMPONENT % "s.sh").replace("{get_param: mode}", "{get_param: modus}")
+    with pytest.raises(ComponentValidationError) as caught:
+        Template.load(write(tmp_path, "t.yaml", text)).component("c")
+    [problem] = caught.value.problems
+    assert (problem.path, problem.code) == ("inputs[0].default", "unresolvable")
+    assert "'modus'" in problem.message
+
+
+@pytest.mark.parametrize("target", ["../outside.sh", "/etc/hostname", "file:///etc/hostname"])
+def test_get_file_never_escapes_the_files_root(tmp_path, target):
+    root = tmp_path / "templates"
+    write(tmp_path, "outside.sh", "#!/bin/sh\n")
+    path = write(root, "t.yaml", COMPONENT % target)
+    with pytest.raises(ComponentValidationError) as caught:
+        Template.load(path).component("c")
+    [problem] = caught.value.problems
+    assert (problem.path, problem.code) == ("configs[0].config", "unresolvable")
+    assert "outside the files root" in problem.message
+
+
+def test_a_symlink_out_of_the_root_does_not_escape(tmp_path):
+    root = tmp_path / "templates"
+    secret = write(tmp_path, "secret.sh", "#!/bin/sh\n")
+    root.mkdir()
+    os.symlink(secret, root / "link.sh")
+    with pytest.raises(ComponentValidationError, match="outside the files root"):
+        Template.load(write(root, "t.yaml", COMPONENT % "link.sh")).component("c")
+
+
+def test_a_wider_files_root_is_allowed(tmp_path):
+    root = tmp_path / "templates"
+    write(tmp_path, "scripts/s.sh", "#!/bin/sh\n")
+    path = write(root, "t.yaml", COMPONENT % "../scripts/s.sh")
+    component = Template.load(path, files_root=tmp_path).component("c")
+    assert component.configs[0].config == "#!/bin/sh\n"
+
+
+def test_a_missing_file_is_a_problem(tmp_path):
+    with pytest.raises(ComponentValidationError) as caught:
+        Template.load(write(tmp_path, "t.yaml", COMPONENT % "nope.sh")).component("c")
+    [problem] = caught.value.problems
+    assert "get_file cannot read 'nope.sh'" in problem.message
+
+
+def test_a_url_is_left_to_heat(tmp_path):
+    text = COMPONENT % "https://example.com/install.sh"
+    component = Template.load(write(tmp_path, "t.yaml", text)).component("c")
+    assert isinstance(component.configs[0].config, Unresolved)
+
+
+def test_recursive_aliases_are_refused(tmp_path):
+    text = (
+        "heat_template_version: 2015-04-30\nresources:\n  c:\n"
+        "    type: OS::Heat::SoftwareComponent\n    properties:\n      options: &a [*a]\n"
+    )
+    with pytest.raises(ComponentValidationError) as caught:
+        Template.load(write(tmp_path, "t.yaml", text)).component("c")
+    assert "recursive YAML alias" in caught.value.problems[0].message
+
+
+def test_an_alias_bomb_is_refused(tmp_path, monkeypatch):
+    from validators_runtime.heat import component_template
+
+    monkeypatch.setattr(component_template, "MAX_VALUES", 10_000)
+    lines = ["      a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    for level in range(1, 7):
+        lines.append(
+            f"      b{level}: &b{level} ["
+            + ", ".join([f"*{'a' if level == 1 else f'b{level - 1}'}"] * 10)
+            + "]"
+        )
+    text = (
+        "heat_template_version: 2015-04-30\nresources:\n  c:\n"
+        "    type: OS::Heat::SoftwareComponent\n    properties:\n      options:\n"
+        + "\n".join("  " + line for line in lines)
+        + "\n"
+    )
+    with pytest.raises(ComponentValidationError) as caught:
+        Template.load(write(tmp_path, "t.yaml", text)).component("c")
+    assert "more than 10000 values" in caught.value.problems[0].message
+
+
+def test_resources_are_found_by_type():
+    template = Template.load(APPSERVER)
+    assert template.components() == ["appserver-config"]
+    assert template.resources_of_type("OS::Heat::SoftwareDeployment") == ["appserver-deployment"]
+    assert template.resource_type("appserver") == "OS::Nova::Server"
+    assert template.resource_type("nothing") is None
+
+
+def test_the_appserver_component_reads_its_scripts():
+    component = Template.load(APPSERVER).component("appserver-config")
+    scripts = DATA / "appserver" / "scripts"
+    assert [e.config for e in component.configs] == [
+        (scripts / name).read_text()
+        for name in ("install_appserver.sh", "reconfigure_appserver.sh", "drain_sessions.sh")
+    ]
+    json.dumps(component.to_properties())

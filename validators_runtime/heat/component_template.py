@@ -1,0 +1,330 @@
+"""Read a HOT template as Heat does, and resolve what a static check can know of its values.
+
+Templates are parsed with a safe YAML loader that keeps timestamps as strings, as Heat's own
+loader does (``heat_template_version: 2014-10-16`` stays ``"2014-10-16"``); a template that starts
+with ``{`` is JSON, as in Heat. Of the intrinsic functions, ``get_file`` is read from disk --
+relative to the template, and never outside the *files root* (by default the template's
+directory) -- and ``get_param`` takes the value given on the command line or the parameter's
+default. Every other function is a value Heat computes while the stack runs: it becomes
+:class:`~validators_runtime.heat.component_validation.Unresolved`, which the checks accept.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from validators_runtime._generated import software_component as facts
+from validators_runtime.heat.component_validation import (
+    Component,
+    ComponentError,
+    ComponentValidationError,
+    Problem,
+    Unresolved,
+    child,
+    validate_component,
+)
+
+_FUNCTIONS = frozenset(facts.HOT_FUNCTIONS)
+_TRUE = frozenset(facts.BOOLEAN_TRUE)
+_FALSE = frozenset(facts.BOOLEAN_FALSE)
+
+
+class TemplateError(ComponentError):
+    """A template cannot be read, is not a HOT template, or lacks what a command needs.
+
+    ``path`` is the template's file; ``line`` (1-based) is where the problem is, when known.
+    """
+
+    def __init__(
+        self, message: str, *, path: Path | str | None = None, line: int | None = None
+    ) -> None:
+        self.path = str(path) if path is not None else None
+        self.line = line
+        self.reason = message
+        where = self.path or ""
+        if where and line is not None:
+            where += f":{line}"
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class HotLoader(yaml.SafeLoader):
+    """A safe loader that reads timestamps as strings, as Heat's template loader does."""
+
+
+def _timestamp_as_string(loader: yaml.SafeLoader, node: yaml.Node) -> str:
+    return str(loader.construct_scalar(node))  # type: ignore[arg-type]
+
+
+HotLoader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_string)
+
+
+def parse(text: str, *, path: Path | str | None = None) -> Any:
+    """Parse template text: JSON when it starts with ``{``, otherwise YAML (safely)."""
+    try:
+        if text.lstrip().startswith("{"):
+            return json.loads(text)
+        return yaml.load(text, Loader=HotLoader)  # noqa: S506 - HotLoader is a SafeLoader
+    except json.JSONDecodeError as exc:
+        raise TemplateError(f"is not valid JSON: {exc.msg}", path=path, line=exc.lineno) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        reason = " ".join(str(part) for part in (exc.context, exc.problem) if part)
+        raise TemplateError(f"is not valid YAML: {reason}", path=path, line=line) from None
+    except yaml.YAMLError as exc:
+        raise TemplateError(f"is not valid YAML: {exc}", path=path) from None
+
+
+def function_call(value: Any) -> tuple[str, Any] | None:
+    """``(name, argument)`` when ``value`` is a call of a HOT intrinsic function."""
+    if isinstance(value, Mapping) and len(value) == 1:
+        ((name, argument),) = value.items()
+        if name in _FUNCTIONS:
+            return name, argument
+    return None
+
+
+def _parameter_value(declaration: Any, text: str) -> Any:
+    """A ``-P NAME=VALUE`` string read as the parameter's declared type reads it."""
+    kind = declaration.get("type") if isinstance(declaration, Mapping) else None
+    if kind == "number":
+        for convert in (int, float):
+            try:
+                return convert(text)
+            except ValueError:
+                pass
+    elif kind == "boolean" and text.strip().lower() in _TRUE | _FALSE:
+        return text.strip().lower() in _TRUE
+    elif kind == "json":
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text
+    elif kind == "comma_delimited_list":
+        return [item.strip() for item in text.split(",")] if text else []
+    return text
+
+
+@dataclass
+class Template:
+    """A parsed HOT template, with where its files may be read from and parameter values."""
+
+    path: Path
+    data: Mapping[str, Any]
+    files_root: Path
+    parameters: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def load(
+        cls,
+        path: Path | str,
+        *,
+        files_root: Path | str | None = None,
+        parameters: Mapping[str, str] | None = None,
+    ) -> Template:
+        """Read and parse ``path``; raise :class:`TemplateError` unless it is a HOT template."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise TemplateError("is not UTF-8 text", path=path) from None
+        except OSError as exc:
+            raise TemplateError(f"cannot be read: {exc.strerror}", path=path) from None
+        data = parse(text, path=path)
+        if not isinstance(data, Mapping):
+            raise TemplateError(
+                f"is not a HOT template: it holds {type(data).__name__}, not a mapping", path=path
+            )
+        if "heat_template_version" not in data:
+            raise TemplateError("is not a HOT template: it has no heat_template_version", path=path)
+        resources = data.get("resources")
+        if resources is not None and not isinstance(resources, Mapping):
+            raise TemplateError("its resources section is not a mapping", path=path)
+        root = Path(files_root) if files_root is not None else path.parent
+        template = cls(path, data, root, dict(parameters or {}))
+        declared = data.get("parameters") or {}
+        unknown = sorted(
+            set(template.parameters) - set(declared if isinstance(declared, Mapping) else ())
+        )
+        if unknown:
+            raise TemplateError(f"declares no parameter {', '.join(map(repr, unknown))}", path=path)
+        return template
+
+    @property
+    def version(self) -> str:
+        return str(self.data["heat_template_version"])
+
+    @property
+    def resources(self) -> Mapping[str, Any]:
+        return self.data.get("resources") or {}
+
+    def resources_of_type(self, resource_type: str) -> list[str]:
+        """The names of the resources of ``resource_type``, in template order."""
+        return [
+            name
+            for name, resource in self.resources.items()
+            if isinstance(resource, Mapping) and resource.get("type") == resource_type
+        ]
+
+    def components(self) -> list[str]:
+        """The names of the ``OS::Heat::SoftwareComponent`` resources."""
+        return self.resources_of_type(facts.RESOURCE_TYPE)
+
+    def resource_type(self, name: str) -> str | None:
+        resource = self.resources.get(name)
+        if isinstance(resource, Mapping) and isinstance(resource.get("type"), str):
+            return resource["type"]
+        return None
+
+    def properties(self, name: str) -> tuple[Any, list[Problem]]:
+        """The resource's properties with ``get_file`` and ``get_param`` resolved.
+
+        Returns the properties and the problems met resolving them (paths are relative to the
+        properties).
+        """
+        resource = self.resources.get(name)
+        if not isinstance(resource, Mapping):
+            return None, [Problem("", "wrong-type", f"The resource {name!r} is not a mapping.")]
+        problems: list[Problem] = []
+        properties = resource.get("properties")
+        if properties is None:
+            properties = {}
+        try:
+            return self.resolve(properties, "", problems), problems
+        except TemplateError as exc:
+            return None, [
+                Problem("", "unresolvable", f"The properties cannot be read: {exc.reason}.")
+            ]
+
+    def component(self, name: str) -> Component:
+        """The validated component ``name``; raises :class:`ComponentValidationError`."""
+        properties, problems = self.properties(name)
+        if properties is None:
+            raise ComponentValidationError(problems, name=name)
+        try:
+            component = validate_component(properties, name=name)
+        except ComponentValidationError as exc:
+            raise ComponentValidationError([*problems, *exc.problems], name=name) from None
+        if problems:
+            raise ComponentValidationError(problems, name=name)
+        return component
+
+    # --- Intrinsic functions ---------------------------------------------------------------
+
+    def resolve(self, value: Any, path: str, problems: list[Problem]) -> Any:
+        """``value`` with functions resolved or marked :class:`Unresolved`.
+
+        YAML aliases can make a small document expand into a huge (or, referring to itself, an
+        endless) one; such a value is refused with a :class:`TemplateError` instead of being
+        walked.
+        """
+        return _Walk(self, problems).value(value, path)
+
+    def _get_file(self, raw: Any, argument: Any, path: str, problems: list[Problem]) -> Any:
+        if not isinstance(argument, str):
+            return Unresolved("get_file", raw)
+        if argument.startswith(("http://", "https://")):
+            return Unresolved("get_file", raw)
+        relative = argument.removeprefix("file://")
+        root = self.files_root.resolve()
+        target = (self.path.parent / relative).resolve()
+        if not target.is_relative_to(root):
+            problems.append(
+                Problem(
+                    path,
+                    "unresolvable",
+                    f"get_file {argument!r} is outside the files root {str(root)!r}; templates "
+                    "may read files under it only (widen it with --files-root).",
+                )
+            )
+            return Unresolved("get_file", raw)
+        try:
+            return target.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            reason = "it is not UTF-8 text"
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+        problems.append(
+            Problem(path, "unresolvable", f"get_file cannot read {argument!r}: {reason}.")
+        )
+        return Unresolved("get_file", raw)
+
+    def _get_param(self, raw: Any, argument: Any, path: str, problems: list[Problem]) -> Any:
+        steps = argument if isinstance(argument, list) and argument else [argument]
+        name = steps[0]
+        if not isinstance(name, str):
+            return Unresolved("get_param", raw)
+        declared = self.data.get("parameters") or {}
+        if not isinstance(declared, Mapping) or name not in declared:
+            problems.append(
+                Problem(
+                    path,
+                    "unresolvable",
+                    f"get_param names the parameter {name!r}, which the template does not declare.",
+                )
+            )
+            return Unresolved("get_param", raw)
+        declaration = declared[name]
+        if name in self.parameters:
+            value = _parameter_value(declaration, self.parameters[name])
+        elif isinstance(declaration, Mapping) and declaration.get("default") is not None:
+            value = declaration["default"]
+        else:
+            return Unresolved("get_param", raw)
+        for step in steps[1:]:
+            try:
+                value = value[step]
+            except (KeyError, IndexError, TypeError):
+                return Unresolved("get_param", raw)
+        return value
+
+
+#: The most values :meth:`Template.resolve` walks in one resource's properties. A component of
+#: a template at Heat's size limit has far fewer; an alias bomb has billions.
+MAX_VALUES = 1_000_000
+
+
+class _Walk:
+    """One resolution: the values walked so far, and the containers being walked."""
+
+    def __init__(self, template: Template, problems: list[Problem]) -> None:
+        self.template = template
+        self.problems = problems
+        self.count = 0
+        self.active: set[int] = set()
+
+    def value(self, value: Any, path: str) -> Any:
+        self.count += 1
+        if self.count > MAX_VALUES:
+            raise TemplateError(
+                f"{path or 'a resource'} expands to more than {MAX_VALUES} values (YAML aliases)",
+                path=self.template.path,
+            )
+        call = function_call(value)
+        if call is not None:
+            name, argument = call
+            if name == "get_file":
+                return self.template._get_file(value, argument, path, self.problems)
+            if name == "get_param":
+                return self.template._get_param(value, argument, path, self.problems)
+            return Unresolved(name, value)
+        if not isinstance(value, Mapping | list):
+            return value
+        if id(value) in self.active:
+            raise TemplateError(
+                f"{path or 'a resource'} contains itself (a recursive YAML alias)",
+                path=self.template.path,
+            )
+        self.active.add(id(value))
+        try:
+            if isinstance(value, Mapping):
+                return {key: self.value(item, child(path, key)) for key, item in value.items()}
+            return [self.value(item, child(path, index)) for index, item in enumerate(value)]
+        finally:
+            self.active.discard(id(value))
