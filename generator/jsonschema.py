@@ -37,6 +37,12 @@ from definitions.model import (
     Value,
     segments_text,
 )
+from generator.capabilities_schema import (
+    ENVIRONMENT_REQUIRES,
+    HOT_CAPABILITIES,
+    environment_requires_schema,
+    hot_capabilities_schema,
+)
 from generator.component_schema import SOFTWARE_COMPONENT, software_component_schema
 from generator.outputs import ROOT, Output
 
@@ -752,6 +758,8 @@ def dumps(schema: dict[str, Any]) -> str:
 #: schema (image properties, host capabilities) joins by adding an entry.
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     FLAVOR_EXTRA_SPECS: flavor_extra_specs_schema,
+    HOT_CAPABILITIES: hot_capabilities_schema,
+    ENVIRONMENT_REQUIRES: environment_requires_schema,
     SOFTWARE_COMPONENT: software_component_schema,
 }
 

@@ -108,6 +108,7 @@ OUTPUT_FACTORIES: dict[str, Callable[[], Output]] = {
     "metadefs": _lazy("generator.metadefs"),
     "schemas": _lazy("generator.jsonschema"),
     "components": _lazy("generator.component_runtime"),
+    "capabilities": _lazy("generator.capabilities_runtime"),
 }
 
 

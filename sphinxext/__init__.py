@@ -24,6 +24,7 @@ ENV_VERSION = 1
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(OnespecDomain)
     app.setup_extension("sphinxext.components")
+    app.setup_extension("sphinxext.capabilities")
     app.add_directive_to_domain("onespec", "auto-extra-specs", AutoExtraSpecs)
     app.connect("warn-missing-reference", warn_missing_reference)
     return {

@@ -45,6 +45,7 @@ class ObjectType:
 OBJECT_TYPES: tuple[ObjectType, ...] = (
     ObjectType("extra-spec", "extra spec", "namespace", "namespace"),
     ObjectType("component-action", "component action", "resource", "resource type"),
+    ObjectType("capability", "template capability", "topic", "topic"),
 )
 
 

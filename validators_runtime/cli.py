@@ -52,6 +52,7 @@ class LazyGroup(click.Group):
     cls=LazyGroup,
     lazy_subcommands={
         "generate": "generator.cli:generate",
+        "capabilities": "validators_runtime.heat.capabilities_cli:capabilities",
         "component": "validators_runtime.heat.component_cli:component",
     },
     context_settings={"help_option_names": ["-h", "--help"]},

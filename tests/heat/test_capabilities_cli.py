@@ -1,0 +1,248 @@
+"""``onespec capabilities ...`` as a user runs it: the installed console script, exit codes 0, 1
+and 2, text and JSON, the seed's examples and the guide's."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import ROOT
+from tests.heat.test_capabilities import SEED, heat_accepts_environment
+
+ONESPEC = Path(sys.executable).parent / "onespec"
+GUIDE = ROOT / "doc" / "source" / "guides" / "capabilities.rst"
+
+
+def onespec(*args: str, cwd: Path, env: dict[str, str] | None = None):
+    return subprocess.run(
+        [str(ONESPEC), "capabilities", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture
+def seed(tmp_path, monkeypatch):
+    target = tmp_path / "templates"
+    shutil.copytree(SEED, target)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return target
+
+
+def test_find_prints_one_path_per_line(seed):
+    done = onespec(
+        "find", "-r", "-c", "resource_type=OS::TripleO::Controller", "docker", "puppet", cwd=seed
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "docker/controller.yaml\npuppet/controller.yaml\n"
+    assert done.stderr == ""
+
+
+def test_find_as_json(seed):
+    done = onespec("find", "-r", "-c", "deployment=docker", "--format", "json", ".", cwd=seed)
+    report = json.loads(done.stdout)
+    assert report["matches"] == ["docker/controller.yaml"]
+    assert report["constraints"] == [{"key": "deployment", "value": "docker"}]
+    assert report["templates"] == 2
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("find", "-c", "deployment", "."),  # not KEY=VALUE
+        ("find", "-c", "=x", "."),
+        ("find", "."),  # no -c
+        ("find", "-c", "a=b", "missing-path"),
+        ("summary",),
+        ("resolve",),
+        ("resolve", "-e", "environment.yaml", "--root", "."),
+        ("frobnicate",),
+    ],
+)
+def test_usage_errors_exit_2(seed, args):
+    done = onespec(*args, cwd=seed)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+
+
+def test_summary_prints_both_summaries(seed):
+    done = onespec(
+        "summary", "-f", "puppet/controller.yaml", "-f", "docker/controller.yaml", cwd=seed
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "labels": {"deployment": ["docker", "puppet"]},
+        "resource_types": {
+            "OS::TripleO::Controller": ["docker/controller.yaml", "puppet/controller.yaml"]
+        },
+    }
+    recursive = onespec("summary", "-r", ".", cwd=seed)
+    assert json.loads(recursive.stdout) == json.loads(done.stdout)
+
+
+def test_invalid_files_are_reported_and_exit_1_with_the_results(seed):
+    (seed / "broken.yaml").write_text("heat_template_version: 2015-10-15\ncapabilities: [x]\n")
+    done = onespec("find", "-r", "-c", "deployment=puppet", ".", cwd=seed)
+    assert done.returncode == 1
+    assert done.stdout == "puppet/controller.yaml\n"
+    assert done.stderr.startswith(
+        "onespec: error: broken.yaml:2: the capabilities section must be a mapping"
+    )
+
+
+def test_a_directory_without_recursion_is_an_error(seed):
+    done = onespec("find", "-c", "deployment=puppet", "puppet", "docker/controller.yaml", cwd=seed)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr == "onespec: error: puppet: is a directory (scan it with -r)\n"
+
+
+def test_warnings_only_with_verbose(seed):
+    (seed / "dup.yaml").write_text("heat_template_version: 2015-10-15\na: 1\na: 2\n")
+    quiet = onespec("find", "-r", "-c", "deployment=puppet", ".", cwd=seed)
+    assert quiet.returncode == 0
+    assert quiet.stderr == ""
+    loud = onespec("find", "-v", "-r", "-c", "deployment=puppet", ".", cwd=seed)
+    assert loud.returncode == 0
+    assert loud.stderr == (
+        "onespec: warning: dup.yaml:3: duplicate key 'a' at lines 2 and 3: YAML keeps the last "
+        "value silently, and so does Heat; remove one of them\n"
+    )
+
+
+def test_resolve_prints_an_environment_heat_accepts(seed):
+    done = onespec("resolve", "-e", "environment.yaml", cwd=seed)
+    assert done.returncode == 0, done.stderr
+    heat_accepts_environment(done.stdout)
+    assert yaml.safe_load(done.stdout) == {
+        "resource_registry": {"OS::TripleO::Controller": str(seed / "puppet" / "controller.yaml")}
+    }
+    assert "use --output-dir for copies without it" in done.stderr
+
+
+@pytest.mark.parametrize("environment", ["ansible.yaml", "any.yaml"])
+def test_resolve_exits_1_when_a_list_does_not_resolve(seed, environment):
+    done = onespec("resolve", "-e", environment, cwd=seed)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "puppet/controller.yaml (capabilities {deployment: puppet" in done.stderr
+    report = json.loads(onespec("resolve", "-e", environment, "--format", "json", cwd=seed).stdout)
+    assert report["resolved"] is False
+    assert [c["matched"] for c in report["decisions"][0]["candidates"]] in (
+        [False, False],
+        [True, True],
+    )
+
+
+def test_resolve_exits_1_for_an_environment_heat_would_refuse(seed):
+    (seed / "bad.yaml").write_text("requires: {deployment: puppet}\nresources: {}\n")
+    done = onespec("resolve", "-e", "bad.yaml", cwd=seed)
+    assert done.returncode == 1
+    assert done.stderr.startswith("onespec: error: bad.yaml:2: environment has wrong section")
+
+
+def test_resolve_with_an_output_directory(seed, tmp_path):
+    out = tmp_path / "out"
+    done = onespec("resolve", "-e", "environment.yaml", "--output-dir", str(out), cwd=seed)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{out / 'environment.yaml'}\n"
+    heat_accepts_environment((out / "environment.yaml").read_text())
+    assert "capabilities" not in (out / "puppet" / "controller.yaml").read_text()
+    again = onespec("resolve", "-e", "environment.yaml", "--output-dir", str(out), cwd=seed)
+    assert again.returncode == 2
+    assert "is not empty" in again.stderr
+    forced = onespec(
+        "resolve",
+        "-e",
+        "environment.yaml",
+        "--output-dir",
+        str(out),
+        "--overwrite",
+        "--format",
+        "json",
+        cwd=seed,
+    )
+    assert forced.returncode == 0
+    assert json.loads(forced.stdout)["written"]["stripped"] == ["puppet/controller.yaml"]
+
+
+def test_choices(seed):
+    (seed / "other.yaml").write_text(
+        "resource_registry:\n  OS::TripleO::Controller: docker/controller.yaml\n"
+    )
+    (seed / "first.yaml").write_text(
+        "resource_registry:\n  OS::TripleO::Controller: puppet/controller.yaml\n"
+    )
+    done = onespec("choices", "first.yaml", "other.yaml", cwd=seed)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        "OS::TripleO::Controller: 2 implementations\n"
+        "  docker/controller.yaml\n"
+        "      from other.yaml\n"
+        "  puppet/controller.yaml\n"
+        "      from first.yaml\n"
+    )
+    report = json.loads(
+        onespec("choices", "--format", "json", "first.yaml", "other.yaml", cwd=seed).stdout
+    )
+    assert report["choices"]["OS::TripleO::Controller"]["docker/controller.yaml"] == ["other.yaml"]
+
+
+def test_no_cache_leaves_the_cache_alone(seed, tmp_path):
+    onespec("find", "--no-cache", "-r", "-c", "a=b", ".", cwd=seed)
+    assert not (tmp_path / "cache").exists()
+    onespec("find", "-r", "-c", "a=b", ".", cwd=seed)
+    assert list((tmp_path / "cache" / "onespec" / "capabilities").glob("*.json"))
+
+
+def test_help_of_every_command():
+    for command in ("find", "summary", "choices", "resolve"):
+        done = onespec(command, "--help", cwd=ROOT)
+        assert done.returncode == 0
+        assert "Usage: onespec capabilities " + command in done.stdout
+
+
+# --- The guide's console sessions are what the commands print -------------------------------------
+
+_SESSION = re.compile(r"\.\. code-block:: console\n\n((?:    .*\n|\n)+)")
+
+
+def sessions() -> list[tuple[str, str]]:
+    """Each ``$ onespec capabilities ...`` command of the guide run on the seed, and its output."""
+    found = []
+    for block in _SESSION.findall(GUIDE.read_text(encoding="utf-8")):
+        lines = [line[4:] for line in block.rstrip("\n").split("\n")]
+        command, output = None, []
+        for line in [*lines, "$ end"]:
+            if line.startswith("$ "):
+                if command is not None:
+                    found.append((command, "\n".join(output)))
+                command, output = line[2:], []
+            else:
+                output.append(line)
+    return [(c, o) for c, o in found if c.startswith("onespec capabilities") and "..." not in o]
+
+
+def test_the_guide_shows_real_sessions(seed):
+    found = sessions()
+    assert len(found) >= 7
+    for command, expected in found:
+        args = []
+        for word in command.split()[2:]:  # expand ./* as the shell would
+            matches = sorted(glob.glob(word, root_dir=seed)) if "*" in word else []
+            args += matches or [word]
+        done = onespec(*args, cwd=seed, env={**os.environ, "COLUMNS": "200"})
+        actual = (done.stdout + done.stderr).replace(str(seed), "/srv/templates").rstrip("\n")
+        assert actual == expected, command

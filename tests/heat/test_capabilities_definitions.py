@@ -1,0 +1,235 @@
+"""The grammar is defined once: the runtime's generated copy, the JSON Schemas and the reference
+all come from ``definitions/capabilities.py`` and agree with the runtime's checks; the runtime
+imports no tooling."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from definitions import capabilities as grammar
+from definitions.model import DefinitionError
+from generator import capabilities_rst, capabilities_runtime
+from generator import jsonschema as schemas
+from generator.capabilities_schema import ENVIRONMENT_REQUIRES, HOT_CAPABILITIES
+from generator.outputs import OUTPUT_FACTORIES
+from tests.conftest import ROOT
+from tests.validators_runtime.test_isolation import offending
+from validators_runtime._generated import capabilities as generated
+from validators_runtime.heat import capabilities as api
+from validators_runtime.heat.capabilities import CapabilitiesError, parse_section
+
+TEMPLATE_SCHEMA = schemas.SCHEMAS[HOT_CAPABILITIES]()
+ENVIRONMENT_SCHEMA = schemas.SCHEMAS[ENVIRONMENT_REQUIRES]()
+TEMPLATE_VALIDATOR = Draft202012Validator(TEMPLATE_SCHEMA)
+ENVIRONMENT_VALIDATOR = Draft202012Validator(ENVIRONMENT_SCHEMA)
+
+
+# --- The definitions ----------------------------------------------------------------------------
+
+
+def test_the_well_known_keys_and_sections():
+    assert [section.name for section in grammar.SECTIONS] == ["capabilities", "requires"]
+    assert grammar.key("resource_type").kind == "type"
+    assert grammar.key("deployment").kind == "label"
+    assert grammar.forbidden_in("requires") == ("resource_type",)
+    assert grammar.forbidden_in("capabilities") == ()
+    assert grammar.key("nothing") is None
+
+
+def test_definitions_are_checked():
+    with pytest.raises(DefinitionError, match="kind must be type or label"):
+        grammar.CapabilityKey("x", "other", "s", "d", ("capabilities",))  # type: ignore[arg-type]
+    with pytest.raises(DefinitionError, match="sections must name"):
+        grammar.CapabilityKey("x", "label", "s", "d", ("elsewhere",))
+    with pytest.raises(DefinitionError, match="plain name"):
+        grammar.CapabilityKey("two words", "label", "s", "d", ("capabilities",))
+
+
+def test_the_definitions_use_the_standard_library_only():
+    tree = ast.parse((ROOT / "definitions" / "capabilities.py").read_text())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            imported.add(node.module)
+        elif isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+    assert imported <= {"__future__", "re", "dataclasses", "typing", "definitions.model"}
+
+
+# --- The generated runtime module ----------------------------------------------------------------
+
+
+def test_the_committed_module_is_what_the_definitions_generate():
+    assert (
+        capabilities_runtime.OUTPUT.read_text(encoding="utf-8") == capabilities_runtime.render()
+    ), "validators_runtime/_generated/capabilities.py is stale: run `onespec generate all`"
+    assert "capabilities" in OUTPUT_FACTORIES
+
+
+def test_the_generated_module_is_plain_literals_and_imports_nothing():
+    tree = ast.parse(capabilities_runtime.render())
+    for node in tree.body:
+        if isinstance(node, ast.Expr):
+            continue
+        assert isinstance(node, ast.Assign), ast.dump(node)
+        ast.literal_eval(node.value)
+
+
+def test_the_generated_facts_are_the_definitions():
+    assert {key.name: key.kind for key in grammar.KEYS} == generated.KEYS
+    assert generated.ENVIRONMENT_SECTIONS == grammar.ENVIRONMENT_SECTIONS
+    assert generated.HOT_SECTIONS == grammar.HOT_SECTIONS
+    assert generated.MAX_TEMPLATE_SIZE == 524_288
+
+
+def imported_after(code: str) -> set[str]:
+    script = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return set(json.loads(result.stdout.splitlines()[-1]))
+
+
+def test_the_runtime_imports_no_tooling(tmp_path):
+    environment = tmp_path / "env.yaml"
+    environment.write_text("resource_registry: {OS::X: OS::Heat::None}\n")
+    modules = imported_after(
+        "import validators_runtime.heat.capabilities as api\n"
+        "import validators_runtime.heat.capabilities_cli\n"
+        f"api.find([{str(ROOT / 'tests' / 'heat' / 'data')!r}], {{'a': 'b'}}, recursive=True,"
+        " cache=False)\n"
+        f"api.resolve([{str(environment)!r}])\n"
+    )
+    assert "validators_runtime._generated.capabilities" in modules
+    assert offending(modules) == set()
+    assert "definitions.capabilities" not in modules
+
+
+# --- The JSON Schemas ----------------------------------------------------------------------------
+
+
+def test_the_schemas_are_valid_and_committed():
+    for name, schema in (
+        (HOT_CAPABILITIES, TEMPLATE_SCHEMA),
+        (ENVIRONMENT_REQUIRES, ENVIRONMENT_SCHEMA),
+    ):
+        Draft202012Validator.check_schema(schema)
+        assert schema["$id"] == schemas.ID_BASE + name
+        committed = ROOT / "outputs" / "schemas" / name
+        assert committed.read_text(encoding="utf-8") == schemas.dumps(schema), (
+            f"{committed} is stale: run `onespec generate all`"
+        )
+
+
+def runtime_accepts(section: object, name: str) -> bool:
+    try:
+        parse_section(section, name)
+    except CapabilitiesError:
+        return False
+    return True
+
+
+_values = st.one_of(
+    st.text(max_size=5),
+    st.lists(st.one_of(st.text(max_size=5), st.integers(), st.none()), max_size=3),
+    st.integers(),
+    st.booleans(),
+    st.none(),
+    st.dictionaries(st.text(max_size=3), st.text(max_size=3), max_size=2),
+)
+_sections = st.one_of(
+    st.dictionaries(
+        st.one_of(st.sampled_from(["deployment", "resource_type", "x"]), st.text(max_size=5)),
+        _values,
+        max_size=4,
+    ),
+    st.lists(st.text(max_size=3), max_size=2),
+    st.text(max_size=3),
+)
+
+
+@given(_sections)
+def test_the_template_schema_agrees_with_the_runtime(section):
+    valid = not list(TEMPLATE_VALIDATOR.iter_errors({"capabilities": section}))
+    assert valid == runtime_accepts(section, "capabilities")
+
+
+@given(_sections)
+def test_the_environment_schema_agrees_with_the_runtime_on_requires(section):
+    valid = not list(ENVIRONMENT_VALIDATOR.iter_errors({"requires": section}))
+    assert valid == runtime_accepts(section, "requires")
+
+
+def test_the_environment_schema_on_the_seed_and_on_what_resolve_writes(tmp_path):
+    seed = ROOT / "tests" / "heat" / "data" / "capabilities" / "seed"
+    import yaml
+
+    for name in ("environment.yaml", "docker.yaml", "ansible.yaml", "any.yaml"):
+        data = yaml.safe_load((seed / name).read_text())
+        assert list(ENVIRONMENT_VALIDATOR.iter_errors(data)) == [], name
+    resolved = api.resolve([seed / "environment.yaml"]).environment
+    assert list(ENVIRONMENT_VALIDATOR.iter_errors(resolved)) == []
+    for template in ("puppet/controller.yaml", "docker/controller.yaml"):
+        data = yaml.safe_load((seed / template).read_text())
+        assert list(TEMPLATE_VALIDATOR.iter_errors(data)) == []
+
+
+@pytest.mark.parametrize(
+    "environment",
+    [
+        {"resources": {}},
+        {"parameters": None},
+        {"requires": {"resource_type": "OS::X"}},
+        {"resource_registry": {"OS::X": []}},
+        {"resource_registry": {"OS::X": 3}},
+        {"resource_registry": {"OS::X": ["a.yaml", 3]}},
+    ],
+)
+def test_the_environment_schema_refuses_what_heat_or_onespec_refuse(environment):
+    assert list(ENVIRONMENT_VALIDATOR.iter_errors(environment))
+
+
+def test_the_environment_schema_accepts_heats_own_lists():
+    environment = {
+        "resource_registry": {
+            "base_url": "/srv/templates",
+            "OS::X": None,
+            "resources": {"srv": {"hooks": ["pre-create"], "restricted_actions": "replace"}},
+        },
+        "event_sinks": [],
+    }
+    assert list(ENVIRONMENT_VALIDATOR.iter_errors(environment)) == []
+
+
+# --- The reference ----------------------------------------------------------------------------
+
+
+def test_the_reference_lines_describe_every_section_and_key():
+    text = "\n".join(capabilities_rst.lines())
+    for item in (*grammar.SECTIONS, *grammar.KEYS):
+        assert f".. onespec:capability:: {item.name}\n   :topic: template capabilities\n" in text
+    for rule in grammar.RULES:
+        assert " ".join(rule.text.split()) in text
+    assert ":Not allowed: ``resource_type``" in text
+    assert "``conditions`` (since 2016-10-14)" in text
+
+
+@pytest.mark.parametrize("part", capabilities_rst.PARTS)
+def test_every_part_renders(part):
+    assert list(capabilities_rst.lines(part))
+
+
+def test_the_reference_page_uses_the_directive():
+    page = (ROOT / "doc" / "source" / "reference" / "capabilities.rst").read_text()
+    assert ".. onespec:auto-capabilities::\n" in page
+    index = (ROOT / "doc" / "source" / "index.rst").read_text()
+    assert "   reference/capabilities\n" in index
+    assert "   guides/capabilities\n" in index

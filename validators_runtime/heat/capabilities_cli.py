@@ -1,0 +1,338 @@
+"""``onespec capabilities``: find, summarise and resolve the capabilities of HOT templates.
+
+Exit codes: 0 when all is well; 1 when the input is invalid (a file that cannot be loaded, a
+malformed section, a list of templates that does not resolve to exactly one); 2 on a usage error.
+Introspection commands still print what they found when some files are invalid; the invalid
+files are reported on standard error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+import click
+
+from validators_runtime.heat import capabilities as api
+from validators_runtime.heat.hot_loader import MAX_TEMPLATE_SIZE, HeatFileError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _options(*decorators: Callable[[F], F]) -> Callable[[F], F]:
+    def apply(function: F) -> F:
+        for decorator in reversed(decorators):
+            function = decorator(function)
+        return function
+
+    return apply
+
+
+_FORMAT = click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Text for people, JSON for machines.",
+)
+_MAX_SIZE = click.option(
+    "--max-size",
+    type=click.IntRange(min=1),
+    default=MAX_TEMPLATE_SIZE,
+    show_default=True,
+    metavar="CHARACTERS",
+    help="Refuse files longer than this, as Heat's max_template_size does.",
+)
+_NO_CACHE = click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Parse every file, neither reading nor writing the cache in the user's cache directory.",
+)
+_VERBOSE = click.option(
+    "-v", "--verbose", is_flag=True, help="Also report warnings (duplicate keys, skipped paths)."
+)
+_SCAN_OPTIONS = _options(_MAX_SIZE, _NO_CACHE, _VERBOSE)
+
+
+def _report(problems: Iterable[api.Problem], verbose: bool) -> bool:
+    """Print errors (and, with ``verbose``, warnings) on standard error; True if any error."""
+    failed = False
+    for problem in problems:
+        if problem.severity == "error":
+            failed = True
+            click.echo(f"onespec: error: {problem}", err=True)
+        elif verbose:
+            click.echo(f"onespec: warning: {problem}", err=True)
+    return failed
+
+
+def _constraint(pair: str) -> tuple[str, str]:
+    key, equals, value = pair.partition("=")
+    if not equals or not key:
+        raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="-c/--capability")
+    return key, value
+
+
+def _json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@click.group("capabilities")
+def capabilities() -> None:
+    """Template capabilities: find, summarise and resolve them.
+
+    A HOT template declares what it provides in a `capabilities` section; an environment
+    states what it needs in `requires` and may map a resource type to a list of templates.
+    Heat rejects both, so `resolve` writes an environment (and templates) that Heat accepts.
+    """
+
+
+@capabilities.command("find")
+@click.option("-r", "--recursive", is_flag=True, help="Scan directories, recursively.")
+@click.option(
+    "-c",
+    "--capability",
+    "constraints",
+    multiple=True,
+    required=True,
+    metavar="KEY=VALUE",
+    help="A capability the template must declare; repeat to require several.",
+)
+@_FORMAT
+@_SCAN_OPTIONS
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True), metavar="PATH...")
+def find_command(
+    recursive: bool,
+    constraints: tuple[str, ...],
+    output_format: str,
+    max_size: int,
+    no_cache: bool,
+    verbose: bool,
+    paths: tuple[str, ...],
+) -> None:
+    """Print the templates whose capabilities match every -c KEY=VALUE, one per line.
+
+    A list value in a template matches when one of its members is VALUE.
+
+    \b
+    Example:
+      onespec capabilities find -r -c resource_type=OS::TripleO::Controller ./*
+    """
+    pairs = [_constraint(pair) for pair in constraints]
+    result = api.find(paths, pairs, recursive=recursive, cache=not no_cache, max_size=max_size)
+    if output_format == "json":
+        _json(result.to_dict())
+    else:
+        for path in result.matches:
+            click.echo(path)
+    if _report(result.problems, verbose):
+        sys.exit(1)
+
+
+@capabilities.command("summary")
+@click.option(
+    "-f",
+    "--file",
+    "files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    metavar="TEMPLATE",
+    help="A template to summarise; repeat for several.",
+)
+@click.option(
+    "-r",
+    "--recursive",
+    "directories",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False),
+    metavar="DIR",
+    help="A directory whose templates (recursively) to summarise; repeat for several.",
+)
+@_SCAN_OPTIONS
+def summary_command(
+    files: tuple[str, ...],
+    directories: tuple[str, ...],
+    max_size: int,
+    no_cache: bool,
+    verbose: bool,
+) -> None:
+    """Print, as JSON, the capabilities that the templates offer.
+
+    `labels` maps each label key to the values templates declare for it; `resource_types`
+    maps each type that templates name in `resource_type` to those templates.
+
+    \b
+    Example:
+      onespec capabilities summary -f puppet/controller.yaml -f docker/controller.yaml
+    """
+    if not files and not directories:
+        raise click.UsageError("give templates with -f TEMPLATE, directories with -r DIR, or both")
+    options = {"cache": not no_cache, "max_size": max_size}
+    result = api.summary(files, **options)
+    if directories:
+        deep = api.summary(directories, recursive=True, **options)
+        result = _merge_summaries(result, deep)
+    _json(result.to_dict())
+    if _report(result.problems, verbose):
+        sys.exit(1)
+
+
+def _merge_summaries(first: api.Summary, second: api.Summary) -> api.Summary:
+    def merge(a: dict[str, list[str]], b: dict[str, list[str]]) -> dict[str, list[str]]:
+        keys = sorted({*a, *b})
+        return {key: sorted({*a.get(key, ()), *b.get(key, ())}) for key in keys}
+
+    return api.Summary(
+        merge(first.labels, second.labels),
+        merge(first.resource_types, second.resource_types),
+        first.templates + second.templates,
+        (*first.problems, *second.problems),
+    )
+
+
+@capabilities.command("choices")
+@click.option("-r", "--recursive", is_flag=True, help="Scan directories for environments.")
+@_FORMAT
+@_SCAN_OPTIONS
+@click.argument(
+    "paths", nargs=-1, required=True, type=click.Path(exists=True), metavar="ENV_FILE..."
+)
+def choices_command(
+    recursive: bool,
+    output_format: str,
+    max_size: int,
+    no_cache: bool,
+    verbose: bool,
+    paths: tuple[str, ...],
+) -> None:
+    """List each resource type that the environments map to different implementations.
+
+    Paths are normalised relative to each environment file. These are the choices that
+    capabilities make explicit.
+
+    \b
+    Example:
+      onespec capabilities choices overcloud-resource-registry-puppet.yaml environments/*.yaml
+    """
+    result = api.choices(paths, recursive=recursive, cache=not no_cache, max_size=max_size)
+    if output_format == "json":
+        _json(result.to_dict())
+    else:
+        for name, implementations in result.types.items():
+            click.echo(f"{name}: {len(implementations)} implementations")
+            for implementation, environments in implementations.items():
+                click.echo(f"  {implementation}")
+                click.echo(f"      from {', '.join(environments)}")
+    if _report(result.problems, verbose):
+        sys.exit(1)
+
+
+@capabilities.command("resolve")
+@click.option(
+    "-e",
+    "--environment",
+    "environments",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    metavar="ENV",
+    help="An environment file; repeat for several, merged in order as Heat merges them.",
+)
+@click.option(
+    "--output-dir",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Write DIR/environment.yaml beside copies of its templates without capabilities.",
+)
+@click.option(
+    "--root",
+    type=click.Path(exists=True, file_okay=False),
+    metavar="DIR",
+    help="With --output-dir: the directory whose layout the copies keep (default: the "
+    "deepest one holding every environment and every template they name).",
+)
+@click.option(
+    "--overwrite", is_flag=True, help="With --output-dir: write into a directory that has files."
+)
+@_FORMAT
+@_MAX_SIZE
+def resolve_command(
+    environments: tuple[str, ...],
+    output_dir: str | None,
+    root: str | None,
+    overwrite: bool,
+    output_format: str,
+    max_size: int,
+) -> None:
+    """Resolve the environments' lists of templates; print an environment Heat accepts.
+
+    Each `resource_registry` list is replaced by the one template whose capabilities satisfy
+    `requires`, and `requires` is dropped. Without --output-dir, local paths are absolute and
+    the templates are the originals (Heat rejects those that have a `capabilities` section).
+    Exits 0 when every list resolved, 1 when any has no candidate or several (each candidate
+    is listed, with why it did or did not match), 2 on a usage error.
+
+    \b
+    Example:
+      onespec capabilities resolve -e environments/puppet.yaml --output-dir build/
+    """
+    if (root or overwrite) and output_dir is None:
+        raise click.UsageError("--root and --overwrite apply to --output-dir only")
+    try:
+        resolution = api.resolve(environments, max_size=max_size)
+    except api.ResolutionError as exc:
+        if output_format == "json":
+            _json({"resolved": False, "decisions": [d.to_dict() for d in exc.decisions]})
+        click.echo(f"onespec: error: {exc}", err=True)
+        sys.exit(1)
+    except HeatFileError as exc:
+        if output_format == "json":
+            _json({"resolved": False, "error": str(exc)})
+        click.echo(f"onespec: error: {exc}", err=True)
+        sys.exit(1)
+    written = None
+    if output_dir is not None:
+        try:
+            written = api.write_resolution(
+                resolution, output_dir, root=root, overwrite=overwrite, max_size=max_size
+            )
+        except api.OutputError as exc:
+            if exc.usage:
+                error = click.ClickException(str(exc))
+                error.exit_code = 2
+                raise error from None
+            for problem in exc.problems:
+                click.echo(f"onespec: error: {problem}", err=True)
+            sys.exit(1)
+    for warning in resolution.warnings:
+        click.echo(f"onespec: warning: {warning}", err=True)
+    if output_format == "json":
+        report = {"resolved": True, **resolution.to_dict()}
+        if written is not None:
+            report["written"] = {
+                "environment": written.environment,
+                "files": list(written.files),
+                "stripped": list(written.stripped),
+                "root": written.root,
+            }
+        _json(report)
+    elif written is not None:
+        click.echo(written.environment)
+        count = len(written.files)
+        click.echo(
+            f"onespec: wrote {written.environment} and {count} file{'s' if count != 1 else ''} "
+            f"({len(written.stripped)} without their capabilities section), laid out as "
+            f"{written.root}",
+            err=True,
+        )
+    else:
+        click.echo(resolution.to_yaml(), nl=False)
+        if resolution.annotated:
+            click.echo(
+                "onespec: note: Heat rejects the capabilities section of "
+                f"{', '.join(resolution.annotated)}; use --output-dir for copies without it",
+                err=True,
+            )

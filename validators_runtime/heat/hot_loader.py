@@ -1,0 +1,543 @@
+"""Load HOT templates and environments the way Heat does, and say exactly where one is wrong.
+
+Heat (``heat.common.template_format``) reads a template as JSON first and as YAML when that
+fails, through PyYAML's C loader when it is available and always through a *safe* loader; it keeps
+unquoted dates (``heat_template_version: 2015-10-15``) as strings, reads an empty file as ``{}``,
+rejects anything but a mapping, and refuses templates longer than ``max_template_size``
+characters (524,288 by default). :func:`load` does the same, and adds what Heat leaves out:
+
+* every error names the file and the line;
+* a key given twice in one mapping, which YAML (and so Heat) silently resolves by keeping the
+  last value, is a :class:`LoadWarning` that names both lines;
+* a document whose aliases expand it beyond :data:`MAX_ALIAS_EXPANSION` nodes (a "billion
+  laughs" alias bomb), or that refers to itself, fails at once instead of exhausting memory in
+  whatever walks it next.
+
+Only PyYAML and the standard library are used; nothing here knows about capabilities.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from validators_runtime._generated import capabilities as _facts
+
+#: Heat's default ``max_template_size``, in characters.
+MAX_TEMPLATE_SIZE: int = _facts.MAX_TEMPLATE_SIZE
+
+#: The most nodes a document may have once its aliases are expanded. A template at Heat's size
+#: limit has a few hundred thousand nodes at most; a billion-laughs bomb has billions.
+MAX_ALIAS_EXPANSION = 1_000_000
+
+#: Whether PyYAML's C extension is available (Heat uses it when it is, and so do we).
+C_LOADER: bool = hasattr(yaml, "CSafeLoader")
+
+#: The sections whose inner keys get line numbers, for messages that point into them.
+POSITION_SECTIONS: frozenset[str] = frozenset({"capabilities", "requires", "resource_registry"})
+
+Format = Literal["json", "yaml"]
+ErrorCode = Literal[
+    "unreadable", "encoding", "too-large", "syntax", "not-a-mapping", "alias-limit", "no-version"
+]
+
+# A JSON text can only start with one of these (Python's json also reads NaN and Infinity).
+_JSON_STARTS = frozenset('{["-0123456789tfnNI')
+# An alias is "*name" after a line start, whitespace or a flow indicator. Texts without one
+# (most templates) skip the alias walk; a false positive only costs the walk.
+_ALIAS = re.compile(r"(?:^|[\s\[{,])\*[^\s,\[\]{}]")
+_POSITION_DEPTH = 4
+
+
+class HeatFileError(ValueError):
+    """A problem with a Heat template or environment file, and where it is.
+
+    ``path`` is the file as it was named, ``line`` and ``column`` are 1-based (None when the
+    problem has no position), ``reason`` is the message without the location.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.path = path
+        self.line = line
+        self.column = column
+        self.reason = message
+        super().__init__(self.where() + message)
+
+    def where(self) -> str:
+        """The location prefix of the message: ``path:line:`` (or less, when less is known)."""
+        if self.path is None:
+            return ""
+        return f"{self.path}:{self.line}: " if self.line is not None else f"{self.path}: "
+
+
+class LoadError(HeatFileError):
+    """A file cannot be read as a Heat template or environment.
+
+    ``code`` says why: ``unreadable``, ``encoding``, ``too-large``, ``syntax``,
+    ``not-a-mapping``, ``alias-limit`` or ``no-version``.
+    """
+
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.code = code
+        super().__init__(message, path=path, line=line, column=column)
+
+
+@dataclass(frozen=True)
+class LoadWarning:
+    """Something Heat accepts silently but that is almost certainly a mistake."""
+
+    path: str
+    line: int | None
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A loaded file: its data, how it was read, and the lines of the keys messages refer to.
+
+    ``lines`` maps key paths (``("resource_registry", "OS::TripleO::Controller", 1)``) to
+    1-based line numbers, for the top-level keys and for the keys and items inside
+    :data:`POSITION_SECTIONS`; :meth:`line` finds the closest known line for any path.
+    """
+
+    path: str
+    data: dict[Any, Any]
+    format: Format
+    text: str
+    warnings: tuple[LoadWarning, ...] = ()
+    lines: Mapping[tuple[Any, ...], int] = field(default_factory=dict, repr=False)
+
+    def line(self, *key_path: Any) -> int | None:
+        """The line of ``key_path``, or of its closest ancestor whose line is known."""
+        lines = self.lines
+        for end in range(len(key_path), 0, -1):
+            found = lines.get(key_path[:end])
+            if found is not None:
+                return found
+        return None
+
+
+# --- The YAML loader ------------------------------------------------------------------------------
+
+
+class _DuplicateKeys:
+    """Mixin: report keys given twice in one mapping; YAML keeps the last, silently."""
+
+    duplicates: list[tuple[Any, int, int]]
+
+    def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[Any, Any]:
+        explicit = node.value  # SafeConstructor.flatten_mapping removes merge keys from this list
+        mapping = super().construct_mapping(node, deep=deep)  # type: ignore[misc]
+        if len(mapping) < len(node.value):
+            self._note_duplicates(explicit)
+        return mapping
+
+    def _note_duplicates(self, pairs: list[tuple[Node, Node]]) -> None:
+        first: dict[Any, int] = {}
+        for key_node, _ in pairs:
+            try:
+                key = self.construct_object(key_node)  # type: ignore[attr-defined]
+                line = key_node.start_mark.line + 1
+                if key in first:
+                    self.duplicates.append((key, first[key], line))
+                else:
+                    first[key] = line
+            except TypeError:  # unhashable: the base constructor has already said so
+                continue
+
+
+#: Tags of short plain and quoted scalars, shared by every load: ``resolve`` depends only on
+#: the value and how it was written (the safe loaders have no path resolvers), and templates
+#: repeat the same few hundred keys and values. Bounded, so it never grows with the input.
+_TAGS: dict[tuple[str, Any], str] = {}
+_TAGS_LIMIT = 50_000
+_TAGGED_LENGTH = 64
+
+
+class _FastResolver:
+    """Mixin: the same tags as PyYAML's resolver, remembered for short scalars."""
+
+    def resolve(self, kind: type, value: Any, implicit: Any) -> str:
+        if kind is ScalarNode and len(value) <= _TAGGED_LENGTH:
+            key = (value, implicit)
+            tag = _TAGS.get(key)
+            if tag is None:
+                tag = super().resolve(kind, value, implicit)  # type: ignore[misc]
+                if len(_TAGS) < _TAGS_LIMIT:
+                    _TAGS[key] = tag
+            return tag
+        return super().resolve(kind, value, implicit)  # type: ignore[misc]
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        """No path resolvers are registered on these loaders: nothing to track."""
+
+    def ascend_resolver(self) -> None:
+        """No path resolvers are registered on these loaders: nothing to track."""
+
+
+def _make_loader(base: type) -> type:
+    class Loader(_FastResolver, _DuplicateKeys, base):  # type: ignore[valid-type, misc]
+        def __init__(self, stream: str) -> None:
+            super().__init__(stream)
+            self.duplicates = []
+
+    # Heat's yaml_loader: strings, and timestamps too, as str (never datetime.date). Heat's
+    # constructor returns construct_scalar(node); registering that itself saves a call a string.
+    Loader.add_constructor(
+        "tag:yaml.org,2002:str", yaml.constructor.BaseConstructor.construct_scalar
+    )
+    Loader.add_constructor(
+        "tag:yaml.org,2002:timestamp", yaml.constructor.BaseConstructor.construct_scalar
+    )
+    Loader.__name__ = Loader.__qualname__ = f"Heat{base.__name__}"
+    return Loader
+
+
+#: The loader Heat uses: C when available, safe always, strings and dates as str.
+HeatLoader: type = _make_loader(yaml.CSafeLoader if C_LOADER else yaml.SafeLoader)
+#: The pure-Python twin, whose errors quote the offending line (Heat re-parses with it too).
+HeatPythonLoader: type = _make_loader(yaml.SafeLoader)
+
+
+# --- Loading --------------------------------------------------------------------------------------
+
+
+def _line_at(text: str, index: int) -> int:
+    return text.count("\n", 0, max(index, 0)) + 1
+
+
+def _check_size(text: str, path: str, limit: int | None) -> None:
+    if limit is not None and len(text) > limit:
+        raise LoadError(
+            "too-large",
+            f"Request limit exceeded: template size ({len(text):,} characters) exceeds the "
+            f"maximum allowed size ({limit:,} characters; Heat's max_template_size), which this "
+            "line passes. Heat refuses the file.",
+            path=path,
+            line=_line_at(text, limit),
+        )
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, MappingNode):
+        return [item for pair in node.value for item in pair]
+    if isinstance(node, SequenceNode):
+        return list(node.value)
+    return []
+
+
+def check_aliases(root: Node, path: str, limit: int = MAX_ALIAS_EXPANSION) -> int:
+    """The number of nodes ``root`` expands to; fail on a cycle or on more than ``limit``.
+
+    Linear in the size of the node graph: each node's expanded size is computed once, so an
+    alias bomb fails as soon as its expansion passes the limit, without being expanded.
+    """
+    size: dict[int, int] = {}
+    active: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        ident = id(node)
+        if done:
+            active.discard(ident)
+            total = 1 + sum(size[id(child)] for child in _children(node))
+            if total > limit:
+                raise LoadError(
+                    "alias-limit",
+                    f"aliases expand this document to more than {limit:,} nodes by this line "
+                    "(an alias bomb); refusing to load it",
+                    path=path,
+                    line=node.start_mark.line + 1,
+                )
+            size[ident] = total
+            continue
+        if ident in size:
+            continue
+        if ident in active:
+            raise LoadError(
+                "alias-limit",
+                "an alias inside the node that starts here refers back to it (a recursive "
+                "alias); Heat cannot process such a document",
+                path=path,
+                line=node.start_mark.line + 1,
+            )
+        active.add(ident)
+        stack.append((node, True))
+        stack.extend((child, False) for child in _children(node) if id(child) not in size)
+    return size[id(root)]
+
+
+def _positions(root: Node, sections: frozenset[str]) -> dict[tuple[Any, ...], int]:
+    """Lines of the top-level keys, and of the keys and items inside ``sections``."""
+    lines: dict[tuple[Any, ...], int] = {}
+    if not isinstance(root, MappingNode):
+        return lines
+    pending: list[tuple[tuple[Any, ...], Node]] = []
+    for key_node, value_node in root.value:
+        if isinstance(key_node, ScalarNode):
+            lines[(key_node.value,)] = key_node.start_mark.line + 1
+            if key_node.value in sections:
+                pending.append(((key_node.value,), value_node))
+    while pending:
+        prefix, node = pending.pop()
+        if len(prefix) >= _POSITION_DEPTH:
+            continue
+        if isinstance(node, MappingNode):
+            for key_node, value_node in node.value:
+                if isinstance(key_node, ScalarNode):
+                    here = (*prefix, key_node.value)
+                    lines.setdefault(here, key_node.start_mark.line + 1)
+                    pending.append((here, value_node))
+        elif isinstance(node, SequenceNode):
+            for index, item in enumerate(node.value):
+                here = (*prefix, index)
+                lines.setdefault(here, item.start_mark.line + 1)
+                pending.append((here, item))
+    return lines
+
+
+def _syntax_error(text: str, path: str, error: yaml.YAMLError) -> LoadError:
+    """The YAML error, re-read with the pure-Python loader whose message quotes the line."""
+    if C_LOADER:
+        try:
+            yaml.load(text, Loader=HeatPythonLoader)  # noqa: S506 - a SafeLoader subclass
+        except yaml.YAMLError as detailed:
+            error = detailed
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    line = mark.line + 1 if mark is not None else None
+    column = mark.column + 1 if mark is not None else None
+    message = " ".join(str(error).split())
+    return LoadError(
+        "syntax", f"Error parsing template: {message}", path=path, line=line, column=column
+    )
+
+
+def _load_json(text: str, path: str) -> tuple[Any, list[tuple[Any, int | None, int | None]]]:
+    """``json.loads`` as Heat calls it, noting duplicate keys (lines found afterwards)."""
+    duplicates: list[Any] = []
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(pairs)
+        if len(result) < len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    duplicates.append(key)
+                seen.add(key)
+        return result
+
+    data = json.loads(text, object_pairs_hook=pairs_hook)
+    found: list[tuple[Any, int | None, int | None]] = []
+    if duplicates:
+        try:  # JSON is (nearly always) YAML too; the YAML loader knows the lines
+            loader = HeatLoader(text)
+            try:
+                loader.get_single_data()
+                found = list(loader.duplicates)
+            finally:
+                loader.dispose()
+        except yaml.YAMLError:
+            found = [(key, None, None) for key in duplicates]
+    return data, found
+
+
+def _json_positions(text: str) -> dict[tuple[Any, ...], int]:
+    try:
+        node = yaml.compose(text, Loader=HeatLoader)
+    except yaml.YAMLError:
+        return {}
+    return _positions(node, POSITION_SECTIONS) if node is not None else {}
+
+
+def _duplicate_warning(path: str, key: Any, first: int | None, again: int | None) -> LoadWarning:
+    where = f" at lines {first} and {again}" if first is not None else ""
+    return LoadWarning(
+        path,
+        again,
+        "duplicate-key",
+        f"duplicate key {key!r}{where}: YAML keeps the last value silently, and so does Heat; "
+        "remove one of them",
+    )
+
+
+def loads(
+    text: str,
+    path: str = "<string>",
+    *,
+    max_size: int | None = MAX_TEMPLATE_SIZE,
+    alias_limit: int = MAX_ALIAS_EXPANSION,
+    positions: frozenset[str] = POSITION_SECTIONS,
+) -> Loaded:
+    """Load ``text`` as Heat would; ``path`` names it in messages.
+
+    Raises :class:`LoadError`. ``max_size`` is Heat's ``max_template_size`` (None: no limit).
+    """
+    _check_size(text, path, max_size)
+    stripped = text.lstrip(" \t\r\n")
+    if stripped[:1] in _JSON_STARTS:
+        try:
+            data, duplicates = _load_json(text, path)
+        except (ValueError, RecursionError):
+            pass  # not JSON: Heat tries YAML next
+        else:
+            if not isinstance(data, dict):
+                raise LoadError(
+                    "not-a-mapping",
+                    "The template is not a JSON object or YAML mapping.",
+                    path=path,
+                    line=_line_at(text, len(text) - len(stripped)),
+                )
+            warnings = tuple(_duplicate_warning(path, *item) for item in duplicates)
+            return Loaded(path, data, "json", text, warnings, _json_positions(text))
+    loader = HeatLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return Loaded(path, {}, "yaml", text)
+        if "*" in text and _ALIAS.search(text):
+            check_aliases(node, path, alias_limit)
+        data = loader.construct_document(node)
+        if data is None:  # "---", "~": Heat reads them as {}, as an empty file
+            return Loaded(path, {}, "yaml", text)
+        if not isinstance(data, dict):
+            raise LoadError(
+                "not-a-mapping",
+                "The template is not a JSON object or YAML mapping.",
+                path=path,
+                line=node.start_mark.line + 1,
+            )
+        lines = _positions(node, positions)
+        duplicates = loader.duplicates
+    except yaml.YAMLError as error:
+        raise _syntax_error(text, path, error) from None
+    except RecursionError:
+        raise LoadError(
+            "syntax", "the document is nested too deeply to be read", path=path
+        ) from None
+    finally:
+        loader.dispose()
+    warnings = tuple(_duplicate_warning(path, *item) for item in duplicates)
+    return Loaded(path, data, "yaml", text, warnings, lines)
+
+
+def read_text(path: str | os.PathLike[str], *, max_size: int | None = MAX_TEMPLATE_SIZE) -> str:
+    """The file's text (UTF-8), refusing at once a file too large for ``max_size`` characters."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as stream:
+            # UTF-8 takes at most 4 bytes a character: a file with more bytes than that is too
+            # large whatever it holds, and is not read whole.
+            cap = None if max_size is None else 4 * max_size + 4
+            raw = stream.read() if cap is None else stream.read(cap)
+            truncated = cap is not None and len(raw) == cap and stream.read(1) != b""
+    except OSError as exc:
+        raise LoadError("unreadable", f"cannot read the file: {exc.strerror}", path=name) from None
+    if truncated and max_size is not None:
+        head = raw[: 4 * max_size].decode("utf-8", errors="replace")
+        raise LoadError(
+            "too-large",
+            f"Request limit exceeded: the file has more than {4 * max_size:,} bytes, so more "
+            f"than the maximum allowed size ({max_size:,} characters; Heat's "
+            "max_template_size), which this line passes. Heat refuses the file.",
+            path=name,
+            line=_line_at(head, max_size),
+        )
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise LoadError(
+            "encoding",
+            f"the file is not UTF-8 text (byte {raw[exc.start]:#04x} at offset {exc.start})",
+            path=name,
+            line=line,
+        ) from None
+
+
+def load(
+    path: str | os.PathLike[str],
+    *,
+    max_size: int | None = MAX_TEMPLATE_SIZE,
+    alias_limit: int = MAX_ALIAS_EXPANSION,
+) -> Loaded:
+    """Read and load the file at ``path`` as Heat would. Raises :class:`LoadError`."""
+    name = os.fspath(path)
+    return loads(
+        read_text(name, max_size=max_size), name, max_size=max_size, alias_limit=alias_limit
+    )
+
+
+def load_template(
+    path: str | os.PathLike[str], *, max_size: int | None = MAX_TEMPLATE_SIZE
+) -> Loaded:
+    """Load a template: as :func:`load`, and it must have a version key, as Heat requires."""
+    loaded = load(path, max_size=max_size)
+    if not any(key in loaded.data for key in _facts.TEMPLATE_VERSION_KEYS):
+        raise LoadError(
+            "no-version",
+            "Template format version not found: a template needs heat_template_version "
+            "(or HeatTemplateFormatVersion, AWSTemplateFormatVersion).",
+            path=loaded.path,
+            line=1,
+        )
+    return loaded
+
+
+# --- What a file is -------------------------------------------------------------------------------
+
+Kind = Literal["template", "environment", "other"]
+_ENVIRONMENT_KEYS = frozenset((*_facts.ENVIRONMENT_SECTIONS, _facts.REQUIRES))
+
+
+def classify(data: Mapping[Any, Any]) -> tuple[Kind, str]:
+    """Whether loaded data is a template, an environment or something else, and why.
+
+    A template has a version key (Heat's own test). An environment is a non-empty mapping whose
+    keys are all environment sections (``requires`` included). Anything else -- Hiera data, a
+    TripleO ``capabilities-map.yaml``, an empty file -- is ``other``.
+    """
+    for key in _facts.TEMPLATE_VERSION_KEYS:
+        if key in data:
+            return "template", f"{key}: {data[key]}"
+    if not data:
+        return "other", "empty"
+    keys = set(data)
+    if keys <= _ENVIRONMENT_KEYS:
+        return "environment", ", ".join(sorted(map(str, keys)))
+    if {"root_template", "topics"} <= keys:
+        return "other", "a TripleO capabilities map (topics of environment groups), not a template"
+    unknown = sorted(map(str, keys - _ENVIRONMENT_KEYS))
+    shown = ", ".join(unknown[:3]) + (", ..." if len(unknown) > 3 else "")
+    return "other", f"neither a template nor an environment (keys: {shown})"
+
+
+def version_text(value: Any) -> str:
+    """A template version as a string, whatever YAML made of it (Heat compares strings)."""
+    return value if isinstance(value, str) else str(value)
