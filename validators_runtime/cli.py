@@ -50,7 +50,13 @@ class LazyGroup(click.Group):
 
 @click.group(
     cls=LazyGroup,
-    lazy_subcommands={"generate": "generator.cli:generate"},
+    lazy_subcommands={
+        "generate": "generator.cli:generate",
+        "serve": "validators_runtime.api.cli:serve",
+        "db": "validators_runtime.api.cli:db",
+        "policy": "validators_runtime.api.cli:policy",
+        "plugins": "validators_runtime.plugins.cli:plugins",
+    },
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.version_option(package_name="onespec", prog_name="onespec")
@@ -58,7 +64,7 @@ def cli() -> None:
     """onespec: one definition per fact; docs, exports and validators generated from it."""
 
 
-# --- validate --------------------------------------------------------------------------------
+# --- validate ------------------------------------------------------------------------------------
 
 
 @cli.group()
@@ -194,7 +200,7 @@ def validate_extra_specs(
         sys.exit(1)
 
 
-# --- definitions -----------------------------------------------------------------------------
+# --- definitions ---------------------------------------------------------------------------------
 
 
 @cli.group("definitions")

@@ -217,7 +217,9 @@ def _http_error(error: HTTPException) -> Response:
     elif status == 405:
         allowed = sorted(getattr(error, "valid_methods", None) or [])
         headers["Allow"] = ", ".join(allowed)
-        message = f"{request.path} does not take {request.method}; it takes {', '.join(allowed)}."
+        message = (
+            f"The URL {request.path} does not take {request.method}; it takes {', '.join(allowed)}."
+        )
     elif isinstance(error, RequestEntityTooLarge):
         message = f"The request body is larger than the limit of {_generated.MAX_BODY_BYTES} bytes."
     else:

@@ -154,8 +154,12 @@ def _validate(specs: dict[str, str], mode: str) -> None:
     try:
         warnings = validate(specs, mode=mode)  # type: ignore[arg-type]
     except ExtraSpecValidationError as exc:
+        errors = exc.errors
+        message = f"Validation in {mode} mode refused {len(errors)} extra spec"
+        message += "s: " if len(errors) != 1 else ": "
+        message += " ".join(finding.message for finding in errors)
         raise BadRequest(
-            str(exc), findings=[finding.to_dict() for finding in exc.findings]
+            message, findings=[finding.to_dict() for finding in exc.findings]
         ) from None
     for warning in warnings:
         LOG.info("Extra spec accepted with a warning (%s): %s", warning.code, warning.message)
@@ -175,7 +179,11 @@ def _set_body() -> dict[str, str]:
                 )
             )
     if "extra_specs" not in body:
-        problems.append(Problem(None, 'The request body needs an "extra_specs" object.'))
+        problems.append(
+            Problem(
+                None, "The request body needs the member extra_specs, an object of extra specs."
+            )
+        )
         specs: dict[str, str] = {}
     else:
         specs = _specs(body["extra_specs"], ("extra_specs",), problems)
