@@ -19,6 +19,15 @@ LEGACY_MICROVERSION_HEADER = "X-OpenStack-Nova-API-Version"
 #: The service type named in the microversion header.
 MICROVERSION_SERVICE = "compute"
 
+#: The whole header value: comma-separated ``SERVICE VERSION`` pairs, spaces or tabs around them.
+#: A value that does not match is refused (400); the version of another service is not read.
+MICROVERSION_HEADER_PATTERN = (
+    r"[ \t]*[A-Za-z0-9_.-]+[ \t]+[^ \t,]+[ \t]*(?:,[ \t]*[A-Za-z0-9_.-]+[ \t]+[^ \t,]+[ \t]*)*"
+)
+
+#: A microversion: ``MAJOR.MINOR`` in decimal digits, or ``latest``.
+MICROVERSION_PATTERN = r"latest|[1-9][0-9]{0,5}\.(?:0|[1-9][0-9]{0,5})"
+
 #: The oldest microversion, which a request without the header gets (as from Nova).
 MIN_MICROVERSION = (2, 1)
 
@@ -38,6 +47,9 @@ EXTRA_SPEC_KEY_CHARACTERS = "A-Za-z0-9_:. -"
 
 #: The longest extra-spec key and value (the size of Nova's database columns).
 EXTRA_SPEC_MAX_LENGTH = MAX_LENGTH
+
+#: What an extra-spec value may not hold: the NUL character, which PostgreSQL cannot store.
+EXTRA_SPEC_VALUE_PATTERN = r"[^\u0000]*"
 
 #: A flavor ID in a URL: the characters of Nova's flavor IDs (letters, digits, ``.``, ``_``,
 #: ``-`` and the space), not starting with a dot or a space, nor ending with a space.

@@ -226,12 +226,13 @@ def extra_spec_value_schema() -> dict[str, Any]:
     """What Nova's API accepts as an extra-spec value: a string, or a number read as one."""
     return {
         "description": (
-            f"A string of at most {api.EXTRA_SPEC_MAX_LENGTH} characters, or a number, which is "
-            f"stored as its decimal text (refused when that is longer than "
-            f"{api.EXTRA_SPEC_MAX_LENGTH} characters)."
+            f"A string of at most {api.EXTRA_SPEC_MAX_LENGTH} characters, without the NUL "
+            "character, or a number, which is stored as its decimal text (refused when that is "
+            f"longer than {api.EXTRA_SPEC_MAX_LENGTH} characters)."
         ),
         "type": ["string", "number"],
         "maxLength": api.EXTRA_SPEC_MAX_LENGTH,
+        "pattern": anchored(api.EXTRA_SPEC_VALUE_PATTERN),
     }
 
 
@@ -396,12 +397,15 @@ def render_lines() -> Iterator[str]:
     yield from _literal("MICROVERSION_HEADER", api.MICROVERSION_HEADER)
     yield from _literal("LEGACY_MICROVERSION_HEADER", api.LEGACY_MICROVERSION_HEADER)
     yield from _literal("MICROVERSION_SERVICE", api.MICROVERSION_SERVICE)
+    yield from _literal("MICROVERSION_HEADER_PATTERN", api.MICROVERSION_HEADER_PATTERN)
+    yield from _literal("MICROVERSION_PATTERN", api.MICROVERSION_PATTERN)
     yield from _literal("MIN_MICROVERSION", api.MIN_MICROVERSION)
     yield from _literal("MAX_MICROVERSION", api.MAX_MICROVERSION)
     yield from _literal("VALIDATION_MICROVERSION", api.VALIDATION_MICROVERSION)
     yield from _literal("VALIDATION_MODES", api.VALIDATION_MODES)
     yield from _literal("EXTRA_SPEC_KEY_CHARACTERS", api.EXTRA_SPEC_KEY_CHARACTERS)
     yield from _literal("EXTRA_SPEC_MAX_LENGTH", api.EXTRA_SPEC_MAX_LENGTH)
+    yield from _literal("EXTRA_SPEC_VALUE_PATTERN", api.EXTRA_SPEC_VALUE_PATTERN)
     yield from _literal("FLAVOR_ID_PATTERN", api.FLAVOR_ID_PATTERN)
     yield from _literal("MAX_BODY_BYTES", api.MAX_BODY_BYTES)
     yield from _literal("SCHEMAS", {name: build() for name, build in BUILDERS.items()})

@@ -8,6 +8,10 @@ LEGACY_MICROVERSION_HEADER = 'X-OpenStack-Nova-API-Version'
 
 MICROVERSION_SERVICE = 'compute'
 
+MICROVERSION_HEADER_PATTERN = '[ \\t]*[A-Za-z0-9_.-]+[ \\t]+[^ \\t,]+[ \\t]*(?:,[ \\t]*[A-Za-z0-9_.-]+[ \\t]+[^ \\t,]+[ \\t]*)*'
+
+MICROVERSION_PATTERN = 'latest|[1-9][0-9]{0,5}\\.(?:0|[1-9][0-9]{0,5})'
+
 MIN_MICROVERSION = (2, 1)
 
 MAX_MICROVERSION = (2, 86)
@@ -19,6 +23,8 @@ VALIDATION_MODES = ('strict', 'permissive', 'off')
 EXTRA_SPEC_KEY_CHARACTERS = 'A-Za-z0-9_:. -'
 
 EXTRA_SPEC_MAX_LENGTH = 255
+
+EXTRA_SPEC_VALUE_PATTERN = '[^\\u0000]*'
 
 FLAVOR_ID_PATTERN = '[A-Za-z0-9_-](?:[A-Za-z0-9._ -]{0,253}[A-Za-z0-9._-])?'
 
@@ -1045,6 +1051,10 @@ SCHEMAS = {'api-root.schema.json': {'$schema': 'https://json-schema.org/draft/20
                                                                                                                 'most '
                                                                                                                 '255 '
                                                                                                                 'characters, '
+                                                                                                                'without '
+                                                                                                                'the '
+                                                                                                                'NUL '
+                                                                                                                'character, '
                                                                                                                 'or '
                                                                                                                 'a '
                                                                                                                 'number, '
@@ -1065,7 +1075,8 @@ SCHEMAS = {'api-root.schema.json': {'$schema': 'https://json-schema.org/draft/20
                                                                                                                 'characters).',
                                                                                                  'type': ['string',
                                                                                                           'number'],
-                                                                                                 'maxLength': 255}}},
+                                                                                                 'maxLength': 255,
+                                                                                                 'pattern': '^(?:[^\\u0000]*)$(?!\\n)'}}},
                                          'required': ['extra_specs'],
                                          'additionalProperties': False},
  'flavor-extra-spec-body.schema.json': {'$schema': 'https://json-schema.org/draft/2020-12/schema',
@@ -1090,7 +1101,9 @@ SCHEMAS = {'api-root.schema.json': {'$schema': 'https://json-schema.org/draft/20
                                                                      '-]{1,255})$(?!\\n)'},
                                         'additionalProperties': {'description': 'A string of at '
                                                                                 'most 255 '
-                                                                                'characters, or a '
+                                                                                'characters, '
+                                                                                'without the NUL '
+                                                                                'character, or a '
                                                                                 'number, which is '
                                                                                 'stored as its '
                                                                                 'decimal text '
@@ -1099,7 +1112,8 @@ SCHEMAS = {'api-root.schema.json': {'$schema': 'https://json-schema.org/draft/20
                                                                                 'than 255 '
                                                                                 'characters).',
                                                                  'type': ['string', 'number'],
-                                                                 'maxLength': 255}},
+                                                                 'maxLength': 255,
+                                                                 'pattern': '^(?:[^\\u0000]*)$(?!\\n)'}},
  'error.schema.json': {'$schema': 'https://json-schema.org/draft/2020-12/schema',
                        '$id': 'https://onespec.dev/schemas/error.schema.json',
                        'title': 'Error',

@@ -67,7 +67,7 @@ def json_body(request: Request) -> Any:
             f"The request body is not valid UTF-8 (byte {exc.start} cannot be decoded)."
         ) from None
     try:
-        return json.loads(text, object_pairs_hook=_object, parse_constant=_constant)
+        body = json.loads(text, object_pairs_hook=_object, parse_constant=_constant)
     except _DuplicateMember as exc:
         raise BadRequest(
             f"The request body has the member {exc.args[0]!r} twice in one object; give it once."
@@ -81,3 +81,11 @@ def json_body(request: Request) -> Any:
         raise BadRequest("The request body nests arrays or objects too deeply.") from None
     except ValueError as exc:  # NaN, Infinity, or an integer with too many digits
         raise BadRequest(f"The request body is not valid JSON: {exc}.") from None
+    try:
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadRequest(
+            "The request body escapes a lone UTF-16 surrogate (such as \\ud800), which is not a "
+            "character."
+        ) from None
+    return body

@@ -110,6 +110,9 @@ def _value(key: str, value: Any, where: str, problems: list[Problem]) -> str | N
         problems.append(Problem(where, f"The value of extra spec {key!r} is not a finite number."))
         return None
     text = value if isinstance(value, str) else str(value)
+    if "\x00" in text:
+        problems.append(Problem(where, f"The value of extra spec {key!r} holds the NUL character."))
+        return None
     if len(text) > MAX_LENGTH:
         problems.append(
             Problem(

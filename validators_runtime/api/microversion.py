@@ -22,7 +22,9 @@ MINIMUM: tuple[int, int] = _generated.MIN_MICROVERSION
 MAXIMUM: tuple[int, int] = _generated.MAX_MICROVERSION
 VALIDATION: tuple[int, int] = _generated.VALIDATION_MICROVERSION
 
-_VERSION = re.compile(r"([1-9][0-9]{0,5})\.(0|[1-9][0-9]{0,5})")
+_VERSION = re.compile(_generated.MICROVERSION_PATTERN)
+_HEADER_VALUE = re.compile(_generated.MICROVERSION_HEADER_PATTERN)
+_PAIR = re.compile(r"[ \t]*([A-Za-z0-9_.-]+)[ \t]+([^ \t,]+)[ \t]*")
 
 
 def text(version: tuple[int, int]) -> str:
@@ -32,16 +34,16 @@ def text(version: tuple[int, int]) -> str:
 
 def parse(value: str, header: str) -> tuple[int, int]:
     """A version from a header's text: ``MAJOR.MINOR`` or ``latest``."""
-    value = value.strip()
-    if value.lower() == "latest":
-        return MAXIMUM
-    match = _VERSION.fullmatch(value)
-    if match is None:
+    value = value.strip(" \t")
+    if not _VERSION.fullmatch(value):
         raise BadRequest(
             f"The microversion {value!r} in the {header} header is not MAJOR.MINOR (such as "
             f"{text(VALIDATION)}) or 'latest'."
         )
-    version = (int(match.group(1)), int(match.group(2)))
+    if value == "latest":
+        return MAXIMUM
+    major, _, minor = value.partition(".")
+    version = (int(major), int(minor))
     if not MINIMUM <= version <= MAXIMUM:
         raise NotAcceptable(
             f"Microversion {text(version)} of the {SERVICE} API is not supported; this service "
@@ -54,15 +56,15 @@ def requested(headers: Mapping[str, str]) -> tuple[int, int]:
     """The microversion a request asks for (the oldest when it asks for none)."""
     value = headers.get(HEADER)
     if value is not None:
+        if not _HEADER_VALUE.fullmatch(value):
+            raise BadRequest(
+                f"The {HEADER} header {value!r} is not a list of 'SERVICE VERSION' pairs, "
+                f"such as '{SERVICE} {text(VALIDATION)}'."
+            )
         for part in value.split(","):
-            service, _, version = part.strip().partition(" ")
-            if service.lower() == SERVICE:
-                return parse(version, HEADER)
-            if not service or not version.strip():
-                raise BadRequest(
-                    f"The {HEADER} header {value!r} is not a list of 'SERVICE VERSION' pairs, "
-                    f"such as '{SERVICE} {text(VALIDATION)}'."
-                )
+            match = _PAIR.fullmatch(part)
+            if match is not None and match.group(1).lower() == SERVICE:
+                return parse(match.group(2), HEADER)
         return MINIMUM
     legacy = headers.get(LEGACY_HEADER)
     if legacy is not None:

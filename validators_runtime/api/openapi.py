@@ -66,7 +66,7 @@ def _errors(*codes: str) -> dict[str, Any]:
 
 _POLICY = {(method, path): rule.name for rule in RULES for method, path in rule.operations}
 
-_MICROVERSION_PATTERN = r"[A-Za-z]+ (?:latest|[1-9][0-9]{0,5}\.(?:0|[1-9][0-9]{0,5}))"
+_RESPONSE_MICROVERSION = f"{_generated.MICROVERSION_SERVICE} (?:{_generated.MICROVERSION_PATTERN})"
 
 
 def _parameters() -> dict[str, dict[str, Any]]:
@@ -122,7 +122,10 @@ def _parameters() -> dict[str, dict[str, Any]]:
                 f"({minimum} to {maximum}, or latest; {minimum} when absent). From {validating} "
                 "on, the extra specs written are validated."
             ),
-            "schema": {"type": "string", "pattern": _anchored(_MICROVERSION_PATTERN)},
+            "schema": {
+                "type": "string",
+                "pattern": _anchored(_generated.MICROVERSION_HEADER_PATTERN),
+            },
             "example": f"{_generated.MICROVERSION_SERVICE} {validating}",
         },
         "validation": {
@@ -173,7 +176,7 @@ def _operation(
                 response["headers"] = {
                     _generated.MICROVERSION_HEADER: {
                         "description": "The microversion the response follows.",
-                        "schema": {"type": "string", "pattern": _anchored(_MICROVERSION_PATTERN)},
+                        "schema": {"type": "string", "pattern": _anchored(_RESPONSE_MICROVERSION)},
                     }
                 }
     operation["responses"] = responses

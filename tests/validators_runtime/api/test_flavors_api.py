@@ -86,6 +86,22 @@ def test_the_api_layer_limits_apply_at_every_microversion(api, body, words):
     assert stored(api) == {}
 
 
+def test_values_postgresql_cannot_store_are_refused_on_every_database(api):
+    response = api.post(SPECS, json={"extra_specs": {"a": "x\u0000y"}})
+    assert response.status_code == 400
+    assert "NUL" in error_of(response)["message"]
+    data = b'{"extra_specs": {"a": "\\ud800"}}'
+    response = api.post(SPECS, data=data, headers={**ADMIN, "Content-Type": "application/json"})
+    assert response.status_code == 400
+    assert "surrogate" in error_of(response)["message"]
+    assert stored(api) == {}
+
+
+def test_characters_beyond_the_basic_plane_are_stored(api):
+    api.post(SPECS, json={"extra_specs": {"note": "\U0001f600 ok"}})
+    assert stored(api) == {"note": "\U0001f600 ok"}
+
+
 def test_an_infinite_number_is_refused(api):
     data = b'{"extra_specs": {"a": 1e999}}'
     response = api.post(SPECS, data=data, headers={**ADMIN, "Content-Type": "application/json"})
@@ -213,7 +229,10 @@ def test_valid_specs_pass_strict_and_deprecated_ones_are_accepted(api):
         ({"OpenStack-API-Version": "compute 2.87"}, "", 406, "2.1 to 2.86"),
         ({"OpenStack-API-Version": "compute 2.0"}, "", 406, "2.1 to 2.86"),
         ({"OpenStack-API-Version": "compute two"}, "", 400, "MAJOR.MINOR"),
-        ({"OpenStack-API-Version": "compute"}, "", 400, "MAJOR.MINOR"),
+        ({"OpenStack-API-Version": "compute"}, "", 400, "'SERVICE VERSION'"),
+        ({"OpenStack-API-Version": "compute 2.86,"}, "", 400, "'SERVICE VERSION'"),
+        ({"OpenStack-API-Version": "compute Latest"}, "", 400, "MAJOR.MINOR"),
+        ({"OpenStack-API-Version": "compute 02.86"}, "", 400, "MAJOR.MINOR"),
         ({"OpenStack-API-Version": "bogus"}, "", 400, "'SERVICE VERSION'"),
         ({"X-OpenStack-Nova-API-Version": "3.0"}, "", 406, "not supported"),
     ],
@@ -229,7 +248,7 @@ def test_bad_microversions_and_validation_modes(api, headers, query, status, wor
 
 def test_responses_name_their_microversion(api):
     response = api.get(
-        SPECS, headers={**MEMBER, "OpenStack-API-Version": "volume 3.0, compute latest"}
+        SPECS, headers={**MEMBER, "OpenStack-API-Version": "volume 3.0,\tcompute  latest "}
     )
     assert response.headers["OpenStack-API-Version"] == "compute 2.86"
     assert response.headers["Vary"] == "OpenStack-API-Version"
