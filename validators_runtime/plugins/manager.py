@@ -14,9 +14,9 @@ from validators_runtime.plugins.store import LabelStore, MemoryStore
 class LabelManager:
     """Plugins and their labels, per project (``tenant_id``, the project of the request).
 
-    Views are shaped as the API returns them (see :func:`~validators_runtime.plugins.labels.
-    plugin_view`); updates are validated whole before anything is written, and written in one
-    transaction.
+    Views are shaped as the API returns them (see
+    :func:`~validators_runtime.plugins.labels.plugin_view`); updates are validated whole before
+    anything is written, and written in one transaction.
     """
 
     def __init__(self, plugins: Iterable[PluginInfo], store: LabelStore | None = None) -> None:
@@ -50,8 +50,11 @@ class LabelManager:
         return labels.plugin_view(info, self.store.labels(tenant_id, name), version=version)
 
     def update(self, tenant_id: str, name: str, body: Any) -> dict[str, Any]:
-        """Apply a PATCH body whole, or raise :class:`~validators_runtime.plugins.labels.
-        LabelUpdateError` without changing anything; return the plugin's new view."""
+        """Apply a PATCH body whole and return the plugin's new view.
+
+        Raises :class:`~validators_runtime.plugins.labels.LabelUpdateError` without changing
+        anything when any part of the body is refused.
+        """
         info = self.plugin(name)
         update = labels.validate_update(info, body)
         stored = self.store.update(
