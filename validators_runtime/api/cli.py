@@ -56,6 +56,9 @@ def _configure_logging(level: str) -> None:
     root.setLevel(level.upper())
     logging.getLogger("validators_runtime.extra_specs").setLevel(logging.WARNING)
     logging.getLogger("alembic").setLevel(logging.WARNING)
+    if level != "debug":
+        # "Task queue depth is N" for every request that waits for a thread: noise under load.
+        logging.getLogger("waitress.queue").setLevel(logging.ERROR)
 
 
 def _stop(signum: int, _frame: Any) -> None:

@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -49,13 +50,15 @@ class Served:
             rest = self.process.stderr.read() if self.process.wait(timeout=60) is not None else ""
             raise AssertionError(f"onespec serve did not start: {line}{rest}")
         self.url = match.group(1)
+        # Keep reading what the server logs: a full pipe would stall it.
+        self.log = threading.Thread(target=self.process.stderr.read, daemon=True)
+        self.log.start()
 
     def stop(self) -> int:
         self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout=30)
-        finally:
-            self.process.stderr.close()
+        code = self.process.wait(timeout=30)
+        self.log.join(timeout=10)
+        return code
 
 
 @pytest.fixture
