@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -74,12 +75,21 @@ def upgrade(engine: Engine, revision: str = "head") -> str | None:
 
 def ensure_current(engine: Engine) -> None:
     """Raise :class:`DatabaseNotReady`, saying what to run, unless the schema is the latest."""
-    current = current_revision(engine)
+    where = display_url(engine.url)
+    command = f"onespec db upgrade --database-url {shlex.quote(where)}"
+    database = engine.url.database
+    if engine.url.get_backend_name() == "sqlite" and database and not Path(database).exists():
+        raise DatabaseNotReady(
+            f"The database {where} does not exist yet; create it with `{command}`."
+        )
+    try:
+        current = current_revision(engine)
+    except sa.exc.DBAPIError as exc:
+        reason = " ".join(str(exc.orig).split())
+        raise DatabaseNotReady(f"Cannot read the database {where}: {reason}.") from None
     head = head_revision()
     if current == head:
         return
-    where = display_url(engine.url)
-    command = f"onespec db upgrade --database-url {where!r}"
     if current is None:
         raise DatabaseNotReady(
             f"The database {where} has no onespec tables yet; create them with `{command}`."

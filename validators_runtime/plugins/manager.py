@@ -57,6 +57,8 @@ class LabelManager:
         """
         info = self.plugin(name)
         update = labels.validate_update(info, body)
+        if not update.plugin and not update.versions:
+            return labels.plugin_view(info, self.store.labels(tenant_id, name))
         stored = self.store.update(
             tenant_id, name, lambda current: labels.apply_update(current, update)
         )

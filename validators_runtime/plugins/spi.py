@@ -211,6 +211,11 @@ def collect(
         except PluginDefinitionError as exc:
             problems.append(PluginProblem(source, "malformed", str(exc)))
             continue
+        except Exception as exc:  # get_labels() itself failed
+            name = getattr(obj, "name", obj)
+            message = f"plugin {name!r} failed to load: {type(exc).__name__}: {exc}"
+            problems.append(PluginProblem(source, "import-error", message))
+            continue
         if info.name in found:
             problems.append(_clash(info, found[info.name]))
             continue

@@ -239,3 +239,17 @@ def test_the_runtime_commands_stay_fast_to_start():
     for heavy in ("flask", "sqlalchemy", "oslo_policy", "waitress", "alembic"):
         assert f"'{heavy}'" not in modules.stdout, heavy
     assert time.perf_counter() - started < 30
+
+
+def test_serve_says_when_the_database_cannot_be_reached(tmp_path):
+    closed = "postgresql://onespec@127.0.0.1:9/onespec"
+    done = onespec("serve", "--port", "0", "--database-url", closed)
+    assert done.returncode == 2
+    assert (
+        "Cannot read the database postgresql+psycopg://onespec@127.0.0.1:9/onespec" in done.stderr
+    )
+    missing = f"sqlite:///{tmp_path / 'no' / 'such' / 'dir.db'}"
+    done = onespec("serve", "--port", "0", "--database-url", missing)
+    assert done.returncode == 2
+    assert "does not exist yet; create it with `onespec db upgrade --database-url" in done.stderr
+    assert not (tmp_path / "no").exists()

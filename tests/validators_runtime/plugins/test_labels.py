@@ -265,3 +265,15 @@ def test_the_installed_fake_plugin_is_found_through_its_entry_point():
     assert "fake" in found
     assert found["fake"].source.startswith("entry point 'fake'")
     assert problems == ()
+
+
+def test_a_plugin_whose_get_labels_fails_is_reported_not_raised():
+    class Failing(Plugin):
+        def get_labels(self):
+            raise RuntimeError("no database")
+
+    found, problems = collect([Failing(), FAKE])
+    assert list(found) == ["fake"]
+    (problem,) = problems
+    assert problem.kind == "import-error"
+    assert "RuntimeError: no database" in problem.message
