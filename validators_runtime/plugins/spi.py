@@ -41,6 +41,7 @@ from validators_runtime.plugins.labels import (
     SCOPE_FIELDS,
     VERSION,
     VERSION_NAME,
+    PluginError,
 )
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ class Plugin(Protocol):
         ...
 
 
-class PluginDefinitionError(ValueError):
+class PluginDefinitionError(PluginError, ValueError):
     """A plugin object is malformed; the message names the plugin and the field."""
 
 
