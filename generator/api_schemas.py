@@ -53,12 +53,12 @@ def _header(file_name: str, title: str, description: str) -> dict[str, Any]:
 
 def _closed(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
     """An object with exactly these properties (all required unless ``required`` says)."""
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": list(properties) if required is None else required,
-        "additionalProperties": False,
-    }
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    required = list(properties) if required is None else required
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = False
+    return schema
 
 
 # --- Plugins -------------------------------------------------------------------------------------

@@ -969,7 +969,6 @@ SCHEMAS = {'api-root.schema.json': {'$schema': 'https://json-schema.org/draft/20
                                                                                                                              'null']}},
                                                                                           'required': ['status'],
                                                                                           'additionalProperties': False}},
-                                                                'required': [],
                                                                 'additionalProperties': False},
                                               'version_labels': {'description': 'Changes to the '
                                                                                 'labels of '
@@ -1011,9 +1010,7 @@ SCHEMAS = {'api-root.schema.json': {'$schema': 'https://json-schema.org/draft/20
                                                                                                                                                         'null']}},
                                                                                                                      'required': ['status'],
                                                                                                                      'additionalProperties': False}},
-                                                                                          'required': [],
                                                                                           'additionalProperties': False}}},
-                               'required': [],
                                'additionalProperties': False},
  'flavor-extra-specs-body.schema.json': {'$schema': 'https://json-schema.org/draft/2020-12/schema',
                                          '$id': 'https://onespec.dev/schemas/flavor-extra-specs-body.schema.json',
