@@ -14,7 +14,7 @@ GLANCE_STAMP := $(GLANCE_VENV)/.installed
 DOCS_OUT := doc/build/html
 SPHINX   := $(BIN)/sphinx-build -n -W --keep-going -j auto -b html doc/source $(DOCS_OUT)
 
-.PHONY: all help venv outputs runtime metadefs schemas docs test check lint bench clean
+.PHONY: all help venv outputs runtime metadefs schemas docs test check lint bench serve clean
 
 help: ## List every target
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -46,8 +46,10 @@ docs: $(STAMP) ## Build the HTML documentation with Sphinx (needs Graphviz's dot
 	$(SPHINX)
 	@echo "HTML documentation: $(DOCS_OUT)/index.html"
 
-runtime: $(STAMP) ## Generate the runtime lookup tables from the definitions
+runtime: $(STAMP) ## Generate the runtime's tables (extra specs, plugin labels, API limits and schemas)
 	$(BIN)/onespec generate runtime
+	$(BIN)/onespec generate plugin-labels
+	$(BIN)/onespec generate api
 
 metadefs: $(STAMP) ## Generate the Glance metadata definitions (outputs/glance-metadefs/)
 	$(BIN)/onespec generate metadefs
@@ -68,6 +70,10 @@ check: $(STAMP) lint ## Fail on drift of any generated file; lint; build the doc
 
 bench: $(STAMP) ## Run the benchmarks and print each figure
 	$(BIN)/python -m benchmarks
+
+serve: $(STAMP) ## Create or upgrade the database, then run the API on 127.0.0.1:8386
+	$(BIN)/onespec db upgrade
+	$(BIN)/onespec serve
 
 clean: ## Remove .venv, the built documentation and caches
 	rm -rf $(VENV) $(GLANCE_VENV) doc/build .pytest_cache .ruff_cache .hypothesis build *.egg-info

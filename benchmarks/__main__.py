@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import capabilities, docs, extra_specs
+from benchmarks import api, capabilities, docs, extra_specs
 
 
 def main() -> int:
     missed = extra_specs.run()
     print()
     missed += docs.run()
+    print()
+    missed += api.run()
     print()
     missed += capabilities.run()
     print()

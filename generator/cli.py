@@ -83,5 +83,13 @@ def _single(name: str, help_text: str) -> click.Command:
 
 
 _single("runtime", "Generate validators_runtime/_generated/extra_specs.py from the catalogue.")
+_single(
+    "plugin-labels",
+    "Generate validators_runtime/_generated/plugin_labels.py from the label definitions.",
+)
+_single(
+    "api",
+    "Generate validators_runtime/_generated/api.py: the HTTP API's limits and JSON Schemas.",
+)
 _single("metadefs", "Generate the Glance metadata definition files in outputs/glance-metadefs/.")
 _single("schemas", "Generate the JSON Schemas in outputs/schemas/.")

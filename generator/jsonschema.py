@@ -754,6 +754,30 @@ def dumps(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
 
+#: The HTTP API's schemas (plugin labels, flavor extra-spec bodies, errors), built by
+#: :mod:`generator.api_schemas`, which imports this module for its helpers.
+API_SCHEMAS = (
+    "api-root.schema.json",
+    "plugins.schema.json",
+    "plugin.schema.json",
+    "plugin-version.schema.json",
+    "plugin-update.schema.json",
+    "flavor-extra-specs-body.schema.json",
+    "flavor-extra-spec-body.schema.json",
+    "error.schema.json",
+)
+
+
+def _api_schema(name: str) -> Callable[[], dict[str, Any]]:
+    def build() -> dict[str, Any]:
+        from generator import api_schemas
+
+        return api_schemas.BUILDERS[name]()
+
+    build.__name__ = build.__qualname__ = f"api_schemas[{name!r}]"
+    return build
+
+
 #: Every schema this module writes, by file name, with the function that builds it. A new
 #: schema (image properties, host capabilities) joins by adding an entry.
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
@@ -761,6 +785,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     HOT_CAPABILITIES: hot_capabilities_schema,
     ENVIRONMENT_REQUIRES: environment_requires_schema,
     SOFTWARE_COMPONENT: software_component_schema,
+    **{name: _api_schema(name) for name in API_SCHEMAS},
 }
 
 

@@ -105,6 +105,8 @@ def _lazy(module: str) -> Callable[[], Output]:
 
 OUTPUT_FACTORIES: dict[str, Callable[[], Output]] = {
     "runtime": runtime_output,
+    "plugin-labels": _lazy("generator.plugin_labels"),
+    "api": _lazy("generator.api_schemas"),
     "metadefs": _lazy("generator.metadefs"),
     "schemas": _lazy("generator.jsonschema"),
     "components": _lazy("generator.component_runtime"),

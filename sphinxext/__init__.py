@@ -5,6 +5,10 @@ Add ``"sphinxext"`` to ``extensions`` in ``conf.py``. Then::
     .. onespec:auto-extra-specs:: hw
 
     See :onespec:extra-spec:`hw:cpu_policy`.
+
+    .. onespec:auto-plugin-labels::      (every plugin label)
+    .. onespec:policy-defaults::         (the API's policy rules and their defaults)
+    .. onespec:http-operations::         (the API's operations, from its OpenAPI document)
 """
 
 from __future__ import annotations
@@ -13,12 +17,12 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
-from sphinxext.directives import AutoExtraSpecs
+from sphinxext.directives import AutoExtraSpecs, AutoPluginLabels, HttpOperations, PolicyDefaults
 from sphinxext.domain import OnespecDomain, warn_missing_reference
 
 #: Raise when the structure of the stored domain data or of the rendered output changes, so
 #: Sphinx re-reads every document instead of mixing old and new.
-ENV_VERSION = 1
+ENV_VERSION = 2
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -26,6 +30,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("sphinxext.components")
     app.setup_extension("sphinxext.capabilities")
     app.add_directive_to_domain("onespec", "auto-extra-specs", AutoExtraSpecs)
+    app.add_directive_to_domain("onespec", "auto-plugin-labels", AutoPluginLabels)
+    app.add_directive_to_domain("onespec", "policy-defaults", PolicyDefaults)
+    app.add_directive_to_domain("onespec", "http-operations", HttpOperations)
     app.connect("warn-missing-reference", warn_missing_reference)
     return {
         "version": "1",

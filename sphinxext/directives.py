@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import importlib
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -86,3 +87,76 @@ class AutoExtraSpecs(SphinxDirective):
             files.append(module.__file__)
         for path in files:
             self.env.note_dependency(str(Path(path).resolve()))
+
+
+class _RenderedLines(SphinxDirective):
+    """A directive without arguments whose content is rST rendered from the definitions."""
+
+    has_content = False
+    required_arguments = 0
+    #: What the document depends on: re-read it when these files change.
+    sources: ClassVar[tuple[str, ...]] = ()
+    label: ClassVar[str] = ""
+
+    def lines(self) -> list[str]:
+        raise NotImplementedError
+
+    def run(self) -> list[nodes.Node]:
+        for module_name in self.sources:
+            module = importlib.import_module(module_name)
+            if module.__file__:
+                self.env.note_dependency(str(Path(module.__file__).resolve()))
+        content = StringList()
+        document, _ = self.get_source_info()
+        source = f"{document}:<{self.name}>"
+        for number, line in enumerate(self.lines()):
+            content.append(line, source, number)
+        container = nodes.container(classes=[f"onespec-{self.label}"])
+        nested_parse_with_titles(self.state, content, container, self.content_offset)
+        return container.children
+
+
+class AutoPluginLabels(_RenderedLines):
+    """``.. onespec:auto-plugin-labels::``: every plugin label, from the definitions."""
+
+    sources = ("definitions.plugin_labels", "definitions.model", "generator.rst")
+    label = "plugin-labels"
+
+    def lines(self) -> list[str]:
+        from definitions.plugin_labels import labels
+
+        return list(rst.plugin_labels_lines(labels()))
+
+
+class PolicyDefaults(_RenderedLines):
+    """``.. onespec:policy-defaults::``: every policy rule of the API with its default."""
+
+    sources = ("validators_runtime.plugins.policy", "generator.rst")
+    label = "policy-defaults"
+
+    def lines(self) -> list[str]:
+        from validators_runtime.plugins.policy import RULES
+
+        lines: list[str] = []
+        for rule in RULES:
+            lines += rst.policy_rule_lines(
+                rule.name, rule.check_str, rule.description, rule.operations
+            )
+        return lines
+
+
+class HttpOperations(_RenderedLines):
+    """``.. onespec:http-operations::``: every operation of the API's OpenAPI document."""
+
+    sources = (
+        "validators_runtime.api.openapi",
+        "validators_runtime._generated.api",
+        "validators_runtime.plugins.policy",
+        "generator.rst",
+    )
+    label = "http-operations"
+
+    def lines(self) -> list[str]:
+        from validators_runtime.api.openapi import document
+
+        return list(rst.http_operation_lines(document()))

@@ -1,10 +1,10 @@
 """The ``onespec`` Sphinx domain: objects described once, referenced anywhere, indexed.
 
-Every object type (``extra-spec`` now; more later) is one :class:`ObjectType` registration: the
-domain gets a directive and a role of that name, index entries, an entry in the domain index
-grouped by the object's group (the namespace, for extra specs), and an entry in ``objects.inv``
-so other projects can link to it through intersphinx. An unknown reference target is a warning
-with its location and the closest known name, never a crash.
+Every object type (``extra-spec``, ``plugin-label``, ``policy-rule``) is one :class:`ObjectType`
+registration: the domain gets a directive and a role of that name, index entries, an entry in the
+domain index grouped by the object's group (the namespace, for extra specs), and an entry in
+``objects.inv`` so other projects can link to it through intersphinx. An unknown reference target
+is a warning with its location and the closest known name, never a crash.
 """
 
 from __future__ import annotations
@@ -46,6 +46,8 @@ OBJECT_TYPES: tuple[ObjectType, ...] = (
     ObjectType("extra-spec", "extra spec", "namespace", "namespace"),
     ObjectType("component-action", "component action", "resource", "resource type"),
     ObjectType("capability", "template capability", "topic", "topic"),
+    ObjectType("plugin-label", "plugin label", "scope", "applies to"),
+    ObjectType("policy-rule", "policy rule", "area", "policy area"),
 )
 
 
@@ -141,7 +143,7 @@ class OnespecIndex(Index):
 
 
 class OnespecDomain(Domain):
-    """Objects of onespec's definitions: extra specs now, more kinds through OBJECT_TYPES."""
+    """Objects of onespec's definitions and service: one kind per entry of OBJECT_TYPES."""
 
     name = "onespec"
     label = "onespec"

@@ -54,6 +54,10 @@ class LazyGroup(click.Group):
         "generate": "generator.cli:generate",
         "capabilities": "validators_runtime.heat.capabilities_cli:capabilities",
         "component": "validators_runtime.heat.component_cli:component",
+        "serve": "validators_runtime.api.cli:serve",
+        "db": "validators_runtime.api.cli:db",
+        "policy": "validators_runtime.api.cli:policy",
+        "plugins": "validators_runtime.plugins.cli:plugins",
     },
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -62,7 +66,7 @@ def cli() -> None:
     """onespec: one definition per fact; docs, exports and validators generated from it."""
 
 
-# --- validate --------------------------------------------------------------------------------
+# --- validate ------------------------------------------------------------------------------------
 
 
 @cli.group()
@@ -198,7 +202,7 @@ def validate_extra_specs(
         sys.exit(1)
 
 
-# --- definitions -----------------------------------------------------------------------------
+# --- definitions ---------------------------------------------------------------------------------
 
 
 @cli.group("definitions")

@@ -52,3 +52,27 @@ def test_the_generated_module_imports_nothing():
     source = (ROOT / "validators_runtime" / "_generated" / "extra_specs.py").read_text()
     imports = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Import | ast.ImportFrom)]
     assert imports == []
+
+
+def test_the_service_imports_no_tooling_and_only_the_vocabulary_of_definitions():
+    modules = imported_after(
+        "from validators_runtime.api.app import create_app\n"
+        "import validators_runtime.api.flavors, validators_runtime.api.plugins\n"
+        "import validators_runtime.api.openapi, validators_runtime.api.cli\n"
+        "import validators_runtime.plugins.cli, validators_runtime.plugins.policy\n"
+    )
+    assert "validators_runtime._generated.plugin_labels" in modules
+    assert "validators_runtime._generated.api" in modules
+    # Flask imports Jinja2 for its templates, which the service never renders: the one
+    # exception, and only in the reference service, never in the validation runtime.
+    assert {m for m in offending(modules) if m.split(".")[0] != "jinja2"} == set()
+
+
+def test_the_label_runtime_needs_nothing_beyond_the_standard_library():
+    modules = imported_after(
+        "import validators_runtime.plugins.labels, validators_runtime.plugins.spi\n"
+        "import validators_runtime.plugins.manager\n"
+    )
+    heavy = {"flask", "sqlalchemy", "oslo_policy", "oslo_context", "waitress", "alembic"}
+    assert heavy & {m.split(".")[0] for m in modules} == {"sqlalchemy"}  # the store, by manager
+    assert offending(modules) == set()

@@ -1,0 +1,255 @@
+"""The service's commands as an operator runs them: ``serve``, ``db``, ``policy``, ``plugins``."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import requests
+import yaml
+
+from tests.conftest import ROOT
+from tests.validators_runtime.api.conftest import ADMIN, MEMBER
+
+ONESPEC = Path(sys.executable).parent / "onespec"
+
+
+def onespec(*args: str, env: dict[str, str] | None = None):
+    return subprocess.run(
+        [str(ONESPEC), *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+        env={**os.environ, **(env or {})},
+    )
+
+
+class Served:
+    """``onespec serve`` in a subprocess on a free port."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [str(ONESPEC), "serve", "--port", "0", "--log-level", "warning", *args],
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        line = self.process.stderr.readline()
+        match = re.search(r"on (http://127\.0\.0\.1:\d+)/", line)
+        if match is None:
+            rest = self.process.stderr.read() if self.process.wait(timeout=60) is not None else ""
+            raise AssertionError(f"onespec serve did not start: {line}{rest}")
+        self.url = match.group(1)
+        # Keep reading what the server logs: a full pipe would stall it.
+        self.log = threading.Thread(target=self.process.stderr.read, daemon=True)
+        self.log.start()
+
+    def stop(self) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        code = self.process.wait(timeout=30)
+        self.log.join(timeout=10)
+        return code
+
+
+@pytest.fixture
+def sqlite_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'state' / 'onespec.db'}"
+
+
+# --- db ------------------------------------------------------------------------------------------
+
+
+def test_db_upgrade_creates_the_directory_and_is_idempotent(sqlite_url):
+    done = onespec("db", "current", "--database-url", sqlite_url)
+    assert done.returncode == 1
+    assert "has no onespec tables" in done.stdout
+    done = onespec("db", "upgrade", "--database-url", sqlite_url)
+    assert done.returncode == 0, done.stderr
+    assert "from empty to revision 0001" in done.stdout
+    done = onespec("db", "upgrade", "--database-url", sqlite_url)
+    assert "already at revision 0001" in done.stdout
+    done = onespec("db", "current", "--database-url", sqlite_url, "--format", "json")
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["revision"] == json.loads(done.stdout)["latest"] == "0001"
+
+
+def test_db_takes_the_url_from_the_environment(sqlite_url):
+    done = onespec("db", "upgrade", env={"ONESPEC_DATABASE_URL": sqlite_url})
+    assert done.returncode == 0
+    assert sqlite_url.removeprefix("sqlite:///") in done.stdout
+
+
+def test_a_bad_database_url_is_a_usage_error():
+    done = onespec("db", "upgrade", "--database-url", "mysql://h/db")
+    assert done.returncode == 2
+    assert "supports sqlite and postgresql" in done.stderr
+
+
+# --- policy --------------------------------------------------------------------------------------
+
+
+def test_policy_sample_prints_every_default():
+    done = onespec("policy", "sample")
+    assert done.returncode == 0
+    lines = [line[1:] for line in done.stdout.splitlines() if line.startswith('#"')]
+    rules = yaml.safe_load("\n".join(lines))
+    assert rules["onespec:plugins:update"] == "rule:onespec:admin"
+    assert rules["onespec:admin"] == "role:admin"
+
+
+# --- serve ---------------------------------------------------------------------------------------
+
+
+def test_serve_refuses_a_database_that_is_not_upgraded(sqlite_url):
+    (Path(sqlite_url.removeprefix("sqlite:///")).parent).mkdir()
+    done = onespec("serve", "--port", "0", "--database-url", sqlite_url)
+    assert done.returncode == 2
+    assert "onespec db upgrade" in done.stderr
+
+
+def test_serve_refuses_a_missing_policy_file(sqlite_url, tmp_path):
+    onespec("db", "upgrade", "--database-url", sqlite_url)
+    done = onespec(
+        "serve", "--database-url", sqlite_url, "--policy-file", str(tmp_path / "no.yaml")
+    )
+    assert done.returncode == 2
+    assert "does not exist" in done.stderr
+
+
+def test_state_survives_a_restart_of_the_real_command(sqlite_url, tmp_path):
+    assert onespec("db", "upgrade", "--database-url", sqlite_url).returncode == 0
+    policy = tmp_path / "policy.yaml"
+    policy.write_text('"onespec:plugins:update": "role:plugin-admin"\n')
+    first = Served("--database-url", sqlite_url, "--policy-file", str(policy))
+    try:
+        body = {"version_labels": {"0.1": {"enabled": {"status": False}}}}
+        refused = requests.patch(f"{first.url}/plugins/fake", json=body, headers=ADMIN, timeout=30)
+        assert refused.status_code == 403
+        allowed = {**MEMBER, "X-Roles": "plugin-admin"}
+        response = requests.patch(
+            f"{first.url}/plugins/fake", json=body, headers=allowed, timeout=30
+        )
+        assert response.status_code == 200
+    finally:
+        assert first.stop() == 0
+    second = Served("--database-url", sqlite_url)
+    try:
+        response = requests.get(f"{second.url}/plugins/fake/0.1", headers=MEMBER, timeout=30)
+        assert response.json()["plugin"]["version_labels"]["0.1"]["enabled"]["status"] is False
+    finally:
+        assert second.stop() == 0
+
+
+# --- plugins (the client) ------------------------------------------------------------------------
+
+
+#: The client's behaviour does not depend on the database; SQLite is enough.
+ON_SQLITE = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+
+
+@pytest.fixture
+def client_env(api):
+    return {"ONESPEC_URL": api.url, "ONESPEC_PROJECT_ID": "project-a", "ONESPEC_ROLES": "admin"}
+
+
+@ON_SQLITE
+def test_plugins_list_leaves_hidden_plugins_out_unless_all(client_env):
+    done = onespec("plugins", "list", env=client_env)
+    assert done.returncode == 0
+    assert done.stdout == "No plugins.\n"
+    assert "1 hidden plugin not shown; --all shows it." in done.stderr
+    done = onespec("plugins", "list", "--all", env=client_env)
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["NAME", "TITLE", "VERSIONS", "LABELS"]
+    assert lines[1].startswith("fake  Fake plugin  0.1 (deprecated), 0.2 (stable)  enabled, hidden")
+    assert "warning: Version '0.1' of plugin 'fake' is deprecated" in done.stderr
+
+
+@ON_SQLITE
+def test_plugins_list_json_is_the_api_s_body(client_env):
+    done = onespec("plugins", "list", "--all", "--format", "json", env=client_env)
+    assert done.returncode == 0
+    (plugin,) = json.loads(done.stdout)["plugins"]
+    assert plugin["name"] == "fake"
+    assert json.loads(onespec("plugins", "list", "--format", "json", env=client_env).stdout) == {
+        "plugins": []
+    }
+
+
+@ON_SQLITE
+def test_plugins_show_and_update(client_env):
+    done = onespec("plugins", "show", "fake", env=client_env)
+    assert done.returncode == 0
+    assert done.stdout.startswith("fake: Fake plugin\n")
+    assert "Version 0.1 labels:" in done.stdout
+    assert re.search(r"^  deprecated\s+yes\s+immutable\s+Indicates", done.stdout, re.M)
+    done = onespec("plugins", "update", "fake", "--disable", "--version", "0.2", env=client_env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Plugin 'fake': version 0.2 disabled.\n")
+    listed = onespec("plugins", "list", "--all", env=client_env).stdout
+    assert "0.2 (disabled, stable)" in listed
+    done = onespec("plugins", "update", "fake", "--disable", "--format", "json", env=client_env)
+    assert json.loads(done.stdout)["plugin_labels"]["enabled"]["status"] is False
+    assert "disabled" in onespec("plugins", "list", "--all", env=client_env).stdout.splitlines()[1]
+
+
+@ON_SQLITE
+def test_plugins_errors_exit_one_with_the_api_s_message(client_env):
+    member = {**client_env, "ONESPEC_ROLES": "member"}
+    done = onespec("plugins", "update", "fake", "--enable", env=member)
+    assert done.returncode == 1
+    assert "The API answered 403: The policy does not allow this request" in done.stderr
+    done = onespec("plugins", "update", "fake", "--enable", "--version", "9", env=client_env)
+    assert done.returncode == 1
+    assert "no version '9'" in done.stderr
+    done = onespec("plugins", "show", "nope", env=client_env)
+    assert done.returncode == 1
+    assert "There is no plugin named 'nope'" in done.stderr
+    done = onespec("plugins", "update", "fake", env=client_env)
+    assert done.returncode == 2
+    assert "--enable or --disable" in done.stderr
+
+
+def test_plugins_says_when_the_api_cannot_be_reached():
+    done = onespec("plugins", "--url", "http://127.0.0.1:9", "list")
+    assert done.returncode == 1
+    assert "Cannot reach the onespec API at http://127.0.0.1:9" in done.stderr
+    done = onespec("plugins", "--url", "file:///etc/passwd", "list")
+    assert done.returncode == 2
+
+
+def test_the_runtime_commands_stay_fast_to_start():
+    started = time.perf_counter()
+    done = onespec("validate", "extra-specs", "hw:cpu_policy=dedicated")
+    assert done.returncode == 0
+    code = "import validators_runtime.cli, sys; print(sorted(sys.modules))"
+    modules = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    for heavy in ("flask", "sqlalchemy", "oslo_policy", "waitress", "alembic"):
+        assert f"'{heavy}'" not in modules.stdout, heavy
+    assert time.perf_counter() - started < 30
+
+
+def test_serve_says_when_the_database_cannot_be_reached(tmp_path):
+    closed = "postgresql://onespec@127.0.0.1:9/onespec"
+    done = onespec("serve", "--port", "0", "--database-url", closed)
+    assert done.returncode == 2
+    assert (
+        "Cannot read the database postgresql+psycopg://onespec@127.0.0.1:9/onespec" in done.stderr
+    )
+    missing = f"sqlite:///{tmp_path / 'no' / 'such' / 'dir.db'}"
+    done = onespec("serve", "--port", "0", "--database-url", missing)
+    assert done.returncode == 2
+    assert "does not exist yet; create it with `onespec db upgrade --database-url" in done.stderr
+    assert not (tmp_path / "no").exists()

@@ -1,0 +1,237 @@
+"""``onespec serve``, ``onespec db ...`` and ``onespec policy ...``: running the service."""
+
+from __future__ import annotations
+
+import json
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+_DATABASE_URL = click.option(
+    "--database-url",
+    envvar="ONESPEC_DATABASE_URL",
+    metavar="URL",
+    help=(
+        "The database, as sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME "
+        "[env: ONESPEC_DATABASE_URL; default: a SQLite file in $XDG_STATE_HOME/onespec/]."
+    ),
+)
+
+
+class ConfigurationError(click.ClickException):
+    """The service cannot start as configured; exit code 2, like a usage error."""
+
+    exit_code = 2
+
+
+def _engine(database_url: str | None) -> Any:
+    from validators_runtime.plugins.store import (
+        StoreError,
+        create_engine,
+        default_database_url,
+        normalize_url,
+    )
+
+    url = database_url or default_database_url()
+    try:
+        parsed = normalize_url(url)
+    except StoreError as exc:
+        raise ConfigurationError(str(exc)) from None
+    if parsed.get_backend_name() == "sqlite" and parsed.database:
+        Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    return create_engine(parsed, pool_size=1)
+
+
+def _configure_logging(level: str) -> None:
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+    root.setLevel(level.upper())
+    logging.getLogger("validators_runtime.extra_specs").setLevel(logging.WARNING)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    if level != "debug":
+        # "Task queue depth is N" for every request that waits for a thread: noise under load.
+        logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+
+
+def _stop(signum: int, _frame: Any) -> None:
+    raise SystemExit(0)  # waitress closes its sockets and finishes the requests under way
+
+
+@click.command()
+@_DATABASE_URL
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    envvar="ONESPEC_HOST",
+    help="The address to listen on [env: ONESPEC_HOST].",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8386,
+    show_default=True,
+    envvar="ONESPEC_PORT",
+    help="The port to listen on; 0 picks a free one [env: ONESPEC_PORT].",
+)
+@click.option(
+    "--policy-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="ONESPEC_POLICY_FILE",
+    help="A policy file overriding the default rules [env: ONESPEC_POLICY_FILE].",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(1, 256),
+    default=8,
+    show_default=True,
+    help="Requests handled at once.",
+)
+@click.option(
+    "--log-level",
+    type=click.Choice(["debug", "info", "warning", "error"]),
+    default="info",
+    show_default=True,
+    help="info logs every request (the access log).",
+)
+def serve(
+    database_url: str | None,
+    host: str,
+    port: int,
+    policy_file: Path | None,
+    threads: int,
+    log_level: str,
+) -> None:
+    """Run the plugin admin API and the flavor extra-specs API under waitress.
+
+    The database must be at the latest migration (`onespec db upgrade`). The service trusts
+    the identity headers keystonemiddleware sets (X-Project-Id, X-Roles, ...): run it behind
+    keystonemiddleware, or on an address only trusted clients reach. Stops on SIGINT or SIGTERM.
+    """
+    import waitress
+
+    from validators_runtime.api.app import create_app
+    from validators_runtime.plugins.policy import PolicyFileError
+    from validators_runtime.plugins.store import StoreError, default_database_url, display_url
+
+    _configure_logging(log_level)
+    url = database_url or default_database_url()
+    try:
+        app = create_app({"DATABASE_URL": url, "POLICY_FILE": policy_file, "POOL_SIZE": threads})
+    except (StoreError, PolicyFileError) as exc:
+        raise ConfigurationError(str(exc)) from None
+    services = app.extensions["onespec"]
+    try:
+        server = waitress.create_server(
+            app, host=host, port=port, threads=threads, ident="onespec", expose_tracebacks=False
+        )
+    except OSError as exc:
+        raise ConfigurationError(f"Cannot listen on {host}:{port}: {exc.strerror}.") from None
+    shown_host = f"[{host}]" if ":" in host else host
+    names = ", ".join(sorted(services.manager.plugins)) or "none"
+    click.echo(
+        f"onespec API on http://{shown_host}:{server.effective_port}/ "  # type: ignore[union-attr]
+        f"(database {display_url(url)}; plugins: {names})",
+        err=True,
+    )
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        server.run()
+    finally:
+        server.close()
+
+
+# --- db ------------------------------------------------------------------------------------------
+
+
+@click.group()
+def db() -> None:
+    """Create and upgrade the service's database."""
+
+
+@db.command()
+@_DATABASE_URL
+@click.option(
+    "--revision",
+    default="head",
+    show_default=True,
+    help="The revision to upgrade to.",
+)
+def upgrade(database_url: str | None, revision: str) -> None:
+    """Create the tables, or bring them to the latest revision, in one transaction."""
+    from validators_runtime.api import database
+    from validators_runtime.plugins.store import display_url
+
+    engine = _engine(database_url)
+    where = display_url(engine.url)
+    try:
+        before = database.current_revision(engine)
+        after = database.upgrade(engine, revision)
+    except Exception as exc:
+        raise click.ClickException(f"Cannot upgrade the database {where}: {exc}") from None
+    finally:
+        engine.dispose()
+    if before == after:
+        click.echo(f"The database {where} is already at revision {after}.")
+    else:
+        click.echo(f"Upgraded the database {where} from {before or 'empty'} to revision {after}.")
+
+
+@db.command()
+@_DATABASE_URL
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Text for people, JSON for machines.",
+)
+def current(database_url: str | None, output_format: str) -> None:
+    """Show the database's revision; exit 1 unless it is the latest."""
+    from validators_runtime.api import database
+    from validators_runtime.plugins.store import display_url
+
+    engine = _engine(database_url)
+    where = display_url(engine.url)
+    try:
+        revision = database.current_revision(engine)
+    except Exception as exc:
+        raise click.ClickException(f"Cannot read the database {where}: {exc}") from None
+    finally:
+        engine.dispose()
+    head = database.head_revision()
+    if output_format == "json":
+        click.echo(json.dumps({"database": where, "revision": revision, "latest": head}))
+    elif revision is None:
+        click.echo(f"The database {where} has no onespec tables; the latest revision is {head}.")
+    elif revision == head:
+        click.echo(f"The database {where} is at revision {revision}, the latest.")
+    else:
+        click.echo(f"The database {where} is at revision {revision}; the latest is {head}.")
+    if revision != head:
+        sys.exit(1)
+
+
+# --- policy --------------------------------------------------------------------------------------
+
+
+@click.group()
+def policy() -> None:
+    """The API's policy rules."""
+
+
+@policy.command()
+def sample() -> None:
+    """Print every rule with its default, commented out: a policy file to start from."""
+    from validators_runtime.plugins.policy import sample as text
+
+    click.echo(text(), nl=False)

@@ -1,0 +1,100 @@
+"""The API's errors, and the one JSON shape every error response has.
+
+::
+
+    {"error": {"code": 400, "title": "Bad Request", "message": "...",
+               "problems": [{"field": "/plugin_labels/stable", "message": "..."}],
+               "findings": [{"key": "hw:cpu_pollicy", "code": "unknown-key", ...}]}}
+
+``problems`` (each member of a request body at fault, as a JSON Pointer) and ``findings`` (every
+finding of an extra-spec validation) appear only when there are some. The schema is generated:
+``outputs/schemas/error.schema.json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from http import HTTPStatus
+from typing import Any
+
+from flask import Response, current_app
+
+from validators_runtime.plugins.labels import Problem
+
+
+class ApiError(Exception):
+    """An error with its HTTP status and a message a user can act on."""
+
+    status: int = 500
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        problems: Iterable[Problem] = (),
+        findings: Iterable[Mapping[str, Any]] = (),
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.problems = tuple(problems)
+        self.findings = tuple(findings)
+        self.headers = dict(headers or {})
+
+    def response(self) -> Response:
+        return error_response(
+            self.status,
+            self.message,
+            problems=[problem.to_dict() for problem in self.problems],
+            findings=list(self.findings),
+            headers=self.headers,
+        )
+
+
+class BadRequest(ApiError):
+    status = 400
+
+
+class Unauthorized(ApiError):
+    status = 401
+
+
+class Forbidden(ApiError):
+    status = 403
+
+
+class NotFound(ApiError):
+    status = 404
+
+
+class NotAcceptable(ApiError):
+    status = 406
+
+
+class UnsupportedMediaType(ApiError):
+    status = 415
+
+
+def error_response(
+    status: int,
+    message: str,
+    *,
+    problems: list[dict[str, Any]] | None = None,
+    findings: list[dict[str, Any]] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> Response:
+    """A JSON error response of the API's one error shape."""
+    error: dict[str, Any] = {
+        "code": status,
+        "title": HTTPStatus(status).phrase,
+        "message": message,
+    }
+    if problems:
+        error["problems"] = problems
+    if findings:
+        error["findings"] = findings
+    response = current_app.json.response({"error": error})
+    response.status_code = status
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response

@@ -1,0 +1,284 @@
+"""The flavor extra-specs API, as Nova's ``/flavors/{flavor_id}/os-extra_specs``.
+
+::
+
+    GET    /flavors/{flavor_id}/os-extra_specs          {"extra_specs": {...}}
+    POST   /flavors/{flavor_id}/os-extra_specs          set these, keep the others
+    PUT    /flavors/{flavor_id}/os-extra_specs          replace the whole set
+    GET    /flavors/{flavor_id}/os-extra_specs/{key}    {"KEY": "VALUE"}
+    PUT    /flavors/{flavor_id}/os-extra_specs/{key}    body {"KEY": "VALUE"}
+    DELETE /flavors/{flavor_id}/os-extra_specs/{key}    202, no body
+
+Every body is checked against Nova's API-layer limits first (keys of letters, digits and
+``_:.-`` or spaces, at most 255 characters; values strings of at most 255 characters, or
+numbers, stored as their decimal text). From microversion 2.86 on, the extra specs written are
+then validated with :func:`validators_runtime.extra_specs.validate` in the mode the
+``validation`` query parameter names (``strict``, the default; ``permissive``; ``off``), and a
+400 lists every finding with its suggestion. Below 2.86 they are stored unchecked, and the
+parameter is refused, since it would do nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from typing import Any
+
+from flask import Blueprint, Response, g, request
+
+from validators_runtime._generated import api as _generated
+from validators_runtime.api import microversion
+from validators_runtime.api.app import authorize, services
+from validators_runtime.api.bodies import json_body
+from validators_runtime.api.errors import BadRequest, NotFound
+from validators_runtime.plugins.labels import Problem, pointer
+
+LOG = logging.getLogger(__name__)
+
+blueprint = Blueprint("flavors", __name__)
+
+MAX_LENGTH: int = _generated.EXTRA_SPEC_MAX_LENGTH
+MODES: tuple[str, ...] = _generated.VALIDATION_MODES
+KEY = re.compile(f"[{_generated.EXTRA_SPEC_KEY_CHARACTERS}]{{1,{MAX_LENGTH}}}")
+FLAVOR_ID = re.compile(_generated.FLAVOR_ID_PATTERN)
+
+_KEY_RULE = (
+    f"a key is 1 to {MAX_LENGTH} letters, digits, underscores, colons, dots, dashes or spaces"
+)
+
+
+def _flavor(flavor_id: str) -> str:
+    """Check the flavor ID and the microversion, which every operation here does first."""
+    g.microversion = microversion.requested(request.headers)
+    if not FLAVOR_ID.fullmatch(flavor_id):
+        raise BadRequest(
+            f"The flavor ID {flavor_id!r} is not valid: it is letters, digits, dots, "
+            "underscores, dashes and spaces, at most 255, not starting with a dot or a space "
+            "nor ending with a space."
+        )
+    return flavor_id
+
+
+def _key(key: str) -> str:
+    if not KEY.fullmatch(key):
+        raise BadRequest(f"The extra-spec key {key!r} in the URL is not valid: {_KEY_RULE}.")
+    return key
+
+
+def _mode() -> str:
+    """The validation mode of a write, or "off" below the validating microversion."""
+    requested = request.args.getlist("validation")
+    if len(requested) > 1:
+        raise BadRequest("The validation query parameter is given more than once; give it once.")
+    if g.microversion < microversion.VALIDATION:
+        if requested:
+            raise BadRequest(
+                f"The validation query parameter needs microversion "
+                f"{microversion.text(microversion.VALIDATION)} or later, but the request asks "
+                f"for {microversion.text(g.microversion)}; send "
+                f"'{microversion.HEADER}: {microversion.SERVICE} "
+                f"{microversion.text(microversion.VALIDATION)}'."
+            )
+        return "off"
+    mode = requested[0] if requested else MODES[0]
+    if mode not in MODES:
+        raise BadRequest(
+            f"The validation query parameter is {mode!r}; it takes {', '.join(MODES[:-1])} or "
+            f"{MODES[-1]}."
+        )
+    return mode
+
+
+def _value(key: str, value: Any, where: str, problems: list[Problem]) -> str | None:
+    """An extra-spec value as stored: a string, or a number's decimal text."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        kind = (
+            "a boolean"
+            if isinstance(value, bool)
+            else "null"
+            if value is None
+            else ("an array" if isinstance(value, list) else "an object")
+        )
+        problems.append(
+            Problem(
+                where, f"The value of extra spec {key!r} must be a string or a number, not {kind}."
+            )
+        )
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        problems.append(Problem(where, f"The value of extra spec {key!r} is not a finite number."))
+        return None
+    text = value if isinstance(value, str) else str(value)
+    if "\x00" in text:
+        problems.append(Problem(where, f"The value of extra spec {key!r} holds the NUL character."))
+        return None
+    if len(text) > MAX_LENGTH:
+        problems.append(
+            Problem(
+                where,
+                f"The value of extra spec {key!r} is {len(text)} characters long; the limit is "
+                f"{MAX_LENGTH}.",
+            )
+        )
+        return None
+    return text
+
+
+def _specs(raw: Any, where: tuple[str, ...], problems: list[Problem]) -> dict[str, str]:
+    """Check a mapping of extra specs against the API-layer limits."""
+    field = pointer(*where) or None
+    if not isinstance(raw, dict):
+        problems.append(
+            Problem(
+                field,
+                f"{'Field ' + field if field else 'The body'} must be an object of extra specs.",
+            )
+        )
+        return {}
+    specs: dict[str, str] = {}
+    for key, value in raw.items():
+        at = pointer(*where, key)
+        if not KEY.fullmatch(key):
+            problems.append(Problem(at, f"The extra-spec key {key!r} is not valid: {_KEY_RULE}."))
+            continue
+        text = _value(key, value, at, problems)
+        if text is not None:
+            specs[key] = text
+    return specs
+
+
+def _validate(specs: dict[str, str], mode: str) -> None:
+    """Validate extra specs against the definitions; 400 with every finding."""
+    if mode == "off":
+        return
+    from validators_runtime.extra_specs import ExtraSpecValidationError, validate
+
+    try:
+        warnings = validate(specs, mode=mode)  # type: ignore[arg-type]
+    except ExtraSpecValidationError as exc:
+        errors = exc.errors
+        message = f"Validation in {mode} mode refused {len(errors)} extra spec"
+        message += "s: " if len(errors) != 1 else ": "
+        message += " ".join(finding.message for finding in errors)
+        raise BadRequest(
+            message, findings=[finding.to_dict() for finding in exc.findings]
+        ) from None
+    for warning in warnings:
+        LOG.info("Extra spec accepted with a warning (%s): %s", warning.code, warning.message)
+
+
+def _set_body() -> dict[str, str]:
+    body = json_body(request)
+    problems: list[Problem] = []
+    if not isinstance(body, dict):
+        raise BadRequest('The request body must be an object of the form {"extra_specs": {...}}.')
+    for member in body:
+        if member != "extra_specs":
+            problems.append(
+                Problem(
+                    pointer(member),
+                    f"Field {member!r} is not part of the body, which holds extra_specs only.",
+                )
+            )
+    if "extra_specs" not in body:
+        problems.append(
+            Problem(
+                None, "The request body needs the member extra_specs, an object of extra specs."
+            )
+        )
+        specs: dict[str, str] = {}
+    else:
+        specs = _specs(body["extra_specs"], ("extra_specs",), problems)
+    if problems:
+        raise BadRequest(_summary(problems), problems=problems)
+    return specs
+
+
+def _summary(problems: list[Problem]) -> str:
+    if len(problems) == 1:
+        return problems[0].message
+    return f"The request body has {len(problems)} problems: " + " ".join(
+        p.message for p in problems
+    )
+
+
+@blueprint.get("/flavors/<flavor_id>/os-extra_specs")
+def index(flavor_id: str) -> dict[str, Any]:
+    authorize("onespec:flavor_extra_specs:index")
+    _flavor(flavor_id)
+    return {"extra_specs": services().specs.all(flavor_id)}
+
+
+@blueprint.post("/flavors/<flavor_id>/os-extra_specs")
+def create(flavor_id: str) -> dict[str, Any]:
+    authorize("onespec:flavor_extra_specs:create")
+    _flavor(flavor_id)
+    mode = _mode()
+    specs = _set_body()
+    _validate(specs, mode)
+    services().specs.merge(flavor_id, specs)
+    return {"extra_specs": specs}
+
+
+@blueprint.put("/flavors/<flavor_id>/os-extra_specs")
+def replace(flavor_id: str) -> dict[str, Any]:
+    authorize("onespec:flavor_extra_specs:replace")
+    _flavor(flavor_id)
+    mode = _mode()
+    specs = _set_body()
+    _validate(specs, mode)
+    services().specs.replace(flavor_id, specs)
+    return {"extra_specs": specs}
+
+
+@blueprint.get("/flavors/<flavor_id>/os-extra_specs/<key>")
+def show(flavor_id: str, key: str) -> dict[str, Any]:
+    authorize("onespec:flavor_extra_specs:show")
+    _flavor(flavor_id)
+    _key(key)
+    value = services().specs.get(flavor_id, key)
+    if value is None:
+        raise NotFound(f"Flavor {flavor_id!r} has no extra spec {key!r}.")
+    return {key: value}
+
+
+@blueprint.put("/flavors/<flavor_id>/os-extra_specs/<key>")
+def update(flavor_id: str, key: str) -> dict[str, Any]:
+    authorize("onespec:flavor_extra_specs:update")
+    _flavor(flavor_id)
+    _key(key)
+    mode = _mode()
+    body = json_body(request)
+    problems: list[Problem] = []
+    if not isinstance(body, dict) or len(body) != 1:
+        raise BadRequest(
+            f"The request body must be an object with exactly one member, the key in the URL, "
+            f'as in {{"{key}": "VALUE"}}.'
+        )
+    ((given, value),) = body.items()
+    if given != key:
+        raise BadRequest(
+            f"The request body sets {given!r}, but the URL names {key!r}; they must be the same.",
+            problems=[
+                Problem(pointer(given), f"The body's key {given!r} is not the URL's {key!r}.")
+            ],
+        )
+    text = _value(key, value, pointer(key), problems)
+    if problems or text is None:
+        raise BadRequest(_summary(problems), problems=problems)
+    _validate({key: text}, mode)
+    services().specs.merge(flavor_id, {key: text})
+    return {key: text}
+
+
+@blueprint.delete("/flavors/<flavor_id>/os-extra_specs/<key>")
+def delete(flavor_id: str, key: str) -> Response:
+    authorize("onespec:flavor_extra_specs:delete")
+    _flavor(flavor_id)
+    _key(key)
+    if not services().specs.delete(flavor_id, key):
+        raise NotFound(f"Flavor {flavor_id!r} has no extra spec {key!r}.")
+    response = Response(status=202)
+    del response.headers["Content-Type"]  # no body, so no media type
+    return response

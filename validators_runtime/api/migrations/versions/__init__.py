@@ -1,0 +1,1 @@
+"""One module per revision; alembic reads them by path."""

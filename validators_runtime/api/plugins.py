@@ -1,0 +1,58 @@
+"""The plugin admin API: ``GET /plugins``, ``GET|PATCH /plugins/{name}``,
+``GET /plugins/{name}/{version}``.
+
+Labels are per project: a view shows the caller's project's statuses, and a PATCH changes them
+for the caller's project only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, request
+
+from validators_runtime.api.app import authorize, services
+from validators_runtime.api.bodies import json_body
+from validators_runtime.api.errors import BadRequest, NotFound
+from validators_runtime.plugins.labels import LabelUpdateError, PluginNotFound, VersionNotFound
+
+blueprint = Blueprint("plugins", __name__)
+
+
+@blueprint.get("/plugins")
+def list_plugins() -> dict[str, Any]:
+    context = authorize("onespec:plugins:list")
+    return {"plugins": services().manager.list(context.project_id)}
+
+
+@blueprint.get("/plugins/<name>")
+def show_plugin(name: str) -> dict[str, Any]:
+    context = authorize("onespec:plugins:show")
+    try:
+        return {"plugin": services().manager.show(context.project_id, name)}
+    except PluginNotFound as exc:
+        raise NotFound(str(exc)) from None
+
+
+@blueprint.get("/plugins/<name>/<version>")
+def show_plugin_version(name: str, version: str) -> dict[str, Any]:
+    context = authorize("onespec:plugins:show")
+    try:
+        return {"plugin": services().manager.show(context.project_id, name, version)}
+    except (PluginNotFound, VersionNotFound) as exc:
+        raise NotFound(str(exc)) from None
+
+
+@blueprint.patch("/plugins/<name>")
+def update_plugin(name: str) -> dict[str, Any]:
+    context = authorize("onespec:plugins:update")
+    manager = services().manager
+    try:
+        manager.plugin(name)
+    except PluginNotFound as exc:
+        raise NotFound(str(exc)) from None
+    body = json_body(request)
+    try:
+        return {"plugin": manager.update(context.project_id, name, body)}
+    except LabelUpdateError as exc:
+        raise BadRequest(str(exc), problems=exc.problems) from None

@@ -1,0 +1,211 @@
+"""Who may do what: the API's policy rules, with defaults registered in code (oslo.policy).
+
+Reads are allowed to any user of the project a request is scoped to; changing plugin labels and
+writing flavor extra specs needs the ``admin`` role. An operator overrides any rule with a
+policy file (YAML or JSON, as oslo.policy reads it), given to ``onespec serve --policy-file``;
+``onespec policy sample`` prints every default, commented out, as a starting point.
+
+The rules are plain data here, so that the documentation renders them without oslo.policy;
+:func:`rule_defaults` turns them into oslo.policy objects, and the ``oslo.policy.policies``
+entry point ``onespec`` publishes those to oslo.policy's own tools
+(``oslopolicy-sample-generator --namespace onespec``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from oslo_policy.policy import Enforcer, RuleDefault
+
+ADMIN = "onespec:admin"
+PROJECT = "onespec:project"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A policy rule and its default. ``operations`` are (method, path) pairs; a rule without
+    operations is a base rule that others refer to (``rule:NAME``)."""
+
+    name: str
+    check_str: str
+    description: str
+    operations: tuple[tuple[str, str], ...] = ()
+
+
+#: Every rule, base rules first, in the order the sample and the documentation list them.
+RULES: tuple[Rule, ...] = (
+    Rule(ADMIN, "role:admin", "An administrator: a user with the admin role."),
+    Rule(
+        PROJECT,
+        "project_id:%(project_id)s",
+        "Any user of the project the request is scoped to.",
+    ),
+    Rule(
+        "onespec:plugins:list",
+        f"rule:{PROJECT}",
+        "List the plugins with their labels, as they are for the caller's project.",
+        (("GET", "/plugins"),),
+    ),
+    Rule(
+        "onespec:plugins:show",
+        f"rule:{PROJECT}",
+        "Show a plugin, or one of its versions, with its labels.",
+        (("GET", "/plugins/{name}"), ("GET", "/plugins/{name}/{version}")),
+    ),
+    Rule(
+        "onespec:plugins:update",
+        f"rule:{ADMIN}",
+        "Change the mutable labels of a plugin and of its versions, for the caller's project.",
+        (("PATCH", "/plugins/{name}"),),
+    ),
+    Rule(
+        "onespec:flavor_extra_specs:index",
+        f"rule:{PROJECT}",
+        "List the extra specs of a flavor.",
+        (("GET", "/flavors/{flavor_id}/os-extra_specs"),),
+    ),
+    Rule(
+        "onespec:flavor_extra_specs:show",
+        f"rule:{PROJECT}",
+        "Show one extra spec of a flavor.",
+        (("GET", "/flavors/{flavor_id}/os-extra_specs/{key}"),),
+    ),
+    Rule(
+        "onespec:flavor_extra_specs:create",
+        f"rule:{ADMIN}",
+        "Add extra specs to a flavor, or change them, keeping the others.",
+        (("POST", "/flavors/{flavor_id}/os-extra_specs"),),
+    ),
+    Rule(
+        "onespec:flavor_extra_specs:replace",
+        f"rule:{ADMIN}",
+        "Replace the whole set of a flavor's extra specs.",
+        (("PUT", "/flavors/{flavor_id}/os-extra_specs"),),
+    ),
+    Rule(
+        "onespec:flavor_extra_specs:update",
+        f"rule:{ADMIN}",
+        "Set one extra spec of a flavor.",
+        (("PUT", "/flavors/{flavor_id}/os-extra_specs/{key}"),),
+    ),
+    Rule(
+        "onespec:flavor_extra_specs:delete",
+        f"rule:{ADMIN}",
+        "Delete one extra spec of a flavor.",
+        (("DELETE", "/flavors/{flavor_id}/os-extra_specs/{key}"),),
+    ),
+)
+
+RULE_NAMES = frozenset(rule.name for rule in RULES)
+
+
+class PolicyFileError(ValueError):
+    """The policy file cannot be used; the message names it and says why."""
+
+
+def rule_defaults() -> list[RuleDefault]:
+    """The rules as oslo.policy defaults (the ``oslo.policy.policies`` entry point)."""
+    from oslo_policy import policy
+
+    defaults: list[RuleDefault] = []
+    for rule in RULES:
+        if rule.operations:
+            operations = [{"method": method, "path": path} for method, path in rule.operations]
+            defaults.append(
+                policy.DocumentedRuleDefault(
+                    rule.name, rule.check_str, rule.description, operations
+                )
+            )
+        else:
+            defaults.append(policy.RuleDefault(rule.name, rule.check_str, rule.description))
+    return defaults
+
+
+def build_enforcer(policy_file: str | Path | None = None) -> Enforcer:
+    """An enforcer with the defaults registered and, when given, the policy file's overrides.
+
+    The file is read now, so that a missing or malformed one stops the service at start-up
+    with :class:`PolicyFileError` instead of failing requests; oslo.policy re-reads it when it
+    changes.
+    """
+    from oslo_config import cfg
+    from oslo_policy import policy
+
+    conf = cfg.ConfigOpts()
+    conf(args=[], project="onespec", default_config_files=[], default_config_dirs=[])
+    path = None
+    if policy_file is not None:
+        path = Path(policy_file).resolve()
+        if not path.is_file():
+            raise PolicyFileError(f"The policy file {str(policy_file)!r} does not exist.")
+    defaults = rule_defaults()
+    if path is None:
+        # Defaults only: oslo.policy would otherwise look for policy.yaml in ~ and /etc.
+        enforcer = policy.Enforcer(conf, use_conf=False)
+        enforcer.register_defaults(defaults)
+        enforcer.set_rules(
+            policy.Rules({rule.name: rule.check for rule in defaults}), use_conf=False
+        )
+        return enforcer
+    enforcer = policy.Enforcer(conf, policy_file=str(path))
+    conf.set_override("policy_dirs", [], group="oslo_policy")
+    enforcer.register_defaults(defaults)
+    try:
+        enforcer.load_rules()
+    except Exception as exc:
+        raise PolicyFileError(
+            f"The policy file {str(policy_file)!r} cannot be read: {exc}"
+        ) from None
+    # A file may define helper rules of its own; an unknown rule in onespec's namespace,
+    # though, is a typo that would leave the default in force unnoticed.
+    unknown = sorted(
+        name
+        for name in enforcer.file_rules
+        if name.startswith("onespec:") and name not in RULE_NAMES
+    )
+    if unknown:
+        import difflib
+
+        hints = []
+        for name in unknown:
+            close = difflib.get_close_matches(name, sorted(RULE_NAMES), n=1)
+            hints.append(f"{name!r} (did you mean {close[0]!r}?)" if close else repr(name))
+        raise PolicyFileError(
+            f"The policy file {str(policy_file)!r} sets rules that do not exist: "
+            f"{', '.join(hints)}. `onespec policy sample` lists the rules."
+        )
+    return enforcer
+
+
+def authorize(enforcer: Enforcer, rule: str, context: Any) -> bool:
+    """Whether the request's ``context`` (an oslo.context RequestContext) passes ``rule``.
+
+    The target is the caller's own project: plugin labels are per project, and flavors are
+    shared by all.
+    """
+    return bool(enforcer.enforce(rule, {"project_id": context.project_id}, context))
+
+
+def _yaml_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def sample_lines() -> Iterator[str]:
+    """A policy file that sets every rule to its default, each commented out and described."""
+    yield "# The policy rules of the onespec API, with their defaults. Uncomment a rule and"
+    yield "# change it to override the default; pass the file to `onespec serve --policy-file`."
+    for rule in RULES:
+        yield ""
+        yield f"# {rule.description}"
+        for method, path in rule.operations:
+            yield f"# {method}  {path}"
+        yield f"#{_yaml_string(rule.name)}: {_yaml_string(rule.check_str)}"
+
+
+def sample() -> str:
+    """The text of :func:`sample_lines`, ending with one newline."""
+    return "\n".join(sample_lines()) + "\n"
