@@ -1,11 +1,12 @@
 """Read a HOT template as Heat does, and resolve what a static check can know of its values.
 
-Templates are parsed with a safe YAML loader that keeps timestamps as strings, as Heat's own
-loader does (``heat_template_version: 2014-10-16`` stays ``"2014-10-16"``); a template that starts
-with ``{`` is JSON, as in Heat. Of the intrinsic functions, ``get_file`` is read from disk --
-relative to the template, and never outside the *files root* (by default the template's
-directory) -- and ``get_param`` takes the value given on the command line or the parameter's
-default. Every other function is a value Heat computes while the stack runs: it becomes
+Templates are read by :mod:`validators_runtime.heat.hot_loader`, as Heat reads them: a safe
+YAML loader that keeps timestamps as strings (``heat_template_version: 2014-10-16`` stays
+``"2014-10-16"``), JSON when the text is a JSON object, Heat's size limit. Of the intrinsic
+functions, ``get_file`` is read from disk -- relative to the template, and never outside the
+*files root* (by default the template's directory) -- and ``get_param`` takes the value given
+on the command line or the parameter's default. Every other function is a value Heat computes
+while the stack runs: it becomes
 :class:`~validators_runtime.heat.component_validation.Unresolved`, which the checks accept.
 """
 
@@ -17,9 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from validators_runtime._generated import software_component as facts
+from validators_runtime.heat import hot_loader
 from validators_runtime.heat.component_validation import (
     Component,
     ComponentError,
@@ -53,32 +53,33 @@ class TemplateError(ComponentError):
         super().__init__(f"{where}: {message}" if where else message)
 
 
-class HotLoader(yaml.SafeLoader):
-    """A safe loader that reads timestamps as strings, as Heat's template loader does."""
+#: How each of the loader's refusals reads after the file's name.
+_LOAD_REASONS = {
+    "syntax": "is not valid YAML or JSON: {}",
+    "not-a-mapping": "is not a HOT template: it is not a mapping. {}",
+    "unreadable": "cannot be read: {}",
+    "encoding": "is not UTF-8 text: {}",
+}
 
 
-def _timestamp_as_string(loader: yaml.SafeLoader, node: yaml.Node) -> str:
-    return str(loader.construct_scalar(node))  # type: ignore[arg-type]
-
-
-HotLoader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_string)
+def _template_error(error: hot_loader.LoadError, path: Path | str | None) -> TemplateError:
+    detail = error.reason.removeprefix("Error parsing template: ")
+    reason = _LOAD_REASONS.get(error.code, "{}").format(detail)
+    return TemplateError(reason, path=path if path is not None else error.path, line=error.line)
 
 
 def parse(text: str, *, path: Path | str | None = None) -> Any:
-    """Parse template text: JSON when it starts with ``{``, otherwise YAML (safely)."""
+    """Parse template text with Heat's own reading rules (:mod:`.hot_loader`).
+
+    JSON when the text is a JSON object, YAML otherwise, safely, timestamps kept as strings;
+    aliases that would expand without bound and over-long files are refused. Raises
+    :class:`TemplateError` naming the file and line.
+    """
+    name = str(path) if path is not None else "<string>"
     try:
-        if text.lstrip().startswith("{"):
-            return json.loads(text)
-        return yaml.load(text, Loader=HotLoader)  # noqa: S506 - HotLoader is a SafeLoader
-    except json.JSONDecodeError as exc:
-        raise TemplateError(f"is not valid JSON: {exc.msg}", path=path, line=exc.lineno) from None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        reason = " ".join(str(part) for part in (exc.context, exc.problem) if part)
-        raise TemplateError(f"is not valid YAML: {reason}", path=path, line=line) from None
-    except yaml.YAMLError as exc:
-        raise TemplateError(f"is not valid YAML: {exc}", path=path) from None
+        return hot_loader.loads(text, name).data
+    except hot_loader.LoadError as error:
+        raise _template_error(error, path) from None
 
 
 def function_call(value: Any) -> tuple[str, Any] | None:
@@ -131,11 +132,9 @@ class Template:
         """Read and parse ``path``; raise :class:`TemplateError` unless it is a HOT template."""
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise TemplateError("is not UTF-8 text", path=path) from None
-        except OSError as exc:
-            raise TemplateError(f"cannot be read: {exc.strerror}", path=path) from None
+            text = hot_loader.read_text(path)
+        except hot_loader.LoadError as error:
+            raise _template_error(error, path) from None
         data = parse(text, path=path)
         if not isinstance(data, Mapping):
             raise TemplateError(
