@@ -19,7 +19,8 @@ from typing import Any
 import click
 import yaml
 
-_FORMAT = click.option(
+#: ``--format text|json``, shared by every command whose output is data.
+FORMAT_OPTION = click.option(
     "--format",
     "output_format",
     type=click.Choice(["text", "json"]),
@@ -149,7 +150,7 @@ def _parse_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
     metavar="FILE",
     help="A YAML or JSON file of extra specs ('-' reads standard input).",
 )
-@_FORMAT
+@FORMAT_OPTION
 @click.argument("pairs", nargs=-1, metavar="[KEY=VALUE]...")
 def validate_extra_specs(
     mode: str, file_: str | None, output_format: str, pairs: tuple[str, ...]
@@ -211,7 +212,7 @@ def definitions_group() -> None:
 
 
 @definitions_group.command()
-@_FORMAT
+@FORMAT_OPTION
 def doctor(output_format: str) -> None:
     """Show what was loaded from where: the catalogue, each plugin, clashes, broken plugins.
 

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
+from validators_runtime.cli import FORMAT_OPTION
 from validators_runtime.heat import capabilities as api
 from validators_runtime.heat.hot_loader import MAX_TEMPLATE_SIZE, HeatFileError
 
@@ -30,14 +31,6 @@ def _options(*decorators: Callable[[F], F]) -> Callable[[F], F]:
     return apply
 
 
-_FORMAT = click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Text for people, JSON for machines.",
-)
 _MAX_SIZE = click.option(
     "--max-size",
     type=click.IntRange(min=1),
@@ -101,7 +94,7 @@ def capabilities() -> None:
     metavar="KEY=VALUE",
     help="A capability the template must declare; repeat to require several.",
 )
-@_FORMAT
+@FORMAT_OPTION
 @_SCAN_OPTIONS
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True), metavar="PATH...")
 def find_command(
@@ -195,7 +188,7 @@ def _merge_summaries(first: api.Summary, second: api.Summary) -> api.Summary:
 
 @capabilities.command("choices")
 @click.option("-r", "--recursive", is_flag=True, help="Scan directories for environments.")
-@_FORMAT
+@FORMAT_OPTION
 @_SCAN_OPTIONS
 @click.argument(
     "paths", nargs=-1, required=True, type=click.Path(exists=True), metavar="ENV_FILE..."
@@ -257,7 +250,7 @@ def choices_command(
 @click.option(
     "--overwrite", is_flag=True, help="With --output-dir: write into a directory that has files."
 )
-@_FORMAT
+@FORMAT_OPTION
 @_MAX_SIZE
 def resolve_command(
     environments: tuple[str, ...],

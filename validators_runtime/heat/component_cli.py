@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from validators_runtime._generated import software_component as facts
+from validators_runtime.cli import FORMAT_OPTION
 from validators_runtime.heat.component_deployment import DeploymentConfig, build_deployment_config
 from validators_runtime.heat.component_hook import (
     OUTPUTS_DIR,
@@ -34,15 +35,6 @@ from validators_runtime.heat.component_validation import (
     ComponentValidationError,
     Unresolved,
     json_default,
-)
-
-_FORMAT = click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Text for people, JSON for machines.",
 )
 
 
@@ -166,7 +158,7 @@ def _print_template(report: Mapping[str, Any]) -> None:
     "templates", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path)
 )
 @_template_options
-@_FORMAT
+@FORMAT_OPTION
 def validate_command(
     templates: tuple[Path, ...],
     files_root: Path | None,
@@ -299,7 +291,7 @@ def _print_metadata(derived: DeploymentConfig, resource: str, notes: list[str]) 
 @click.option("--stack-id", default="", help="deploy_stack_id.")
 @click.option("--config-id", help="The derived config's id. [default: a new UUID]")
 @_template_options
-@_FORMAT
+@FORMAT_OPTION
 def metadata_command(
     template_path: Path,
     resource: str,
@@ -444,7 +436,7 @@ def hook_command(
 
 
 @component.command("actions")
-@_FORMAT
+@FORMAT_OPTION
 def actions_command(output_format: str) -> None:
     """List the lifecycle actions: when each fires and what the hook receives."""
     if output_format == "json":

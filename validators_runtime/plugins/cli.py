@@ -18,6 +18,7 @@ from typing import Any
 
 import click
 
+from validators_runtime.cli import FORMAT_OPTION
 from validators_runtime.plugins.labels import (
     PLUGIN,
     VERSION,
@@ -27,15 +28,6 @@ from validators_runtime.plugins.labels import (
 )
 
 DEFAULT_URL = "http://127.0.0.1:8386"
-
-_FORMAT = click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Text for people, JSON for machines.",
-)
 
 
 class ApiClientError(click.ClickException):
@@ -187,7 +179,7 @@ def _table(rows: list[list[str]]) -> list[str]:
 
 @plugins.command("list")
 @click.option("--all", "show_all", is_flag=True, help="Include hidden plugins.")
-@_FORMAT
+@FORMAT_OPTION
 @click.pass_obj
 def list_plugins(client: Client, show_all: bool, output_format: str) -> None:
     """List the plugins, with their versions and labels; hidden ones only with --all."""
@@ -246,7 +238,7 @@ def _show_text(plugin: Mapping[str, Any]) -> None:
 
 @plugins.command("show")
 @click.argument("name")
-@_FORMAT
+@FORMAT_OPTION
 @click.pass_obj
 def show_plugin(client: Client, name: str, output_format: str) -> None:
     """Show a plugin with the status of each of its labels and of its versions' labels."""
@@ -268,7 +260,7 @@ def show_plugin(client: Client, name: str, output_format: str) -> None:
     metavar="VERSION",
     help="Enable or disable this version (repeatable) instead of the whole plugin.",
 )
-@_FORMAT
+@FORMAT_OPTION
 @click.pass_obj
 def update_plugin(
     client: Client, name: str, enable: bool | None, versions: tuple[str, ...], output_format: str
