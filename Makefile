@@ -46,10 +46,12 @@ docs: $(STAMP) ## Build the HTML documentation with Sphinx (needs Graphviz's dot
 	$(SPHINX)
 	@echo "HTML documentation: $(DOCS_OUT)/index.html"
 
-runtime: $(STAMP) ## Generate the runtime's tables (extra specs, plugin labels, API limits and schemas)
+runtime: $(STAMP) ## Generate the runtime's tables (extra specs, plugin labels, API, components, capabilities)
 	$(BIN)/onespec generate runtime
 	$(BIN)/onespec generate plugin-labels
 	$(BIN)/onespec generate api
+	$(BIN)/onespec generate components
+	$(BIN)/onespec generate capabilities
 
 metadefs: $(STAMP) ## Generate the Glance metadata definitions (outputs/glance-metadefs/)
 	$(BIN)/onespec generate metadefs

@@ -69,7 +69,7 @@ def generate() -> None:
 @generate.command("all")
 @_CHECK
 def generate_all(check: bool) -> None:
-    """Generate every output: the runtime tables, the Glance metadefs, the JSON Schemas."""
+    """Generate every output: the runtime's tables, the Glance metadefs, the JSON Schemas."""
     _run(all_outputs(), check)
 
 
@@ -90,6 +90,14 @@ _single(
 _single(
     "api",
     "Generate validators_runtime/_generated/api.py: the HTTP API's limits and JSON Schemas.",
+)
+_single(
+    "components",
+    "Generate validators_runtime/_generated/software_component.py from the component vocabulary.",
+)
+_single(
+    "capabilities",
+    "Generate validators_runtime/_generated/capabilities.py from the capabilities vocabulary.",
 )
 _single("metadefs", "Generate the Glance metadata definition files in outputs/glance-metadefs/.")
 _single("schemas", "Generate the JSON Schemas in outputs/schemas/.")
