@@ -7,22 +7,16 @@ no definitions and services pay nothing for the grammar's documentation.
 
 from __future__ import annotations
 
-import pprint
 from collections.abc import Iterator
 from pathlib import Path
 
 import validators_runtime
 from definitions import capabilities as grammar
+from generator.literals import assignment
 from generator.outputs import Output
 
 #: Where the module is written: inside the runtime package, wherever it is installed.
 OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "capabilities.py"
-
-
-def _literal(name: str, value: object) -> Iterator[str]:
-    text = pprint.pformat(value, width=100, sort_dicts=False, compact=True)
-    yield f"{name} = {text}"
-    yield ""
 
 
 def render_lines() -> Iterator[str]:
@@ -31,23 +25,23 @@ def render_lines() -> Iterator[str]:
     yield "# Do not edit: change the definitions, then run `make outputs`."
     yield '"""The grammar of template capabilities and the Heat facts it relies on (data only)."""'
     yield ""
-    yield from _literal("CAPABILITIES", grammar.CAPABILITIES)
-    yield from _literal("REQUIRES", grammar.REQUIRES)
-    yield from _literal("RESOURCE_TYPE", grammar.RESOURCE_TYPE)
-    yield from _literal("KEYS", {key.name: key.kind for key in grammar.KEYS})
-    yield from _literal(
+    yield from assignment("CAPABILITIES", grammar.CAPABILITIES)
+    yield from assignment("REQUIRES", grammar.REQUIRES)
+    yield from assignment("RESOURCE_TYPE", grammar.RESOURCE_TYPE)
+    yield from assignment("KEYS", {key.name: key.kind for key in grammar.KEYS})
+    yield from assignment(
         "FORBIDDEN",
         {section.name: grammar.forbidden_in(section.name) for section in grammar.SECTIONS},
     )
-    yield from _literal("TEMPLATE_VERSION_KEYS", grammar.TEMPLATE_VERSION_KEYS)
-    yield from _literal("MAX_TEMPLATE_SIZE", grammar.MAX_TEMPLATE_SIZE)
-    yield from _literal("ENVIRONMENT_SECTIONS", grammar.ENVIRONMENT_SECTIONS)
-    yield from _literal("REGISTRY_LIST_KEYS", grammar.REGISTRY_LIST_KEYS)
-    yield from _literal("REGISTRY_BASE_URL", grammar.REGISTRY_BASE_URL)
-    yield from _literal("TEMPLATE_SUFFIXES", grammar.TEMPLATE_SUFFIXES)
-    yield from _literal("HOT_VERSIONS", grammar.HOT_VERSIONS)
-    yield from _literal("HOT_SECTIONS", grammar.HOT_SECTIONS)
-    yield from _literal("CFN_SECTIONS", grammar.CFN_SECTIONS)
+    yield from assignment("TEMPLATE_VERSION_KEYS", grammar.TEMPLATE_VERSION_KEYS)
+    yield from assignment("MAX_TEMPLATE_SIZE", grammar.MAX_TEMPLATE_SIZE)
+    yield from assignment("ENVIRONMENT_SECTIONS", grammar.ENVIRONMENT_SECTIONS)
+    yield from assignment("REGISTRY_LIST_KEYS", grammar.REGISTRY_LIST_KEYS)
+    yield from assignment("REGISTRY_BASE_URL", grammar.REGISTRY_BASE_URL)
+    yield from assignment("TEMPLATE_SUFFIXES", grammar.TEMPLATE_SUFFIXES)
+    yield from assignment("HOT_VERSIONS", grammar.HOT_VERSIONS)
+    yield from assignment("HOT_SECTIONS", grammar.HOT_SECTIONS)
+    yield from assignment("CFN_SECTIONS", grammar.CFN_SECTIONS)
 
 
 def render() -> str:

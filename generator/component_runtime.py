@@ -8,7 +8,6 @@ written as plain text, for command-line output.
 
 from __future__ import annotations
 
-import pprint
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,16 +15,11 @@ from typing import Any
 import validators_runtime
 from definitions import software_component as vocabulary
 from generator.jsonschema import plain_text
+from generator.literals import assignment
 from generator.outputs import Output
 
 #: Where the module is written: inside the runtime package, wherever it is installed.
 OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "software_component.py"
-
-
-def _literal(name: str, value: object) -> Iterator[str]:
-    text = pprint.pformat(value, width=100, sort_dicts=False, compact=True)
-    yield f"{name} = {text}"
-    yield ""
 
 
 def _shapes() -> dict[str, dict[str, dict[str, Any]]]:
@@ -74,9 +68,9 @@ def render_lines() -> Iterator[str]:
         "RESERVED_INPUT_NAMES",
         "RESERVED_OUTPUT_NAMES",
     ):
-        yield from _literal(name, getattr(v, name))
-    yield from _literal("STANDARD_ACTIONS", tuple(a.name for a in v.ACTIONS))
-    yield from _literal(
+        yield from assignment(name, getattr(v, name))
+    yield from assignment("STANDARD_ACTIONS", tuple(a.name for a in v.ACTIONS))
+    yield from assignment(
         "ACTIONS",
         {
             a.name: {
@@ -87,24 +81,24 @@ def render_lines() -> Iterator[str]:
             for a in v.ACTIONS
         },
     )
-    yield from _literal("EXTENDED_ACTIONS", plain_text(v.EXTENDED_ACTIONS))
-    yield from _literal("STATUSES", {s.name: plain_text(s.description) for s in v.STATUSES})
-    yield from _literal(
+    yield from assignment("EXTENDED_ACTIONS", plain_text(v.EXTENDED_ACTIONS))
+    yield from assignment("STATUSES", {s.name: plain_text(s.description) for s in v.STATUSES})
+    yield from assignment(
         "TOOLS",
         {t.name: {"builtin": t.builtin, "description": plain_text(t.description)} for t in v.TOOLS},
     )
-    yield from _literal("DISPATCHED_TOOLS", plain_text(v.DISPATCHED_TOOLS))
-    yield from _literal("INPUT_TYPES", tuple(t.name for t in v.INPUT_TYPES))
-    yield from _literal("BOOLEAN_TRUE", tuple(sorted(v.BOOLEAN_TRUE)))
-    yield from _literal("BOOLEAN_FALSE", tuple(sorted(v.BOOLEAN_FALSE)))
-    yield from _literal("SHAPES", _shapes())
-    yield from _literal(
+    yield from assignment("DISPATCHED_TOOLS", plain_text(v.DISPATCHED_TOOLS))
+    yield from assignment("INPUT_TYPES", tuple(t.name for t in v.INPUT_TYPES))
+    yield from assignment("BOOLEAN_TRUE", tuple(sorted(v.BOOLEAN_TRUE)))
+    yield from assignment("BOOLEAN_FALSE", tuple(sorted(v.BOOLEAN_FALSE)))
+    yield from assignment("SHAPES", _shapes())
+    yield from assignment(
         "DEPLOY_INPUTS",
         tuple((d.name, plain_text(d.description), d.type, d.always) for d in v.DEPLOY_INPUTS),
     )
-    yield from _literal("HOOK_RESULT", tuple(d.name for d in v.HOOK_RESULT))
-    yield from _literal("HOOK_STATUS_CODES", {c.name: c.code for c in v.HOOK_STATUS_CODES})
-    yield from _literal("SIGNAL_STATUS_BASE", v.SIGNAL_STATUS_BASE)
+    yield from assignment("HOOK_RESULT", tuple(d.name for d in v.HOOK_RESULT))
+    yield from assignment("HOOK_STATUS_CODES", {c.name: c.code for c in v.HOOK_STATUS_CODES})
+    yield from assignment("SIGNAL_STATUS_BASE", v.SIGNAL_STATUS_BASE)
 
 
 def render() -> str:

@@ -8,12 +8,12 @@ uses for out-of-tree definitions.
 from __future__ import annotations
 
 import importlib.metadata
-import pprint
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 import validators_runtime
 from definitions.model import ENTRY_POINT_GROUP, FALSE_STRINGS, MAX_LENGTH, TRUE_STRINGS, ExtraSpec
+from generator.literals import assignment
 from validators_runtime.compiler import compile_definitions
 from validators_runtime.tables import PARAMETER_FIELDS, SPEC_FIELDS
 
@@ -29,12 +29,6 @@ def source_versions() -> dict[str, str]:
     return {name: importlib.metadata.version(name) for name in SOURCE_LIBRARIES}
 
 
-def _literal(name: str, value: object) -> Iterator[str]:
-    text = pprint.pformat(value, width=100, sort_dicts=False, compact=True)
-    yield f"{name} = {text}"
-    yield ""
-
-
 def render_lines(definitions: Iterable[ExtraSpec], versions: Mapping[str, str]) -> Iterator[str]:
     """Yield the lines of the generated module for ``definitions`` (in precedence order)."""
     tables = compile_definitions(definitions)
@@ -42,18 +36,18 @@ def render_lines(definitions: Iterable[ExtraSpec], versions: Mapping[str, str]) 
     yield "# Do not edit: change the definitions, then run `make runtime`."
     yield '"""Lookup tables of the in-tree flavor extra-spec catalogue (plain data only)."""'
     yield ""
-    yield from _literal("SOURCE_VERSIONS", dict(sorted(versions.items())))
-    yield from _literal("ENTRY_POINT_GROUP", ENTRY_POINT_GROUP)
-    yield from _literal("MAX_LENGTH", MAX_LENGTH)
-    yield from _literal("TRUE_STRINGS", tuple(sorted(TRUE_STRINGS)))
-    yield from _literal("FALSE_STRINGS", tuple(sorted(FALSE_STRINGS)))
-    yield from _literal("SPEC_FIELDS", SPEC_FIELDS)
-    yield from _literal("PARAMETER_FIELDS", PARAMETER_FIELDS)
-    yield from _literal("SPECS", tables.specs)
-    yield from _literal("EXACT", tables.exact)
-    yield from _literal("PREFIXES", tables.prefixes)
-    yield from _literal("PATTERNED_PREFIXES", tables.patterned_prefixes)
-    yield from _literal("GROUPS", tables.groups)
+    yield from assignment("SOURCE_VERSIONS", dict(sorted(versions.items())))
+    yield from assignment("ENTRY_POINT_GROUP", ENTRY_POINT_GROUP)
+    yield from assignment("MAX_LENGTH", MAX_LENGTH)
+    yield from assignment("TRUE_STRINGS", tuple(sorted(TRUE_STRINGS)))
+    yield from assignment("FALSE_STRINGS", tuple(sorted(FALSE_STRINGS)))
+    yield from assignment("SPEC_FIELDS", SPEC_FIELDS)
+    yield from assignment("PARAMETER_FIELDS", PARAMETER_FIELDS)
+    yield from assignment("SPECS", tables.specs)
+    yield from assignment("EXACT", tables.exact)
+    yield from assignment("PREFIXES", tables.prefixes)
+    yield from assignment("PATTERNED_PREFIXES", tables.patterned_prefixes)
+    yield from assignment("GROUPS", tables.groups)
 
 
 def render(definitions: Iterable[ExtraSpec], versions: Mapping[str, str]) -> str:
