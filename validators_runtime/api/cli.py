@@ -11,6 +11,8 @@ from typing import Any
 
 import click
 
+from validators_runtime.cli import FORMAT_OPTION
+
 _DATABASE_URL = click.option(
     "--database-url",
     envvar="ONESPEC_DATABASE_URL",
@@ -187,14 +189,7 @@ def upgrade(database_url: str | None, revision: str) -> None:
 
 @db.command()
 @_DATABASE_URL
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Text for people, JSON for machines.",
-)
+@FORMAT_OPTION
 def current(database_url: str | None, output_format: str) -> None:
     """Show the database's revision; exit 1 unless it is the latest."""
     from validators_runtime.api import database
