@@ -48,6 +48,7 @@ docs: $(STAMP) ## Build the HTML documentation with Sphinx (needs Graphviz's dot
 
 runtime: $(STAMP) ## Generate the runtime lookup tables from the definitions
 	$(BIN)/onespec generate runtime
+	$(BIN)/onespec generate images
 
 metadefs: $(STAMP) ## Generate the Glance metadata definitions (outputs/glance-metadefs/)
 	$(BIN)/onespec generate metadefs

@@ -85,3 +85,4 @@ def _single(name: str, help_text: str) -> click.Command:
 _single("runtime", "Generate validators_runtime/_generated/extra_specs.py from the catalogue.")
 _single("metadefs", "Generate the Glance metadata definition files in outputs/glance-metadefs/.")
 _single("schemas", "Generate the JSON Schemas in outputs/schemas/.")
+_single("images", "Generate validators_runtime/_generated/image_validators.py from the grammar.")

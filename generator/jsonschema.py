@@ -749,8 +749,15 @@ def dumps(schema: dict[str, Any]) -> str:
 
 #: Every schema this module writes, by file name, with the function that builds it. A new
 #: schema (image properties, host capabilities) joins by adding an entry.
+def _image_validation_spec_schema() -> dict[str, Any]:
+    from generator.image_validators import schema  # it builds on this module's helpers
+
+    return schema()
+
+
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     FLAVOR_EXTRA_SPECS: flavor_extra_specs_schema,
+    "image-validation-spec.schema.json": _image_validation_spec_schema,
 }
 
 

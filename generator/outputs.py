@@ -107,6 +107,7 @@ OUTPUT_FACTORIES: dict[str, Callable[[], Output]] = {
     "runtime": runtime_output,
     "metadefs": _lazy("generator.metadefs"),
     "schemas": _lazy("generator.jsonschema"),
+    "images": _lazy("generator.image_validators"),
 }
 
 
