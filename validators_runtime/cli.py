@@ -50,7 +50,10 @@ class LazyGroup(click.Group):
 
 @click.group(
     cls=LazyGroup,
-    lazy_subcommands={"generate": "generator.cli:generate"},
+    lazy_subcommands={
+        "generate": "generator.cli:generate",
+        "image": "validators_runtime.images.cli:image",
+    },
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.version_option(package_name="onespec", prog_name="onespec")
