@@ -68,7 +68,9 @@ def _validate_through(
             reports.append(result)
     if failures:
         first = next((f.report for f in failures if f.report is not None), None)
-        raise ImageValidationError("; ".join(str(f) for f in failures), report=first)
+        raise ImageValidationError(
+            "; ".join(str(f) for f in failures), report=first, reports=reports
+        )
     return reports
 
 
@@ -163,8 +165,7 @@ def _one(
         result.reports = validate_instance(instance, validators, reconcile, **kwargs)
     except ImageValidationError as exc:
         result.error = str(exc)
-        if exc.report is not None:
-            result.reports = [exc.report]
+        result.reports = list(exc.reports)
     except (ImageError, OSError) as exc:  # unreachable instance, broken connection
         result.error = f"{type(exc).__name__}: {exc}"
     finally:

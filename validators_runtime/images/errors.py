@@ -65,8 +65,16 @@ class ImageValidationError(ImageError):
     sees every failure, not only the first.
     """
 
-    def __init__(self, message: str, *, report: ValidationReport | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        report: ValidationReport | None = None,
+        reports: list[ValidationReport] | None = None,
+    ) -> None:
         self.report = report
+        #: Every report of the run that failed, passed ones included (validate_instance).
+        self.reports = reports if reports is not None else ([report] if report else [])
         super().__init__(message)
 
 
