@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import docs, extra_specs
+from benchmarks import docs, extra_specs, images
 
 
 def main() -> int:
     missed = extra_specs.run()
     print()
     missed += docs.run()
+    print()
+    missed += images.run()
     print()
     if missed:
         print(f"{missed} target(s) missed.")
