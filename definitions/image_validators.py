@@ -225,10 +225,11 @@ KINDS: tuple[ValidatorKind, ...] = (
         keys=(
             Key(
                 "version",
-                "scalar",
+                "text",
                 "The exact version required: the whole version as dpkg or rpm report it "
                 "(Debian: epoch:upstream-revision; RPM: version or version-release). There are "
-                "no ranges: comparing versions offline and across epochs is not reliable.",
+                "no ranges: comparing versions offline and across epochs is not reliable. "
+                "Quote it: YAML reads an unquoted 1.10 as the number 1.1, which is refused.",
                 pattern="package-version",
             ),
         ),

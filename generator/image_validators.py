@@ -39,16 +39,14 @@ def _value_schema(key: grammar.Key) -> dict[str, Any]:
     if key.type == "string":
         return {**text, "type": "string"}
     if key.type == "text":
-        return {**text, "type": "string", "minLength": 1}
+        schema = {**text, "type": "string", "minLength": 1}
+        if key.pattern:
+            schema["pattern"] = _pattern(key.pattern)
+        return schema
     if key.type == "boolean":
         return {**text, "type": "boolean"}
     if key.type == "scalar":
-        schema: dict[str, Any] = {**text, "type": ["string", "number"]}
-        if key.pattern:
-            # A pattern applies to strings only; a number is refused by the loader with advice
-            # to quote it, since YAML has already changed its text (1.10 became 1.1).
-            schema = {**text, "type": "string", "pattern": _pattern(key.pattern)}
-        return schema
+        return {**text, "type": ["string", "number"]}
     if key.type == "scalars":
         return {**text, "type": "array", "items": {"type": ["string", "number"]}}
     if key.type == "env-name":
@@ -264,7 +262,7 @@ def _key_fields(keys: tuple[grammar.Key, ...], prefix: str) -> Iterator[str]:
 def validator_lines(kind: grammar.ValidatorKind) -> Iterator[str]:
     """One ``onespec:image-validator`` description: forms, keys, behaviour, notes."""
     yield f".. onespec:image-validator:: {kind.key}"
-    yield "   :group: validators"
+    yield "   :group: image validators"
     yield ""
     yield f"   **{kind.title}.** {kind.summary}"
     yield ""
@@ -292,7 +290,7 @@ def validator_lines(kind: grammar.ValidatorKind) -> Iterator[str]:
 def section_lines(section: grammar.Section) -> Iterator[str]:
     """One top-level section of a spec, as an ``image-validator`` object of group ``spec``."""
     yield f".. onespec:image-validator:: {section.name}"
-    yield "   :group: spec"
+    yield "   :group: image spec"
     yield ""
     required = "Required." if section.required else "Optional."
     yield f"   {required} {section.description}"

@@ -15,6 +15,7 @@ from sphinx.application import Sphinx
 
 from sphinxext.directives import AutoExtraSpecs
 from sphinxext.domain import OnespecDomain, warn_missing_reference
+from sphinxext.images import AutoImageValidators
 
 #: Raise when the structure of the stored domain data or of the rendered output changes, so
 #: Sphinx re-reads every document instead of mixing old and new.
@@ -24,6 +25,7 @@ ENV_VERSION = 1
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(OnespecDomain)
     app.add_directive_to_domain("onespec", "auto-extra-specs", AutoExtraSpecs)
+    app.add_directive_to_domain("onespec", "auto-image-validators", AutoImageValidators)
     app.connect("warn-missing-reference", warn_missing_reference)
     return {
         "version": "1",

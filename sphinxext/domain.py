@@ -44,6 +44,7 @@ class ObjectType:
 #: Every object type the domain knows. Adding one is one entry here.
 OBJECT_TYPES: tuple[ObjectType, ...] = (
     ObjectType("extra-spec", "extra spec", "namespace", "namespace"),
+    ObjectType("image-validator", "image-spec key", "group", "image-spec group"),
 )
 
 

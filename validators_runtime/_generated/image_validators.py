@@ -4,7 +4,7 @@
 
 KINDS = ('package', 'script', 'copy_script', 'all', 'any', 'os_case', 'argument_case', 'argument_set')
 
-KIND_KEYS = {'package': {'version': ('scalar', False, 'package-version')},
+KIND_KEYS = {'package': {'version': ('text', False, 'package-version')},
  'script': {'env_vars': ('env-names', False, 'env-name'),
             'output': ('env-name', False, 'env-name'),
             'inline': ('text', False, None)},
@@ -200,8 +200,23 @@ SCHEMA = {'$schema': 'https://json-schema.org/draft/2020-12/schema',
                                                                                                                            'epochs '
                                                                                                                            'is '
                                                                                                                            'not '
-                                                                                                                           'reliable.',
+                                                                                                                           'reliable. '
+                                                                                                                           'Quote '
+                                                                                                                           'it: '
+                                                                                                                           'YAML '
+                                                                                                                           'reads '
+                                                                                                                           'an '
+                                                                                                                           'unquoted '
+                                                                                                                           '1.10 '
+                                                                                                                           'as '
+                                                                                                                           'the '
+                                                                                                                           'number '
+                                                                                                                           '1.1, '
+                                                                                                                           'which '
+                                                                                                                           'is '
+                                                                                                                           'refused.',
                                                                                                             'type': 'string',
+                                                                                                            'minLength': 1,
                                                                                                             'pattern': '^(?:([0-9]{1,9}:)?[A-Za-z0-9][A-Za-z0-9.+~_-]{0,127})$(?!\\n)'}}}]}}]},
                                  {'type': 'array',
                                   'minItems': 1,
@@ -247,8 +262,23 @@ SCHEMA = {'$schema': 'https://json-schema.org/draft/2020-12/schema',
                                                                                                                                      'epochs '
                                                                                                                                      'is '
                                                                                                                                      'not '
-                                                                                                                                     'reliable.',
+                                                                                                                                     'reliable. '
+                                                                                                                                     'Quote '
+                                                                                                                                     'it: '
+                                                                                                                                     'YAML '
+                                                                                                                                     'reads '
+                                                                                                                                     'an '
+                                                                                                                                     'unquoted '
+                                                                                                                                     '1.10 '
+                                                                                                                                     'as '
+                                                                                                                                     'the '
+                                                                                                                                     'number '
+                                                                                                                                     '1.1, '
+                                                                                                                                     'which '
+                                                                                                                                     'is '
+                                                                                                                                     'refused.',
                                                                                                                       'type': 'string',
+                                                                                                                      'minLength': 1,
                                                                                                                       'pattern': '^(?:([0-9]{1,9}:)?[A-Za-z0-9][A-Za-z0-9.+~_-]{0,127})$(?!\\n)'}}}]}}]}}]},
            'script': {'description': 'A script succeeds. Runs a bash script from the resource '
                                      'roots (or given inline) on the instance, as root; exit '

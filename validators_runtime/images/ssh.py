@@ -37,7 +37,8 @@ def parse_ssh_url(url: str) -> tuple[str | None, str, int]:
 
 
 class SSHRemote(RemoteBase):
-    """Runs commands on a host over SSH, each with ``bash -c`` like :class:`LocalRemote`.
+    """Runs commands on a host over SSH, each with ``bash -c``, like
+    :class:`~validators_runtime.images.remote.LocalRemote`.
 
     ``known_hosts`` is the file host keys are checked against (default: the user's
     ``~/.ssh/known_hosts``); ``accept_unknown_host=True`` accepts a host missing from it (its key
