@@ -259,8 +259,6 @@ class ValidationContext:
             if code != 0 or not stdout.strip():
                 raise ImageValidationError(f"cannot make a working directory: {stderr.strip()}")
             self._workdir = stdout.strip()
-            steps = self._stack[-1].step.commands if self._stack else self.report.setup
-            steps[-1] = "mktemp -d /tmp/onespec-siv.XXXXXXXX"
         return self._workdir
 
     def stage(self, validator: ImageValidator, name: str, body: bytes) -> str:
