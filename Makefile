@@ -52,6 +52,7 @@ runtime: $(STAMP) ## Generate the runtime's tables (extra specs, plugin labels, 
 	$(BIN)/onespec generate api
 	$(BIN)/onespec generate components
 	$(BIN)/onespec generate capabilities
+	$(BIN)/onespec generate images
 
 metadefs: $(STAMP) ## Generate the Glance metadata definitions (outputs/glance-metadefs/)
 	$(BIN)/onespec generate metadefs

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import api, capabilities, docs, extra_specs
+from benchmarks import api, capabilities, docs, extra_specs, images
 
 
 def main() -> int:
@@ -15,6 +15,8 @@ def main() -> int:
     missed += api.run()
     print()
     missed += capabilities.run()
+    print()
+    missed += images.run()
     print()
     if missed:
         print(f"{missed} target(s) missed.")

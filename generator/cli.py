@@ -101,3 +101,4 @@ _single(
 )
 _single("metadefs", "Generate the Glance metadata definition files in outputs/glance-metadefs/.")
 _single("schemas", "Generate the JSON Schemas in outputs/schemas/.")
+_single("images", "Generate validators_runtime/_generated/image_validators.py from the grammar.")

@@ -780,12 +780,19 @@ def _api_schema(name: str) -> Callable[[], dict[str, Any]]:
 
 #: Every schema this module writes, by file name, with the function that builds it. A new
 #: schema (image properties, host capabilities) joins by adding an entry.
+def _image_validation_spec_schema() -> dict[str, Any]:
+    from generator.image_validators import schema  # it builds on this module's helpers
+
+    return schema()
+
+
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     FLAVOR_EXTRA_SPECS: flavor_extra_specs_schema,
     HOT_CAPABILITIES: hot_capabilities_schema,
     ENVIRONMENT_REQUIRES: environment_requires_schema,
     SOFTWARE_COMPONENT: software_component_schema,
     **{name: _api_schema(name) for name in API_SCHEMAS},
+    "image-validation-spec.schema.json": _image_validation_spec_schema,
 }
 
 

@@ -111,6 +111,7 @@ OUTPUT_FACTORIES: dict[str, Callable[[], Output]] = {
     "schemas": _lazy("generator.jsonschema"),
     "components": _lazy("generator.component_runtime"),
     "capabilities": _lazy("generator.capabilities_runtime"),
+    "images": _lazy("generator.image_validators"),
 }
 
 

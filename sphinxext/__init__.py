@@ -19,6 +19,7 @@ from sphinx.application import Sphinx
 
 from sphinxext.directives import AutoExtraSpecs, AutoPluginLabels, HttpOperations, PolicyDefaults
 from sphinxext.domain import OnespecDomain, warn_missing_reference
+from sphinxext.images import AutoImageValidators
 
 #: Raise when the structure of the stored domain data or of the rendered output changes, so
 #: Sphinx re-reads every document instead of mixing old and new.
@@ -33,6 +34,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive_to_domain("onespec", "auto-plugin-labels", AutoPluginLabels)
     app.add_directive_to_domain("onespec", "policy-defaults", PolicyDefaults)
     app.add_directive_to_domain("onespec", "http-operations", HttpOperations)
+    app.add_directive_to_domain("onespec", "auto-image-validators", AutoImageValidators)
     app.connect("warn-missing-reference", warn_missing_reference)
     return {
         "version": "1",

@@ -48,6 +48,7 @@ OBJECT_TYPES: tuple[ObjectType, ...] = (
     ObjectType("capability", "template capability", "topic", "topic"),
     ObjectType("plugin-label", "plugin label", "scope", "applies to"),
     ObjectType("policy-rule", "policy rule", "area", "policy area"),
+    ObjectType("image-validator", "image-spec key", "group", "image-spec group"),
 )
 
 

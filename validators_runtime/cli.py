@@ -59,6 +59,7 @@ class LazyGroup(click.Group):
         "db": "validators_runtime.api.cli:db",
         "policy": "validators_runtime.api.cli:policy",
         "plugins": "validators_runtime.plugins.cli:plugins",
+        "image": "validators_runtime.images.cli:image",
     },
     context_settings={"help_option_names": ["-h", "--help"]},
 )

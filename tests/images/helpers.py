@@ -1,0 +1,55 @@
+"""Small helpers shared by the image tests."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+ONESPEC = Path(sys.executable).parent / "onespec"
+
+
+def write_spec(directory: Path, text: str, name: str = "image.yaml") -> Path:
+    """Write a spec (dedented) into ``directory``; return its path."""
+    path = directory / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def onespec(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the console script; return the completed process."""
+    return subprocess.run(
+        [str(ONESPEC), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd or ROOT,
+        timeout=120,
+        check=False,
+    )
+
+
+def installed_packages(count: int) -> list[str]:
+    """``count`` packages installed on this machine, from its dpkg database."""
+    done = subprocess.run(
+        ["dpkg-query", "-W", "-f=${Package}\t${Status}\n"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    names = sorted(
+        line.split("\t")[0]
+        for line in done.stdout.splitlines()
+        if line.endswith("install ok installed") and ":" not in line.split("\t")[0]
+    )
+    assert len(names) >= count, f"this machine has only {len(names)} packages installed"
+    return names[:count]
+
+
+def comparable(report) -> dict:
+    """A report as a dict without what differs between targets: timings and the target name."""
+    data = report.to_dict(timings=False)
+    data.pop("target")
+    return data

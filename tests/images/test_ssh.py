@@ -1,0 +1,118 @@
+"""The same specs over SSH, against a real sshd on 127.0.0.1, give the same reports."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from tests.images.helpers import comparable, onespec, write_spec
+from tests.images.test_local import IDEMPOTENT, NO_SUCH_PACKAGE, snapshot
+from validators_runtime.images import (
+    ImageValidationError,
+    LocalRemote,
+    Outcome,
+    RemoteCommandError,
+    RemoteError,
+    SaharaImageValidator,
+    SSHRemote,
+)
+
+
+def both(spec, sshd, reconcile, **kwargs):
+    """Validate through LocalRemote, then SSH; return both reports (failed ones too)."""
+    reports = []
+    for make in (LocalRemote, sshd.remote):
+        with make() as remote:
+            try:
+                reports.append(spec.validate(remote, reconcile=reconcile, **kwargs))
+            except ImageValidationError as exc:
+                reports.append(exc.report)
+    return reports
+
+
+def test_package_checks_give_the_same_reports(tmp_path, sshd):
+    text = f"validators:\n  - package: coreutils\n  - package: [bash, {NO_SUCH_PACKAGE}]\n"
+    spec = SaharaImageValidator.from_yaml(write_spec(tmp_path, text))
+    local, remote = both(spec, sshd, False)
+    assert local.outcome is Outcome.FAILED
+    assert comparable(local) == comparable(remote)
+    assert remote.target == f"{sshd.user}@127.0.0.1:{sshd.port}"
+
+
+def test_reconciling_gives_the_same_reports(tmp_path, sshd):
+    target = tmp_path / "target"
+    target.mkdir()
+    spec = SaharaImageValidator.from_yaml(write_spec(tmp_path, IDEMPOTENT))
+    env = {"target": str(target)}
+    reports = {}
+    for name, make in (("local", LocalRemote), ("ssh", sshd.remote)):
+        shutil.rmtree(target)
+        target.mkdir()
+        with make() as remote:
+            first = spec.validate(remote, reconcile=True, env_map=env)
+            state = snapshot(target)
+            second = spec.validate(remote, reconcile=True, env_map=env)
+            assert snapshot(target) == state
+        reports[name] = (comparable(first), comparable(second))
+    assert reports["local"] == reports["ssh"]
+    assert reports["ssh"][0]["outcome"] == "reconciled"
+    assert reports["ssh"][1]["outcome"] == "passed"
+
+
+def test_the_remote_protocol_over_ssh(sshd, tmp_path):
+    with sshd.remote() as remote:
+        assert remote.execute_command("printf out; printf err >&2") == (0, "out", "err")
+        code, _, _ = remote.execute_command("exit 3", raise_when_error=False)
+        assert code == 3
+        with pytest.raises(RemoteCommandError) as caught:
+            remote.execute_command("echo nope >&2; exit 4")
+        assert caught.value.code == 4 and "nope" in str(caught.value)
+        with pytest.raises(RemoteCommandError, match="timed out"):
+            remote.execute_command("sleep 5", timeout=0.5)
+        big = "x" * 300_000
+        code, stdout, stderr = remote.execute_command(
+            "head -c 300000 /dev/zero | tr '\\0' x | tee /dev/stderr"
+        )
+        assert (code, stdout, stderr) == (0, big, big)
+        path = tmp_path / "written"
+        remote.write_file(str(path), "héllo", 0o600)
+        assert path.read_text() == "héllo" and (path.stat().st_mode & 0o777) == 0o600
+
+
+def test_an_unknown_host_is_refused_unless_accepted(sshd, tmp_path):
+    empty = tmp_path / "known_hosts"
+    empty.write_text("")
+    with pytest.raises(RemoteError, match="cannot connect"):
+        SSHRemote("127.0.0.1", sshd.user, sshd.port, identity=sshd.identity, known_hosts=empty)
+    with SSHRemote(
+        "127.0.0.1",
+        sshd.user,
+        sshd.port,
+        identity=sshd.identity,
+        known_hosts=empty,
+        accept_unknown_host=True,
+    ) as remote:
+        assert remote.execute_command("echo ok")[1] == "ok\n"
+
+
+def test_the_cli_validates_over_ssh(tmp_path, sshd):
+    spec = write_spec(tmp_path, "validators:\n  - package: coreutils\n")
+    done = onespec(
+        "image",
+        "validate",
+        str(spec),
+        "--remote",
+        sshd.url,
+        "--identity",
+        str(sshd.identity),
+        "--known-hosts",
+        str(sshd.known_hosts),
+        "--format",
+        "json",
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["outcome"] == "passed" and report["target"].endswith(f":{sshd.port}")
+    assert "passed     validators[0].package package coreutils" in done.stderr

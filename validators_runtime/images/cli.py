@@ -1,0 +1,398 @@
+"""``onespec image``: check a spec, validate an instance against it, render it as a script.
+
+Exit codes: 0 passed (warnings allowed), 1 the image (or, for ``check``, the spec) is invalid,
+2 a usage error -- and, for ``validate`` and ``script``, a spec that does not load.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from validators_runtime.images.errors import (
+    ImageArgumentError,
+    ImageValidationError,
+    ImageValidationSpecificationError,
+    RemoteError,
+)
+
+_FORMAT = click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Text for people, JSON for machines.",
+)
+_RESOURCE_ROOTS = click.option(
+    "--resource-root",
+    "resource_roots",
+    multiple=True,
+    metavar="DIR",
+    help="A directory script paths are relative to; repeat to search several, in order "
+    "(default: the spec's directory).",
+)
+_ARGS = click.option(
+    "--arg",
+    "arguments",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A value for one of the spec's arguments (or another variable scripts name); repeat.",
+)
+
+
+def _quiet_loader() -> None:
+    """Warnings are part of these commands' output: do not also log them."""
+    logging.getLogger("validators_runtime.images").setLevel(logging.ERROR)
+
+
+def _pairs(arguments: tuple[str, ...]) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for pair in arguments:
+        name, equals, value = pair.partition("=")
+        if not equals or not name:
+            raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint="--arg")
+        values[name] = value
+    return values
+
+
+def _roots(spec: str, resource_roots: tuple[str, ...]) -> list[Path]:
+    return [Path(root) for root in resource_roots] or [Path(spec).parent]
+
+
+def _load(spec: str, resource_roots: tuple[str, ...]) -> Any:
+    """Load the spec, or exit 2 with the loader's message."""
+    from validators_runtime.images.spec import load
+
+    try:
+        return load(spec, resource_roots=_roots(spec, resource_roots))
+    except ImageValidationSpecificationError as exc:
+        click.echo(f"spec error: {exc}", err=True)
+        sys.exit(2)
+
+
+@click.group("image")
+def image() -> None:
+    """Image specs: check them, validate instances against them, render them as scripts."""
+
+
+# --- check ----------------------------------------------------------------------------------------
+
+
+def _schema_errors(data: Any, file: str, lines: dict) -> list[dict[str, Any]]:
+    """Every place where ``data`` breaks the JSON Schema, most specific reason first."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    from validators_runtime._generated.image_validators import SCHEMA
+    from validators_runtime.images.spec import format_path
+
+    validator = Draft202012Validator(SCHEMA)
+    found = []
+    for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        best = best_match([error]) or error
+        path = tuple(best.absolute_path)
+        line = None
+        probe = path
+        while probe and probe not in lines:
+            probe = probe[:-1]
+        line = lines.get(probe)
+        found.append(
+            {
+                "source": "schema",
+                "file": file,
+                "path": format_path(path),
+                "line": line,
+                "message": best.message,
+            }
+        )
+    return found
+
+
+@image.command()
+@click.argument("spec", type=click.Path(dir_okay=False))
+@_RESOURCE_ROOTS
+@_FORMAT
+def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> None:
+    """Check SPEC without running anything: its JSON Schema, then what only the loader sees.
+
+    The loader checks that scripts exist inside the resource roots, that names and versions
+    are ones package managers accept, that arguments are declared. Exits 0 when the spec is
+    valid (warnings allowed), 1 when it is not, 2 when it cannot be read.
+
+    \b
+    Example:
+      onespec image check plugin/resources/images/image.yaml
+    """
+    from validators_runtime.images.spec import SpecLoader, read_yaml
+
+    _quiet_loader()
+    try:
+        text = Path(spec).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.BadParameter(f"cannot read {spec}: {exc}", param_hint="SPEC") from None
+    errors: list[dict[str, Any]] = []
+    warnings: list[dict[str, Any]] = []
+    loaded = None
+    try:
+        data, lines, dupes = read_yaml(text, spec)
+    except ImageValidationSpecificationError as exc:
+        errors.append(
+            {"source": "yaml", "file": spec, "path": "", "line": exc.line, "message": exc.reason}
+        )
+    else:
+        errors = _schema_errors(data, spec, lines)
+        if not errors:
+            loader = SpecLoader(spec, resource_roots=_roots(spec, resource_roots), lines=lines)
+            try:
+                loaded = loader.spec(data)
+            except ImageValidationSpecificationError as exc:
+                errors.append(
+                    {
+                        "source": "loader",
+                        "file": spec,
+                        "path": exc.path or "",
+                        "line": exc.line,
+                        "message": exc.reason,
+                    }
+                )
+            warnings = [w.to_dict() for w in loader.warnings]
+            for path, line in dupes:
+                from validators_runtime.images.spec import format_path
+
+                warnings.append(
+                    {
+                        "file": spec,
+                        "path": format_path(path),
+                        "line": line,
+                        "message": "this key is given twice; the last wins",
+                    }
+                )
+    valid = not errors
+    if output_format == "json":
+        body: dict[str, Any] = {
+            "spec": spec,
+            "valid": valid,
+            "errors": errors,
+            "warnings": warnings,
+        }
+        if loaded is not None:
+            body["arguments"] = [
+                {
+                    "name": a.name,
+                    "description": a.description,
+                    "default": a.default,
+                    "required": a.required,
+                    "choices": list(a.choices),
+                }
+                for a in loaded.get_argument_list()
+            ]
+            body["validators"] = sum(1 for _ in loaded.validator.walk())
+            body["packages"] = loaded.packages()
+        click.echo(json.dumps(body, indent=2))
+    else:
+        for kind, items in (("error", errors), ("warning", warnings)):
+            for item in items:
+                where = item["file"] + (f":{item['line']}" if item["line"] else "")
+                path = f" {item['path']}:" if item["path"] else ""
+                click.echo(f"{kind}: {where}:{path} {item['message']}")
+        if loaded is not None:
+            count = sum(1 for _ in loaded.validator.walk())
+            click.echo(
+                f"{spec}: valid ({count} validators, {len(loaded.arguments)} arguments, "
+                f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''})."
+            )
+        else:
+            click.echo(f"{spec}: invalid ({len(errors)} error{'s' if len(errors) != 1 else ''}).")
+    if not valid:
+        sys.exit(1)
+
+
+# --- validate -------------------------------------------------------------------------------------
+
+
+def _remote(
+    url: str, identity: str | None, known_hosts: str | None, accept_unknown_host: bool
+) -> Any:
+    from validators_runtime.images.remote import LocalRemote
+
+    if url == "local":
+        return LocalRemote()
+    from validators_runtime.images.ssh import SSHRemote, parse_ssh_url
+
+    try:
+        user, host, port = parse_ssh_url(url)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--remote") from None
+    return SSHRemote(
+        host,
+        user,
+        port,
+        identity=identity,
+        known_hosts=known_hosts,
+        accept_unknown_host=accept_unknown_host,
+    )
+
+
+@image.command()
+@click.argument("spec", type=click.Path(dir_okay=False))
+@click.option(
+    "--remote",
+    "remote_url",
+    required=True,
+    metavar="local|ssh://USER@HOST[:PORT]",
+    help="Where to validate: this machine, or a host over SSH.",
+)
+@click.option("--identity", type=click.Path(dir_okay=False), help="The SSH private key file.")
+@click.option(
+    "--known-hosts",
+    type=click.Path(dir_okay=False),
+    help="The known_hosts file the host key is checked against (default: the user's).",
+)
+@click.option(
+    "--accept-unknown-host",
+    is_flag=True,
+    help="Connect even when the host key is not in known_hosts (it is then not verified).",
+)
+@click.option(
+    "--reconcile/--no-reconcile",
+    default=False,
+    show_default=True,
+    help="Fix what can be fixed (install packages, run scripts to repair), or only check.",
+)
+@click.option("--distro", help="The instance's distribution, instead of reading os-release.")
+@click.option("--timeout", type=float, help="Seconds each command may take.")
+@_ARGS
+@_RESOURCE_ROOTS
+@_FORMAT
+def validate(
+    spec: str,
+    remote_url: str,
+    identity: str | None,
+    known_hosts: str | None,
+    accept_unknown_host: bool,
+    reconcile: bool,
+    distro: str | None,
+    timeout: float | None,
+    arguments: tuple[str, ...],
+    resource_roots: tuple[str, ...],
+    output_format: str,
+) -> None:
+    """Validate the image of an instance against SPEC, one progress line per validator.
+
+    Exits 0 when the image passes (after reconciling, with --reconcile), 1 when it fails, 2 on
+    a usage error, a spec that does not load, bad arguments, or an unreachable remote.
+
+    \b
+    Examples:
+      onespec image validate image.yaml --remote local --arg java_distro=openjdk
+      onespec image validate image.yaml --remote ssh://centos@10.0.0.5 --identity key.pem
+    """
+    _quiet_loader()
+    loaded = _load(spec, resource_roots)
+    values = _pairs(arguments)
+    try:
+        loaded.resolve_arguments(values)
+    except ImageArgumentError as exc:
+        raise click.BadParameter(str(exc), param_hint="--arg") from None
+    for name in values:
+        if name not in loaded.arguments:
+            click.echo(
+                f"warning: {name} is not an argument of the spec; passed as a variable", err=True
+            )
+
+    def progress(step: Any) -> None:
+        click.echo(f"{'  ' * step.depth}{step.line_text()}", err=True)
+
+    try:
+        remote = _remote(remote_url, identity, known_hosts, accept_unknown_host)
+    except RemoteError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    with remote:
+        try:
+            report = loaded.validate(
+                remote,
+                reconcile=reconcile,
+                env_map=values,
+                progress=progress,
+                distro=distro,
+                timeout=timeout,
+            )
+        except ImageValidationError as exc:
+            report = exc.report
+            if report is None:
+                click.echo(f"error: {exc}", err=True)
+                sys.exit(1)
+        except RemoteError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+    if output_format == "json":
+        click.echo(json.dumps(report.to_dict(), indent=2))
+    else:
+        for warning in report.warnings:
+            click.echo(f"warning: {warning}")
+        for step in report.failures:
+            click.echo(f"failed: {step.path}: {step.detail}")
+        click.echo(report.summary())
+    if not report.passed:
+        sys.exit(1)
+
+
+# --- script ---------------------------------------------------------------------------------------
+
+
+@image.command()
+@click.argument("spec", type=click.Path(dir_okay=False))
+@click.option(
+    "--distro",
+    required=True,
+    help="The distribution the script is for (ubuntu, debian, centos, rhel, fedora, ...).",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the script to this file (mode 0755) instead of standard output.",
+)
+@_ARGS
+@_RESOURCE_ROOTS
+def script(
+    spec: str,
+    distro: str,
+    output: str | None,
+    arguments: tuple[str, ...],
+    resource_roots: tuple[str, ...],
+) -> None:
+    """Render SPEC as one standalone, idempotent bash script that reconciles an image offline.
+
+    Cases by distribution and by argument are decided now; the script checks each step before
+    changing anything, so running it twice changes nothing the second time. Run it with
+    SIV_RECONCILE=0 in its environment to check only.
+
+    \b
+    Example:
+      onespec image script image.yaml --distro ubuntu --arg java_distro=openjdk > pack.sh
+    """
+    from validators_runtime.images.script import render_script
+
+    _quiet_loader()
+    loaded = _load(spec, resource_roots)
+    try:
+        text = render_script(loaded, distro, _pairs(arguments))
+    except ImageArgumentError as exc:
+        raise click.BadParameter(str(exc), param_hint="--arg") from None
+    except ImageValidationSpecificationError as exc:
+        click.echo(f"spec error: {exc}", err=True)
+        sys.exit(2)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    path = Path(output)
+    path.write_text(text, encoding="utf-8")
+    path.chmod(0o755)
+    click.echo(f"wrote {output}", err=True)

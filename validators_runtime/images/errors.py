@@ -1,0 +1,105 @@
+"""The exceptions of image validation, each carrying where and what.
+
+A plugin catches :class:`ImageValidationError` to learn that an image is unfit, and
+:class:`ImageValidationSpecificationError` to learn that its own spec is wrong: the two call for
+different people (an operator, a plugin author), so they are distinct classes with a common base.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from validators_runtime.images.report import ValidationReport
+
+
+class ImageError(Exception):
+    """The base of every image-validation exception."""
+
+
+class ImageValidationSpecificationError(ImageError, ValueError):
+    """An image spec (the YAML) is wrong; raised when it is loaded, before anything runs.
+
+    ``file`` is the spec's path, ``path`` the YAML path inside it (``validators[2].package``),
+    ``line`` its 1-based line when known, ``reason`` what is wrong and how to fix it.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        file: str | None = None,
+        path: str | None = None,
+        line: int | None = None,
+    ) -> None:
+        self.reason = reason
+        self.file = file
+        self.path = path
+        self.line = line
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        where = self.file or "<spec>"
+        if self.line is not None:
+            where += f":{self.line}"
+        if self.path:
+            where += f": {self.path}"
+        return f"{where}: {self.reason}"
+
+
+class ImageArgumentError(ImageError, ValueError):
+    """An argument given for a validation is missing, unknown or not one of its choices."""
+
+    def __init__(self, reason: str, *, name: str | None = None, value: Any = None) -> None:
+        self.reason = reason
+        self.name = name
+        self.value = value
+        super().__init__(reason)
+
+
+class ImageValidationError(ImageError):
+    """An image does not satisfy its spec (or could not be made to).
+
+    ``report`` is the full :class:`~validators_runtime.images.report.ValidationReport` when the
+    failure comes from a validation run (None when raised by a plugin's own code), so a caller
+    sees every failure, not only the first.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        report: ValidationReport | None = None,
+        reports: list[ValidationReport] | None = None,
+    ) -> None:
+        self.report = report
+        #: Every report of the run that failed, passed ones included (validate_instance).
+        self.reports = reports if reports is not None else ([report] if report else [])
+        super().__init__(message)
+
+
+class RemoteError(ImageError):
+    """A remote could not be reached or could not run a command at all."""
+
+
+class RemoteCommandError(RemoteError):
+    """A command exited non-zero (or timed out) where the caller asked for success."""
+
+    def __init__(
+        self,
+        command: str,
+        code: int | None,
+        stdout: str = "",
+        stderr: str = "",
+        *,
+        target: str = "",
+    ) -> None:
+        self.command = command
+        self.code = code
+        self.stdout = stdout
+        self.stderr = stderr
+        self.target = target
+        status = "timed out" if code is None else f"exited {code}"
+        detail = stderr.strip().splitlines()[-1] if stderr.strip() else ""
+        on = f" on {target}" if target else ""
+        super().__init__(f"command {command!r}{on} {status}" + (f": {detail}" if detail else ""))

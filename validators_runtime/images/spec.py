@@ -1,0 +1,630 @@
+"""Reading an image spec: YAML to validators, every error with file, YAML path and line.
+
+The grammar (which kinds exist, which keys each takes, what names and versions look like) comes
+from the tables generated from ``definitions/image_validators.py``. YAML is read with PyYAML's
+safe loader only, composing the node tree first so that every YAML path has a line number.
+Everything that reaches a shell later is checked here, before anything runs: package names and
+versions against the package managers' grammar, variable names against the shell's, script
+paths against the resource roots.
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from validators_runtime._generated import image_validators as grammar
+from validators_runtime.images.errors import ImageValidationSpecificationError
+from validators_runtime.images.packages import Package
+from validators_runtime.images.validators import (
+    DEFAULT_VALIDATOR_MAP,
+    ImageArgument,
+    ImageValidator,
+    SaharaAllValidator,
+    SaharaAnyValidator,
+    SaharaArgumentCaseValidator,
+    SaharaArgumentSetterValidator,
+    SaharaCopyScriptValidator,
+    SaharaImageValidator,
+    SaharaImageValidatorBase,
+    SaharaOSCaseValidator,
+    SaharaPackageValidator,
+    SaharaScriptValidator,
+)
+
+LOG = logging.getLogger(__name__)
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PATTERNS = {name: re.compile(pattern) for name, pattern in grammar.PATTERNS.items()}
+_KNOWN_OS_NAMES = frozenset(
+    [*grammar.DISTRIBUTIONS, *grammar.DISTRIBUTIONS.values(), *grammar.FAMILIES.values()]
+)
+
+YamlPath = tuple[str | int, ...]
+
+
+def format_path(path: YamlPath) -> str:
+    """``("validators", 2, "script", "a/b")`` -> ``validators[2].script['a/b']``."""
+    text = ""
+    for part in path:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif _IDENTIFIER.fullmatch(part):
+            text += f".{part}" if text else part
+        else:
+            text += f"[{part!r}]"
+    return text
+
+
+@dataclass(frozen=True)
+class SpecWarning:
+    """Something odd in a spec that does not stop it from working."""
+
+    file: str
+    path: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file + (f":{self.line}" if self.line is not None else "")
+        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping."""
+        return {"file": self.file, "path": self.path, "line": self.line, "message": self.message}
+
+
+# --- YAML with line numbers ---------------------------------------------------------------------
+
+
+def _index(node: yaml.Node, path: YamlPath, lines: dict[YamlPath, int], dupes: list) -> None:
+    lines.setdefault(path, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        seen: set[Any] = set()
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            if key is None:
+                continue
+            if key in seen:
+                dupes.append(((*path, key), key_node.start_mark.line + 1))
+            seen.add(key)
+            lines[(*path, key)] = key_node.start_mark.line + 1
+            _index(value_node, (*path, key), lines, dupes)
+    elif isinstance(node, yaml.SequenceNode):
+        for position, item in enumerate(node.value):
+            _index(item, (*path, position), lines, dupes)
+
+
+def read_yaml(text: str, file: str) -> tuple[Any, dict[YamlPath, int], list]:
+    """Parse with the safe loader; return the data, the line of each path, duplicate keys."""
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise ImageValidationSpecificationError(
+            f"not valid YAML: {getattr(exc, 'problem', None) or exc}",
+            file=file,
+            line=mark.line + 1 if mark is not None else None,
+        ) from None
+    finally:
+        loader.dispose()
+    lines: dict[YamlPath, int] = {}
+    dupes: list = []
+    if node is not None:
+        _index(node, (), lines, dupes)
+    # YAML reads `2.6` as a number: keys are looked up as the loader constructed them.
+    return data, lines, dupes
+
+
+# --- The loader ---------------------------------------------------------------------------------
+
+
+class SpecLoader:
+    """Builds validators from parsed YAML, collecting warnings and raising on errors."""
+
+    def __init__(
+        self,
+        file: str,
+        *,
+        validator_map: Mapping[str, type[ImageValidator]] | None = None,
+        resource_roots: Sequence[str | Path] = (),
+        lines: Mapping[YamlPath, int] | None = None,
+    ) -> None:
+        self.file = file
+        self.custom = dict(validator_map or {})
+        self.roots = [Path(root) for root in resource_roots]
+        self.lines = dict(lines or {})
+        self.warnings: list[SpecWarning] = []
+        self.arguments: dict[str, ImageArgument] = {}
+        self.declared_arguments = False
+        self._env_uses: list[tuple[YamlPath, str]] = []
+        self._outputs: set[str] = set()
+
+    # Reporting ---------------------------------------------------------------------------------
+
+    def _line(self, path: YamlPath) -> int | None:
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return self.lines.get(())
+
+    def error(self, path: YamlPath, reason: str) -> ImageValidationSpecificationError:
+        """An error at ``path``, to raise."""
+        return ImageValidationSpecificationError(
+            reason, file=self.file, path=format_path(path) or None, line=self._line(path)
+        )
+
+    def warn(self, path: YamlPath, message: str) -> None:
+        """Note an oddity at ``path``."""
+        warning = SpecWarning(self.file, format_path(path), self._line(path), message)
+        self.warnings.append(warning)
+        LOG.warning("%s", warning)
+
+    # Values ------------------------------------------------------------------------------------
+
+    def _mapping(self, value: Any, path: YamlPath, what: str) -> dict[Any, Any]:
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise self.error(path, f"{what} must be a mapping, not {_kind_of(value)}")
+        return value
+
+    def _single(self, value: Any, path: YamlPath, what: str) -> tuple[Any, Any]:
+        if not isinstance(value, dict) or len(value) != 1:
+            found = f"{len(value)} keys" if isinstance(value, dict) else _kind_of(value)
+            raise self.error(path, f"{what} must be a mapping with exactly one key, not {found}")
+        ((key, item),) = value.items()
+        return key, item
+
+    def _known_keys(
+        self, mapping: Mapping[Any, Any], keys: Mapping[str, Any], path: YamlPath, what: str
+    ) -> None:
+        for key in mapping:
+            if key not in keys:
+                close = difflib.get_close_matches(str(key), list(keys), n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                self.warn(
+                    (*path, key),
+                    f"{what} takes {', '.join(keys)}; {key!r} is not one of them and is ignored"
+                    f"{hint}",
+                )
+        for key, (_, required, _) in keys.items():
+            if required and key not in mapping:
+                raise self.error(path, f"{what} needs {key!r}")
+
+    def _text(self, value: Any, path: YamlPath, what: str) -> str:
+        if not isinstance(value, str) or not value:
+            raise self.error(path, f"{what} must be a non-empty string, not {_kind_of(value)}")
+        return value
+
+    def _scalar(self, value: Any, path: YamlPath, what: str) -> str:
+        """A string; a number is read as its text, with a warning (YAML may have changed it)."""
+        if isinstance(value, str):
+            return value
+        if isinstance(value, bool) or value is None:
+            raise self.error(path, f"{what} must be a string, not {_kind_of(value)}; quote it")
+        if isinstance(value, int | float):
+            self.warn(
+                path,
+                f"{what} is the number {value!r}, read as the string {str(value)!r}; quote it "
+                "so that YAML keeps it as written",
+            )
+            return str(value)
+        raise self.error(path, f"{what} must be a string, not {_kind_of(value)}")
+
+    def _matches(self, value: str, pattern: str, path: YamlPath, what: str) -> str:
+        if not _PATTERNS[pattern].fullmatch(value):
+            raise self.error(path, f"{what} {value!r} is not {grammar.PATTERN_HINTS[pattern]}")
+        return value
+
+    def _env_name(self, value: Any, path: YamlPath, what: str, *, reserved: bool = True) -> str:
+        name = self._matches(self._text(value, path, what), "env-name", path, what)
+        if reserved and name in grammar.RESERVED_VARIABLES:
+            raise self.error(
+                path, f"{what} {name!r} is reserved: the validation sets it for every script"
+            )
+        return name
+
+    # Resources ---------------------------------------------------------------------------------
+
+    def resource(self, relative: Any, path: YamlPath, what: str) -> tuple[Path, bytes]:
+        """Find ``relative`` in the resource roots and read it, refusing any way out of them."""
+        name = self._text(relative, path, what)
+        if "\0" in name:
+            raise self.error(path, f"{what} {name!r} contains a NUL character")
+        if os.path.isabs(name) or name.startswith("~"):
+            raise self.error(
+                path, f"{what} {name!r} is absolute; it must be relative to a resource root"
+            )
+        if not self.roots:
+            raise self.error(path, f"{what} {name!r} cannot be found: there are no resource roots")
+        for root in self.roots:
+            base = Path(os.path.realpath(root))
+            candidate = Path(os.path.realpath(base / name))
+            if candidate != base and base not in candidate.parents:
+                raise self.error(
+                    path,
+                    f"{what} {name!r} leads out of the resource root {str(root)!r} (to "
+                    f"{str(candidate)!r}, through '..' or a symbolic link); it must stay inside",
+                )
+            if candidate.is_file():
+                try:
+                    return candidate, candidate.read_bytes()
+                except OSError as exc:
+                    raise self.error(path, f"cannot read {what} {name!r}: {exc.strerror}") from None
+        roots = ", ".join(repr(str(root)) for root in self.roots)
+        raise self.error(path, f"{what} {name!r} is not a file in any resource root ({roots})")
+
+    # The spec ----------------------------------------------------------------------------------
+
+    def spec(self, data: Any) -> SaharaImageValidator:
+        """A whole spec."""
+        if not isinstance(data, dict):
+            raise self.error(
+                (), f"a spec must be a mapping with 'validators', not {_kind_of(data)}"
+            )
+        sections = grammar.SECTIONS
+        self._known_keys(data, {k: (None, r, None) for k, r in sections.items()}, (), "a spec")
+        self.declared_arguments = "arguments" in data
+        self.arguments = self.argument_section(data.get("arguments"), ("arguments",))
+        items = data["validators"]
+        if not isinstance(items, list):
+            raise self.error(("validators",), f"validators must be a list, not {_kind_of(items)}")
+        validators = self.validator_list(items, ("validators",))
+        root = SaharaAllValidator(validators)
+        root.path, root.line = "validators", self._line(("validators",))
+        self._check_env_uses()
+        return SaharaImageValidator(root, self.arguments, file=self.file, warnings=self.warnings)
+
+    def argument_section(self, value: Any, path: YamlPath) -> dict[str, ImageArgument]:
+        """The ``arguments`` mapping."""
+        arguments: dict[str, ImageArgument] = {}
+        for name, raw in self._mapping(value, path, "arguments").items():
+            where = (*path, name)
+            name = self._env_name(name, where, "an argument name")
+            fields = self._mapping(raw, where, f"argument {name}")
+            self._known_keys(fields, grammar.ARGUMENT_KEYS, where, f"argument {name}")
+            description = fields.get("description") or ""
+            if not isinstance(description, str):
+                raise self.error((*where, "description"), "description must be a string")
+            required = fields.get("required", False)
+            if not isinstance(required, bool):
+                raise self.error(
+                    (*where, "required"), f"required must be true or false, not {required!r}"
+                )
+            default = None
+            if fields.get("default") is not None:
+                default = self._scalar(fields["default"], (*where, "default"), "default")
+            choices: list[str] = []
+            raw_choices = fields.get("choices")
+            if raw_choices is not None:
+                if not isinstance(raw_choices, list) or not raw_choices:
+                    raise self.error((*where, "choices"), "choices must be a non-empty list")
+                choices = [
+                    self._scalar(choice, (*where, "choices", i), "a choice")
+                    for i, choice in enumerate(raw_choices)
+                ]
+            if default is not None and choices and default not in choices:
+                raise self.error(
+                    (*where, "default"),
+                    f"default {default!r} is not one of the choices ({', '.join(choices)})",
+                )
+            if not required and default is None:
+                raise self.error(where, f"argument {name} is not required, so it needs a default")
+            if required and default is not None:
+                self.warn((*where, "default"), "a required argument's default is never used")
+            arguments[name] = ImageArgument(name, description, default, required, tuple(choices))
+        return arguments
+
+    def validator_list(self, items: Any, path: YamlPath) -> list[ImageValidator]:
+        """A list of validators."""
+        if not isinstance(items, list):
+            raise self.error(path, f"a list of validators is expected, not {_kind_of(items)}")
+        return [self.validator(item, (*path, i)) for i, item in enumerate(items)]
+
+    def validator(self, item: Any, path: YamlPath) -> ImageValidator:
+        """One ``{kind: value}`` item."""
+        kind, value = self._single(item, path, "a validator")
+        where = (*path, kind)
+        if kind in self.custom:
+            validator = self._custom(self.custom[kind], value, where)
+        elif kind in DEFAULT_VALIDATOR_MAP:
+            validator = getattr(self, f"_{kind}")(value, where)
+        else:
+            known = sorted({*DEFAULT_VALIDATOR_MAP, *self.custom})
+            close = difflib.get_close_matches(str(kind), known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise self.error(
+                where, f"unknown validator kind {kind!r} (known: {', '.join(known)}){hint}"
+            )
+        if isinstance(validator, SaharaImageValidatorBase) or hasattr(validator, "__dict__"):
+            try:
+                validator.path = format_path(where)  # type: ignore[attr-defined]
+                validator.line = self._line(where)  # type: ignore[attr-defined]
+            except AttributeError:  # pragma: no cover - a validator with slots
+                pass
+        return validator
+
+    def _custom(self, cls: type[ImageValidator], value: Any, path: YamlPath) -> ImageValidator:
+        """A kind from ``validator_map``: built by its own ``from_spec``."""
+        roots = [str(root) for root in self.roots]
+        try:
+            validator = cls.from_spec(value, self.custom, roots)  # type: ignore[attr-defined]
+        except ImageValidationSpecificationError as exc:
+            if exc.file is None:
+                raise self.error(path, exc.reason) from None
+            raise
+        except (ValueError, TypeError, KeyError) as exc:
+            raise self.error(path, f"{cls.__name__} refused its spec: {exc}") from None
+        if not isinstance(validator, ImageValidator):
+            raise self.error(path, f"{cls.__name__}.from_spec returned {_kind_of(validator)}")
+        return validator
+
+    # Built-in kinds ----------------------------------------------------------------------------
+
+    def _package_entry(self, entry: Any, path: YamlPath) -> Package:
+        if isinstance(entry, str):
+            return Package(self._matches(entry, "package-name", path, "package name"))
+        if isinstance(entry, dict):
+            name, options = self._single(entry, path, "a pinned package")
+            where = (*path, name)
+            if not isinstance(name, str):
+                raise self.error(where, f"a package name must be a string, not {_kind_of(name)}")
+            self._matches(name, "package-name", where, "package name")
+            fields = self._mapping(options, where, f"the options of package {name}")
+            self._known_keys(fields, grammar.KIND_KEYS["package"], where, f"package {name}")
+            version = fields.get("version")
+            if version is None:
+                return Package(name)
+            if not isinstance(version, str):
+                raise self.error(
+                    (*where, "version"),
+                    f"version {version!r} must be a string: YAML has read it as "
+                    f"{_kind_of(version)}, which may not be what was written (1.10 becomes 1.1); "
+                    "quote it",
+                )
+            self._matches(version, "package-version", (*where, "version"), "version")
+            return Package(name, version)
+        raise self.error(
+            path, f"a package is a name or {{name: {{version: V}}}}, not {_kind_of(entry)}"
+        )
+
+    def _package(self, value: Any, path: YamlPath) -> SaharaPackageValidator:
+        if isinstance(value, list):
+            if not value:
+                raise self.error(path, "a package list must not be empty")
+            packages = [self._package_entry(entry, (*path, i)) for i, entry in enumerate(value)]
+        else:
+            packages = [self._package_entry(value, path)]
+        names = [p.name for p in packages]
+        for name in sorted({n for n in names if names.count(n) > 1}):
+            self.warn(path, f"package {name} is listed more than once")
+        return SaharaPackageValidator(packages)
+
+    def _script_options(
+        self, value: Any, path: YamlPath, kind: str
+    ) -> tuple[str, dict[str, Any], YamlPath]:
+        if isinstance(value, str):
+            return value, {}, path
+        name, options = self._single(value, path, f"a {kind.replace('_', ' ')}")
+        if not isinstance(name, str) or not name:
+            raise self.error(path, f"a {kind} is named by a non-empty string, not {name!r}")
+        where = (*path, name)
+        fields = self._mapping(options, where, f"the options of {name}")
+        self._known_keys(fields, grammar.KIND_KEYS[kind], where, f"{kind} {name}")
+        return name, fields, where
+
+    def _script(self, value: Any, path: YamlPath) -> SaharaScriptValidator:
+        name, fields, where = self._script_options(value, path, "script")
+        env_vars: list[str] = []
+        raw_env = fields.get("env_vars")
+        if raw_env is not None:
+            if not isinstance(raw_env, list):
+                raise self.error((*where, "env_vars"), "env_vars must be a list of variable names")
+            for i, variable in enumerate(raw_env):
+                env_path = (*where, "env_vars", i)
+                env_vars.append(self._env_name(variable, env_path, "a variable name"))
+                self._env_uses.append((env_path, env_vars[-1]))
+        output = None
+        if fields.get("output") is not None:
+            output = self._env_name(fields["output"], (*where, "output"), "output")
+            self._outputs.add(output)
+        if "inline" in fields:
+            body = self._text(fields["inline"], (*where, "inline"), "inline").encode("utf-8")
+            source = None
+        else:
+            found, body = self.resource(name, where, "script")
+            source = str(found)
+        return SaharaScriptValidator(body, env_vars, output, name=name, source=source)
+
+    def _copy_script(self, value: Any, path: YamlPath) -> SaharaCopyScriptValidator:
+        name, fields, where = self._script_options(value, path, "copy_script")
+        base = name.rstrip("/").rsplit("/", 1)[-1]
+        if base in {"", ".", ".."}:
+            raise self.error(where, f"copy_script {name!r} does not end in a file name")
+        if "inline" in fields:
+            body = self._text(fields["inline"], (*where, "inline"), "inline").encode("utf-8")
+        else:
+            _, body = self.resource(name, where, "copy_script")
+        return SaharaCopyScriptValidator(body, base)
+
+    def _all(self, value: Any, path: YamlPath) -> SaharaAllValidator:
+        return SaharaAllValidator(self.validator_list(value, path))
+
+    def _any(self, value: Any, path: YamlPath) -> SaharaAnyValidator:
+        validators = self.validator_list(value, path)
+        if not validators:
+            raise self.error(path, "any needs at least one alternative: an empty any always fails")
+        return SaharaAnyValidator(validators)
+
+    def _os_case(self, value: Any, path: YamlPath) -> SaharaOSCaseValidator:
+        if not isinstance(value, list) or not value:
+            raise self.error(
+                path, "os_case must be a non-empty list of {distribution: [validators]}"
+            )
+        cases = []
+        for i, item in enumerate(value):
+            name, validators = self._single(item, (*path, i), "an os_case case")
+            where = (*path, i, name)
+            name = self._text(name, where, "a case name")
+            base = name.rstrip("0123456789").lower()
+            if base not in _KNOWN_OS_NAMES:
+                self.warn(
+                    where,
+                    f"case {name!r} names no known distribution or family "
+                    f"({', '.join(sorted(_KNOWN_OS_NAMES))}); it applies only where "
+                    f"os-release says ID={name}",
+                )
+            cases.append((name, self.validator_list(validators, where)))
+        return SaharaOSCaseValidator(cases)
+
+    def _argument(self, value: Any, path: YamlPath) -> str:
+        name = self._text(value, path, "argument_name")
+        if name not in self.arguments:
+            declared = ", ".join(self.arguments) or "none"
+            raise self.error(path, f"argument {name!r} is not declared (declared: {declared})")
+        return name
+
+    def _argument_case(self, value: Any, path: YamlPath) -> SaharaArgumentCaseValidator:
+        fields = self._mapping(value, path, "argument_case")
+        self._known_keys(fields, grammar.KIND_KEYS["argument_case"], path, "argument_case")
+        name = self._argument(fields["argument_name"], (*path, "argument_name"))
+        raw_cases = self._mapping(fields["cases"], (*path, "cases"), "cases")
+        if not raw_cases:
+            raise self.error((*path, "cases"), "cases must name at least one value")
+        cases: dict[str, list[ImageValidator]] = {}
+        choices = self.arguments[name].choices
+        for key, validators in raw_cases.items():
+            where = (*path, "cases", key)
+            text = self._scalar(key, where, "a case value")
+            if choices and text not in choices:
+                self.warn(
+                    where,
+                    f"case {text!r} is not a choice of argument {name} ({', '.join(choices)}) "
+                    "and can never run",
+                )
+            cases[text] = self.validator_list(validators, where)
+        uncovered = [choice for choice in choices if choice not in cases]
+        if uncovered:
+            self.warn(
+                (*path, "cases"),
+                f"no case for {', '.join(uncovered)} (choices of {name}): with "
+                f"{'that value' if len(uncovered) == 1 else 'those values'} it does nothing",
+            )
+        return SaharaArgumentCaseValidator(name, cases)
+
+    def _argument_set(self, value: Any, path: YamlPath) -> SaharaArgumentSetterValidator:
+        fields = self._mapping(value, path, "argument_set")
+        self._known_keys(fields, grammar.KIND_KEYS["argument_set"], path, "argument_set")
+        name = self._argument(fields["argument_name"], (*path, "argument_name"))
+        text = self._scalar(fields["value"], (*path, "value"), "value")
+        choices = self.arguments[name].choices
+        if choices and text not in choices:
+            raise self.error(
+                (*path, "value"),
+                f"{text!r} is not a choice of argument {name} ({', '.join(choices)})",
+            )
+        return SaharaArgumentSetterValidator(name, text)
+
+    def _check_env_uses(self) -> None:
+        known = {*self.arguments, *self._outputs}
+        for path, name in self._env_uses:
+            if name not in known:
+                self.warn(
+                    path,
+                    f"{name} is neither a declared argument nor a script's output: the script "
+                    "gets it only when the caller supplies a value",
+                )
+
+
+def _kind_of(value: Any) -> str:
+    names = {
+        dict: "a mapping",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        type(None): "nothing (null)",
+    }
+    return names.get(type(value), type(value).__name__)
+
+
+def default_roots(yaml_path: Path, resource_roots: Sequence[str | Path] | None) -> list[Path]:
+    """The resource roots: as given, or the spec's own directory."""
+    if resource_roots is None:
+        return [yaml_path.parent]
+    return [Path(root) for root in resource_roots]
+
+
+def load(
+    yaml_path: str | Path,
+    *,
+    validator_map: Mapping[str, type[ImageValidator]] | None = None,
+    resource_roots: Sequence[str | Path] | None = None,
+) -> SaharaImageValidator:
+    """Load a spec file; see :meth:`SaharaImageValidatorBase.from_yaml`."""
+    path = Path(yaml_path)
+    file = str(yaml_path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ImageValidationSpecificationError(
+            f"cannot read the spec: {exc.strerror}", file=file
+        ) from None
+    except UnicodeDecodeError:
+        raise ImageValidationSpecificationError("the spec is not UTF-8 text", file=file) from None
+    return loads(
+        text,
+        file=file,
+        validator_map=validator_map,
+        resource_roots=default_roots(path, resource_roots),
+    )
+
+
+def loads(
+    text: str,
+    *,
+    file: str = "<spec>",
+    validator_map: Mapping[str, type[ImageValidator]] | None = None,
+    resource_roots: Sequence[str | Path] = (),
+) -> SaharaImageValidator:
+    """Load a spec from its text."""
+    data, lines, dupes = read_yaml(text, file)
+    loader = SpecLoader(
+        file, validator_map=validator_map, resource_roots=resource_roots, lines=lines
+    )
+    for dupe_path, line in dupes:
+        loader.warnings.append(
+            SpecWarning(
+                file, format_path(dupe_path), line, "this key is given twice; the last wins"
+            )
+        )
+    return loader.spec(data)
+
+
+def build_one(
+    kind: str,
+    value: Any,
+    *,
+    validator_map: Mapping[str, type[ImageValidator]] | None = None,
+    resource_roots: Sequence[str | Path] | None = None,
+) -> SaharaImageValidatorBase:
+    """One validator of a built-in ``kind`` from its parsed YAML value (no arguments declared)."""
+    loader = SpecLoader("<spec>", validator_map=validator_map, resource_roots=resource_roots or ())
+    if kind not in DEFAULT_VALIDATOR_MAP:
+        raise ImageValidationSpecificationError(f"{kind!r} is not a built-in validator kind")
+    validator = getattr(loader, f"_{kind}")(value, (kind,))
+    validator.path = kind
+    return validator
