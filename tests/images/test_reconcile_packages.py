@@ -1,8 +1,8 @@
-"""Installing packages when reconciling, through a remote that plays a package manager.
+"""The commands that install packages when reconciling, through a remote playing a package manager.
 
-The real machine's packages are never changed in tests: this remote answers dpkg-query and
-rpm from a dict and "installs" by adding to it, so the commands the validators send can be
-checked exactly.
+This remote answers dpkg-query and rpm from a dict and "installs" by adding to it, so the exact
+commands the validators send can be checked -- for the Red Hat family too, whose dnf and yum a
+Debian machine cannot run. ``test_apt_reconcile`` installs a package for real with apt-get.
 """
 
 from __future__ import annotations
