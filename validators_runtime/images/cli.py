@@ -76,6 +76,11 @@ def _load(spec: str, resource_roots: tuple[str, ...]) -> Any:
         sys.exit(2)
 
 
+def _plural(count: int, noun: str) -> str:
+    """``1 warning``, ``2 warnings``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 @click.group("image")
 def image() -> None:
     """Image specs: check them, validate instances against them, render them as scripts."""
@@ -203,12 +208,16 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
                 click.echo(f"{kind}: {where}:{path} {item['message']}")
         if loaded is not None:
             count = sum(1 for _ in loaded.validator.walk())
-            click.echo(
-                f"{spec}: valid ({count} validators, {len(loaded.arguments)} arguments, "
-                f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''})."
+            counts = ", ".join(
+                (
+                    _plural(count, "validator"),
+                    _plural(len(loaded.arguments), "argument"),
+                    _plural(len(warnings), "warning"),
+                )
             )
+            click.echo(f"{spec}: valid ({counts}).")
         else:
-            click.echo(f"{spec}: invalid ({len(errors)} error{'s' if len(errors) != 1 else ''}).")
+            click.echo(f"{spec}: invalid ({_plural(len(errors), 'error')}).")
     if not valid:
         sys.exit(1)
 

@@ -138,6 +138,7 @@ class ValidationReport:
         parts = ", ".join(f"{counts.get(str(o), 0)} {o}" for o in Outcome)
         return (
             f"{self.spec} on {self.target} ({self.distro}): {self.outcome} "
-            f"({len(self.steps)} validators: {parts}; {len(self.commands)} commands; "
+            f"({len(self.steps)} validator{'' if len(self.steps) == 1 else 's'}: {parts}; "
+            f"{len(self.commands)} command{'' if len(self.commands) == 1 else 's'}; "
             f"{self.seconds:.2f} s)."
         )
