@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -12,9 +13,12 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 CASES = Path(__file__).resolve().parent / "cases"
 
-settings.register_profile("ci", deadline=None, max_examples=300)
+# The default profile is derandomised, so a run is repeatable and a red build is never luck;
+# ONESPEC_HYPOTHESIS=explore draws fresh examples (and more of them) to look for new failures.
+settings.register_profile("ci", deadline=None, max_examples=300, derandomize=True)
 settings.register_profile("dev", deadline=None)
-settings.load_profile("ci")
+settings.register_profile("explore", deadline=None, max_examples=1000)
+settings.load_profile(os.environ.get("ONESPEC_HYPOTHESIS", "ci"))
 
 
 @pytest.fixture(scope="session")

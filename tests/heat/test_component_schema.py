@@ -201,7 +201,7 @@ def _explained(problem, properties: dict) -> bool:
         return "already handled" in problem.message
     if problem.code == "duplicate-name":  # unique-names
         return True
-    if problem.path.startswith("options."):  # namespaced-options
+    if problem.path.startswith(("options.", "options[")):  # namespaced-options
         return problem.code in ("unknown-option-section", "wrong-type")
     if problem.code == "invalid-value" and problem.path.endswith(".default"):  # json-text
         index = int(problem.path.split("[")[1].split("]")[0])
