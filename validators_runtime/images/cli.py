@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from validators_runtime.cli import FORMAT_OPTION
 from validators_runtime.images.errors import (
     ImageArgumentError,
     ImageValidationError,
@@ -21,14 +22,6 @@ from validators_runtime.images.errors import (
     RemoteError,
 )
 
-_FORMAT = click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Text for people, JSON for machines.",
-)
 _RESOURCE_ROOTS = click.option(
     "--resource-root",
     "resource_roots",
@@ -122,7 +115,7 @@ def _schema_errors(data: Any, file: str, lines: dict) -> list[dict[str, Any]]:
 @image.command()
 @click.argument("spec", type=click.Path(dir_okay=False))
 @_RESOURCE_ROOTS
-@_FORMAT
+@FORMAT_OPTION
 def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> None:
     """Check SPEC without running anything: its JSON Schema, then what only the loader sees.
 
@@ -278,7 +271,7 @@ def _remote(
 @click.option("--timeout", type=float, help="Seconds each command may take.")
 @_ARGS
 @_RESOURCE_ROOTS
-@_FORMAT
+@FORMAT_OPTION
 def validate(
     spec: str,
     remote_url: str,

@@ -18,8 +18,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from validators_runtime._generated import image_validators as grammar
 from validators_runtime.images.distro import OS_RELEASE_COMMAND, Distro, detect
@@ -29,7 +28,7 @@ from validators_runtime.images.errors import (
     RemoteCommandError,
 )
 from validators_runtime.images.packages import MANAGERS, Installed, Package, PackageManager
-from validators_runtime.images.remote import CommandResult, Remote
+from validators_runtime.images.remote import CommandResult, Remote, RemoteBase
 from validators_runtime.images.report import Outcome, Step, ValidationReport
 
 if TYPE_CHECKING:
@@ -145,8 +144,11 @@ class SaharaImageValidatorBase(ImageValidator):
 # --- The run --------------------------------------------------------------------------------------
 
 
-class _RecordingRemote:
-    """The remote as validators see it: every command lands in the running step."""
+class _RecordingRemote(RemoteBase):
+    """The remote as validators see it: every command lands in the running step.
+
+    Leaving a ``with`` block does not close it: the run owns the connection.
+    """
 
     def __init__(self, context: ValidationContext) -> None:
         self._context = context
@@ -167,17 +169,6 @@ class _RecordingRemote:
 
     def close(self) -> None:
         """The run owns the connection; validators do not close it."""
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        return None
 
 
 @dataclass
