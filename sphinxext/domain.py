@@ -119,7 +119,7 @@ def _directive_for(kind: ObjectType) -> type[OnespecObject]:
 
 
 class OnespecIndex(Index):
-    """The domain index: objects grouped by namespace, deprecated ones marked."""
+    """The domain index: objects grouped by namespace (or area, topic, ...), deprecated marked."""
 
     name = "index"
     localname = "onespec reference index"
@@ -130,17 +130,23 @@ class OnespecIndex(Index):
     ) -> tuple[list[tuple[str, list[IndexEntry]]], bool]:
         domain: OnespecDomain = self.domain  # type: ignore[assignment]
         wanted = set(docnames) if docnames is not None else None
-        groups: dict[str, list[IndexEntry]] = {}
+        order = {kind.name: position for position, kind in enumerate(OBJECT_TYPES)}
+        groups: dict[tuple[int, str], list[IndexEntry]] = {}
         for (objtype, name), entry in sorted(domain.objects.items(), key=lambda i: i[0][1]):
             if wanted is not None and entry.docname not in wanted:
                 continue
             kind = domain.object_type(objtype)
             heading = entry.group or "(unnamespaced)"
             extra = f"{kind.label}, deprecated" if entry.deprecated else kind.label
-            groups.setdefault(heading, []).append(
+            groups.setdefault((order[objtype], heading), []).append(
                 IndexEntry(name, 0, entry.docname, entry.node_id, extra, "", "")
             )
-        return sorted(groups.items()), False
+        # Groups follow OBJECT_TYPES (extra-spec namespaces first), then their names: the
+        # groups of one kind of object stay together instead of mixing alphabetically.
+        merged: dict[str, list[IndexEntry]] = {}
+        for (_, heading), entries in sorted(groups.items()):
+            merged.setdefault(heading, []).extend(entries)
+        return list(merged.items()), False
 
 
 class OnespecDomain(Domain):

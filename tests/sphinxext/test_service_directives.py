@@ -64,6 +64,11 @@ def test_the_domain_index_groups_labels_by_scope_and_rules_by_area(site):
         "deprecated",
     }
     assert "onespec:plugins:update" in {name for name, _, _ in groups["onespec:plugins"]}
+    # The groups of one kind stay together, in the order of the domain's object types: every
+    # label scope before any policy area, although "onespec:plugins" sorts first by name.
+    kinds = [{extra for _, _, extra in entries} for entries in groups.values()]
+    assert kinds == sorted(kinds, key=lambda extras: "policy rule" in extras)
+    assert list(groups).index("plugin and version") < list(groups).index("onespec:plugins")
 
 
 def test_labels_say_who_may_change_them(site):
