@@ -290,3 +290,16 @@ def test_the_working_directory_is_removed(tmp_path):
     report = validate(spec, False)
     assert report.setup[-1] == "rm -rf -- <workdir>"
     assert "mktemp -d /tmp/onespec-siv.XXXXXXXX" in report.commands
+
+
+def test_a_misspelt_package_is_named_with_the_one_it_probably_meant(tmp_path):
+    spec = SaharaImageValidator.from_yaml(
+        write_spec(tmp_path, f"validators:\n  - package: [coreutlis, {NO_SUCH_PACKAGE}]\n")
+    )
+    with pytest.raises(ImageValidationError) as caught:
+        validate(spec, False)
+    (failure,) = caught.value.report.failures
+    # A close spelling of an installed package is offered; a name like no other gets nothing.
+    assert (
+        failure.detail == f"not installed: coreutlis (did you mean coreutils?), {NO_SUCH_PACKAGE}"
+    )

@@ -179,3 +179,13 @@ def test_the_rendered_script_reconciles_once_then_changes_nothing(tmp_path):
     second = run()
     assert second.returncode == 0 and snapshot(target) == state
     assert run(SIV_RECONCILE="0").returncode == 0
+
+
+def test_closest_names_offers_only_close_spellings():
+    from validators_runtime.images.packages import closest_names
+
+    known = ["coreutils", "python3-yaml", "openssh-server", "ssh"]
+    assert closest_names(["coreutlis", "python3-yml", "ssh", "zzzzqqq", "gcc"], known) == {
+        "coreutlis": "coreutils",
+        "python3-yml": "python3-yaml",
+    }

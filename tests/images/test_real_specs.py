@@ -132,8 +132,11 @@ def test_a_real_spec_checked_on_this_machine_fails_naming_what_is_missing(tmp_pa
     assert not report.passed
     assert "cloudera-manager-agent" in str(caught.value)
     assert not any("apt-get" in command for command in report.commands)
-    queries = [c for c in report.commands if c.startswith("dpkg-query")]
+    queries = [c for c in report.commands if c.startswith("dpkg-query -W -f='${Package}\\t")]
     scripts = [c for c in report.commands if c.startswith("env ")]
     # One query for the packages before the first script, one after each script.
     assert len(queries) <= len(scripts) + 1
+    # Once something is missing, the names it may have meant are listed once for the run.
+    listings = [c for c in report.commands if "apt-cache pkgnames" in c]
+    assert len(listings) == 1
     assert all("SIV_RECONCILE=0" in command for command in scripts)

@@ -13,6 +13,7 @@ import shlex
 import pytest
 
 from validators_runtime.images import ImageValidationError, Outcome
+from validators_runtime.images.packages import Dpkg, Rpm
 from validators_runtime.images.remote import RemoteBase
 from validators_runtime.images.spec import loads
 
@@ -28,6 +29,8 @@ class PackageManagerRemote(RemoteBase):
 
     def execute_command(self, cmd, run_as_root=False, raise_when_error=True, timeout=None):
         self.commands.append(cmd)
+        if cmd in (Dpkg().names_command(), Rpm().names_command()):
+            return 0, "".join(f"{name}\n" for name in {*self.installed, *self.installable}), ""
         words = shlex.split(cmd)
         if words[0] == "dpkg-query":
             names = words[words.index("--") + 1 :]
@@ -105,6 +108,15 @@ def test_an_installation_that_fails_fails_the_step():
     remote = PackageManagerRemote({}, family="debian")
     with pytest.raises(ImageValidationError, match="Unable to locate package nowhere"):
         spec.validate(remote, reconcile=True, distro="debian")
+
+
+def test_a_misspelt_package_that_cannot_be_installed_gets_the_name_it_meant():
+    spec = loads("validators:\n  - package: [wgte, nowhere]\n")
+    remote = PackageManagerRemote({}, family="redhat", installable={"wget": "1.21-1"})
+    with pytest.raises(ImageValidationError) as caught:
+        spec.validate(remote, reconcile=True, distro="centos")
+    assert str(caught.value).endswith("; did you mean wget for wgte?")
+    assert "for nowhere" not in str(caught.value)
 
 
 def test_redhat_uses_rpm_and_dnf_or_yum():

@@ -7,6 +7,7 @@ package database, the quoting keeps it out of the shell.
 
 from __future__ import annotations
 
+import difflib
 import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -52,6 +53,11 @@ class PackageManager:
         """One command installing ``packages`` together."""
         raise NotImplementedError
 
+    def names_command(self) -> str:
+        """One command printing, a line each, the names a misspelt package may have meant:
+        the packages installed and, where the family can say so cheaply, those available."""
+        raise NotImplementedError
+
     def satisfied(self, package: Package, versions: tuple[str, ...]) -> bool:
         """Whether ``versions`` (installed) satisfy ``package``: any version, or the exact one."""
         if not versions:
@@ -93,6 +99,9 @@ class Dpkg(PackageManager):
         words = [f"{p.name}={p.version}" if p.version else p.name for p in packages]
         return f"DEBIAN_FRONTEND=noninteractive apt-get -y install {_quoted(words)}"
 
+    def names_command(self) -> str:
+        return "dpkg-query -W -f='${Package}\\n'; apt-cache pkgnames 2>/dev/null; true"
+
     def spellings(self, version: str) -> set[str]:
         # dpkg reports the epoch; a spec may leave out an epoch of 0 only.
         spellings = {version}
@@ -132,6 +141,9 @@ class Rpm(PackageManager):
             f"else yum install -y {words}; fi"
         )
 
+    def names_command(self) -> str:
+        return "rpm -qa --queryformat '%{NAME}\\n'"
+
     def spellings(self, version: str) -> set[str]:
         # epoch:version-release, version-release and version alone all pin exactly enough.
         epoch, colon, rest = version.rpartition(":")
@@ -143,3 +155,23 @@ class Rpm(PackageManager):
 
 
 MANAGERS: dict[str, PackageManager] = {"debian": Dpkg(), "redhat": Rpm()}
+
+
+def closest_names(wanted: Iterable[str], known: Iterable[str]) -> dict[str, str]:
+    """For each wanted name that is not known, the known name it most probably meant.
+
+    Names of one package manager differ in small ways (``coreutils`` / ``coreutlis``,
+    ``python3-yaml`` / ``python3-yml``), so a close spelling is a useful guess; a name with no
+    close spelling gets none rather than a far-fetched one.
+    """
+    names = set(known)
+    guesses = {}
+    for name in wanted:
+        if name in names:
+            continue
+        # Only names of a similar length can be close; the filter keeps a long list cheap.
+        near = [other for other in names if abs(len(other) - len(name)) <= 2]
+        match = difflib.get_close_matches(name, near, n=1, cutoff=0.75)
+        if match:
+            guesses[name] = match[0]
+    return guesses

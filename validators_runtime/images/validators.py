@@ -27,7 +27,13 @@ from validators_runtime.images.errors import (
     ImageValidationError,
     RemoteCommandError,
 )
-from validators_runtime.images.packages import MANAGERS, Installed, Package, PackageManager
+from validators_runtime.images.packages import (
+    MANAGERS,
+    Installed,
+    Package,
+    PackageManager,
+    closest_names,
+)
 from validators_runtime.images.remote import CommandResult, Remote, RemoteBase
 from validators_runtime.images.report import Outcome, Step, ValidationReport
 
@@ -206,6 +212,7 @@ class ValidationContext:
         self.copy_destination = copy_destination.rstrip("/") or "/"
         self._spec_packages = tuple(dict.fromkeys(packages))
         self._installed: Installed | None = None
+        self._known_names: frozenset[str] | None = None
         self._queried: frozenset[str] = frozenset()
         self._stack: list[_Frame] = []
         self._workdir: str | None = None
@@ -297,6 +304,17 @@ class ValidationContext:
             self._installed = manager.parse(stdout)
             self._queried = frozenset(query)
         return self._installed
+
+    def package_guesses(self, names: Sequence[str]) -> dict[str, str]:
+        """What each missing package name probably meant, asked only once something failed.
+
+        One more command, on the failure path only and once a run, so passing specs cost
+        nothing more.
+        """
+        if self._known_names is None:
+            code, stdout, _ = self.execute(self.package_manager().names_command())
+            self._known_names = frozenset(stdout.split()) if code == 0 else frozenset()
+        return closest_names(names, self._known_names)
 
     def forget_packages(self) -> None:
         """Something may have installed or removed packages: ask again next time."""
@@ -475,8 +493,15 @@ class SaharaPackageValidator(SaharaImageValidatorBase):
         return [p for p in self.packages if not manager.satisfied(p, installed.get(p.name, ()))]
 
     @staticmethod
-    def _describe(missing: Sequence[Package], installed: Installed) -> str:
-        absent = [p.name for p in missing if not installed.get(p.name)]
+    def _describe(
+        missing: Sequence[Package], installed: Installed, guesses: Mapping[str, str] | None = None
+    ) -> str:
+        guesses = guesses or {}
+        absent = [
+            f"{p.name} (did you mean {guesses[p.name]}?)" if p.name in guesses else p.name
+            for p in missing
+            if not installed.get(p.name)
+        ]
         other = [
             f"{p.name} ({', '.join(installed[p.name])} installed, {p.version} required)"
             for p in missing
@@ -497,14 +522,19 @@ class SaharaPackageValidator(SaharaImageValidatorBase):
         if not missing:
             return Outcome.PASSED
         if not reconcile:
-            raise ImageValidationError(self._describe(missing, installed))
+            guesses = context.package_guesses([p.name for p in missing])
+            raise ImageValidationError(self._describe(missing, installed, guesses))
         code, _, stderr = context.execute(
             manager.install_command(missing), run_as_root=True, timeout=context.timeout
         )
         context.forget_packages()
         if code != 0:
             last = stderr.strip().splitlines()[-1] if stderr.strip() else f"exit status {code}"
-            raise ImageValidationError(f"installing {', '.join(map(str, missing))} failed: {last}")
+            guesses = context.package_guesses([p.name for p in missing])
+            hint = "".join(f"; did you mean {guesses[n]} for {n}?" for n in sorted(guesses))
+            raise ImageValidationError(
+                f"installing {', '.join(map(str, missing))} failed: {last}{hint}"
+            )
         installed = context.installed(names, refresh=True)
         still = self._missing(manager, installed)
         if still:
