@@ -48,6 +48,18 @@ class LazyGroup(click.Group):
             return getattr(importlib.import_module(module_name), attribute)
         return super().get_command(ctx, cmd_name)
 
+    def load_all(self) -> None:
+        """Import every lazy subcommand into ``commands``.
+
+        For tools that walk ``commands`` rather than asking ``get_command`` -- sphinx-click,
+        which documents the whole tree -- at the price of the imports a run avoids.
+        """
+        context = click.Context(self)
+        for name in self.lazy_subcommands:
+            command = self.get_command(context, name)
+            if command is not None:
+                self.add_command(command, name)
+
 
 @click.group(
     cls=LazyGroup,

@@ -34,5 +34,10 @@ graphviz_output_format = "svg"
 autodoc_typehints = "none"
 autodoc_member_order = "bysource"
 
+# sphinx-click walks a group's loaded commands; the command line loads most of them lazily.
+from validators_runtime.cli import cli as _cli  # noqa: E402
+
+_cli.load_all()
+
 # Other projects' inventories would need the network at build time; none is referenced yet.
 intersphinx_mapping: dict[str, tuple[str, str | None]] = {}

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import click
 import pytest
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -763,3 +764,13 @@ def test_the_documentation_describes_every_in_tree_spec_once(real_site: RealSite
     for spec in in_tree():
         page_name = "unnamespaced" if spec.namespace == "" else spec.namespace
         assert entries[spec.name].startswith(f"reference/extra-specs/{page_name}.html#"), spec
+
+
+def test_the_command_line_page_documents_every_command(real_site: RealSite):
+    from validators_runtime.cli import cli
+
+    html = (real_site.outdir / "cli.html").read_text(encoding="utf-8")
+    names = cli.list_commands(click.Context(cli))
+    assert {"generate", "image", "serve"} <= set(names)  # lazy ones among them
+    for name in names:
+        assert f'id="onespec-{name}"' in html, name

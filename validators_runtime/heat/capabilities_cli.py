@@ -112,7 +112,7 @@ def find_command(
 
     \b
     Example:
-      onespec capabilities find -r -c resource_type=OS::TripleO::Controller ./*
+      onespec capabilities find -r -c resource_type=OS::TripleO::Controller .
     """
     pairs = [_constraint(pair) for pair in constraints]
     result = api.find(paths, pairs, recursive=recursive, cache=not no_cache, max_size=max_size)
@@ -208,7 +208,7 @@ def choices_command(
 
     \b
     Example:
-      onespec capabilities choices overcloud-resource-registry-puppet.yaml environments/*.yaml
+      onespec capabilities choices -r overcloud-resource-registry-puppet.yaml environments
     """
     result = api.choices(paths, recursive=recursive, cache=not no_cache, max_size=max_size)
     if output_format == "json":
