@@ -358,6 +358,31 @@ def test_earlier_patterns_take_precedence_over_later_overlapping_ones():
         registry.validate({"foo:a1": "not an int"})
 
 
+@pytest.mark.parametrize(
+    ("parameter", "accepted", "refused"),
+    [
+        (Parameter("n", int), ["foo:n0", "foo:n99999999999999999999"], []),
+        (Parameter("n", int, min=0), ["foo:n0", "foo:n7"], []),
+        (Parameter("n", int, min=1), ["foo:n1", "foo:n42"], ["foo:n0"]),
+        (Parameter("n", int, min=0, max=3), ["foo:n0", "foo:n3"], ["foo:n4", "foo:n10"]),
+        (Parameter("n", int, min=-2, pattern="-?[0-9]+"), ["foo:n-2", "foo:n5"], ["foo:n-3"]),
+        (Parameter("n", str, max_length=3), ["foo:nabc"], ["foo:nabcd"]),
+    ],
+)
+def test_parameter_bounds_hold_on_every_path(parameter, accepted, refused):
+    """Bounds a pattern already implies are not checked again; every other one is."""
+    registry = compile_registry(
+        [ExtraSpecValidator(name="foo:n{n}", parameters=[parameter], value={"type": str})]
+    )
+    for key in accepted:
+        assert registry.validate({key: "x"}) == [], key
+    for key in refused:
+        with pytest.raises(ExtraSpecValidationError) as caught:
+            registry.validate({key: "x"})
+        (finding,) = caught.value.findings
+        assert finding.code == "unknown-key", key
+
+
 def test_the_in_tree_catalogue_has_no_shadowed_keys():
     from definitions.registry import in_tree
 
