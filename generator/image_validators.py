@@ -98,26 +98,35 @@ def _named_options(options: tuple[grammar.Key, ...], what: str) -> dict[str, Any
     }
 
 
+#: The schema's name for one entry of a ``package`` validator, shared by its two forms.
+PACKAGE_ENTRY = "package_entry"
+
+
+def _package_entry_schema(kind: grammar.ValidatorKind) -> dict[str, Any]:
+    """One package: its name, or a one-key mapping of its name to its version."""
+    return {
+        "anyOf": [
+            {"type": "string", "pattern": _pattern("package-name")},
+            {
+                "type": "object",
+                "minProperties": 1,
+                "maxProperties": 1,
+                "propertyNames": {"pattern": _pattern("package-name")},
+                "additionalProperties": {
+                    "anyOf": [
+                        {"type": "null"},
+                        _mapping_schema(kind.keys, "The package's version."),
+                    ]
+                },
+            },
+        ],
+    }
+
+
 def _kind_schema(kind: grammar.ValidatorKind) -> dict[str, Any]:
     description = f"{kind.title}. {kind.summary}"
     if kind.key == "package":
-        entry = {
-            "anyOf": [
-                {"type": "string", "pattern": _pattern("package-name")},
-                {
-                    "type": "object",
-                    "minProperties": 1,
-                    "maxProperties": 1,
-                    "propertyNames": {"pattern": _pattern("package-name")},
-                    "additionalProperties": {
-                        "anyOf": [
-                            {"type": "null"},
-                            _mapping_schema(kind.keys, "The package's version."),
-                        ]
-                    },
-                },
-            ]
-        }
+        entry = {"$ref": f"#/$defs/{PACKAGE_ENTRY}"}
         return {
             "description": description,
             "anyOf": [entry, {"type": "array", "minItems": 1, "items": entry}],
@@ -197,6 +206,9 @@ def schema() -> dict[str, Any]:
                 "properties": {kind.key: {"$ref": f"#/$defs/{kind.key}"} for kind in grammar.KINDS},
             },
             **{kind.key: _kind_schema(kind) for kind in grammar.KINDS},
+            PACKAGE_ENTRY: _package_entry_schema(
+                next(kind for kind in grammar.KINDS if kind.key == "package")
+            ),
         },
     }
 

@@ -158,128 +158,10 @@ SCHEMA = {'$schema': 'https://json-schema.org/draft/2020-12/schema',
            'package': {'description': 'Packages are installed. Checks that one or more packages '
                                       'are installed, with an exact version where one is given. A '
                                       'list is checked in one query and installed in one command.',
-                       'anyOf': [{'anyOf': [{'type': 'string',
-                                             'pattern': '^(?:[A-Za-z0-9][A-Za-z0-9+._-]{0,127})$(?!\\n)'},
-                                            {'type': 'object',
-                                             'minProperties': 1,
-                                             'maxProperties': 1,
-                                             'propertyNames': {'pattern': '^(?:[A-Za-z0-9][A-Za-z0-9+._-]{0,127})$(?!\\n)'},
-                                             'additionalProperties': {'anyOf': [{'type': 'null'},
-                                                                                {'description': 'The '
-                                                                                                "package's "
-                                                                                                'version.',
-                                                                                 'type': 'object',
-                                                                                 'properties': {'version': {'description': 'The '
-                                                                                                                           'exact '
-                                                                                                                           'version '
-                                                                                                                           'required: '
-                                                                                                                           'the '
-                                                                                                                           'whole '
-                                                                                                                           'version '
-                                                                                                                           'as '
-                                                                                                                           'dpkg '
-                                                                                                                           'or '
-                                                                                                                           'rpm '
-                                                                                                                           'report '
-                                                                                                                           'it '
-                                                                                                                           '(Debian: '
-                                                                                                                           'epoch:upstream-revision; '
-                                                                                                                           'RPM: '
-                                                                                                                           'version '
-                                                                                                                           'or '
-                                                                                                                           'version-release). '
-                                                                                                                           'There '
-                                                                                                                           'are '
-                                                                                                                           'no '
-                                                                                                                           'ranges: '
-                                                                                                                           'comparing '
-                                                                                                                           'versions '
-                                                                                                                           'offline '
-                                                                                                                           'and '
-                                                                                                                           'across '
-                                                                                                                           'epochs '
-                                                                                                                           'is '
-                                                                                                                           'not '
-                                                                                                                           'reliable. '
-                                                                                                                           'Quote '
-                                                                                                                           'it: '
-                                                                                                                           'YAML '
-                                                                                                                           'reads '
-                                                                                                                           'an '
-                                                                                                                           'unquoted '
-                                                                                                                           '1.10 '
-                                                                                                                           'as '
-                                                                                                                           'the '
-                                                                                                                           'number '
-                                                                                                                           '1.1, '
-                                                                                                                           'which '
-                                                                                                                           'is '
-                                                                                                                           'refused.',
-                                                                                                            'type': 'string',
-                                                                                                            'minLength': 1,
-                                                                                                            'pattern': '^(?:([0-9]{1,9}:)?[A-Za-z0-9][A-Za-z0-9.+~_-]{0,127})$(?!\\n)'}}}]}}]},
+                       'anyOf': [{'$ref': '#/$defs/package_entry'},
                                  {'type': 'array',
                                   'minItems': 1,
-                                  'items': {'anyOf': [{'type': 'string',
-                                                       'pattern': '^(?:[A-Za-z0-9][A-Za-z0-9+._-]{0,127})$(?!\\n)'},
-                                                      {'type': 'object',
-                                                       'minProperties': 1,
-                                                       'maxProperties': 1,
-                                                       'propertyNames': {'pattern': '^(?:[A-Za-z0-9][A-Za-z0-9+._-]{0,127})$(?!\\n)'},
-                                                       'additionalProperties': {'anyOf': [{'type': 'null'},
-                                                                                          {'description': 'The '
-                                                                                                          "package's "
-                                                                                                          'version.',
-                                                                                           'type': 'object',
-                                                                                           'properties': {'version': {'description': 'The '
-                                                                                                                                     'exact '
-                                                                                                                                     'version '
-                                                                                                                                     'required: '
-                                                                                                                                     'the '
-                                                                                                                                     'whole '
-                                                                                                                                     'version '
-                                                                                                                                     'as '
-                                                                                                                                     'dpkg '
-                                                                                                                                     'or '
-                                                                                                                                     'rpm '
-                                                                                                                                     'report '
-                                                                                                                                     'it '
-                                                                                                                                     '(Debian: '
-                                                                                                                                     'epoch:upstream-revision; '
-                                                                                                                                     'RPM: '
-                                                                                                                                     'version '
-                                                                                                                                     'or '
-                                                                                                                                     'version-release). '
-                                                                                                                                     'There '
-                                                                                                                                     'are '
-                                                                                                                                     'no '
-                                                                                                                                     'ranges: '
-                                                                                                                                     'comparing '
-                                                                                                                                     'versions '
-                                                                                                                                     'offline '
-                                                                                                                                     'and '
-                                                                                                                                     'across '
-                                                                                                                                     'epochs '
-                                                                                                                                     'is '
-                                                                                                                                     'not '
-                                                                                                                                     'reliable. '
-                                                                                                                                     'Quote '
-                                                                                                                                     'it: '
-                                                                                                                                     'YAML '
-                                                                                                                                     'reads '
-                                                                                                                                     'an '
-                                                                                                                                     'unquoted '
-                                                                                                                                     '1.10 '
-                                                                                                                                     'as '
-                                                                                                                                     'the '
-                                                                                                                                     'number '
-                                                                                                                                     '1.1, '
-                                                                                                                                     'which '
-                                                                                                                                     'is '
-                                                                                                                                     'refused.',
-                                                                                                                      'type': 'string',
-                                                                                                                      'minLength': 1,
-                                                                                                                      'pattern': '^(?:([0-9]{1,9}:)?[A-Za-z0-9][A-Za-z0-9.+~_-]{0,127})$(?!\\n)'}}}]}}]}}]},
+                                  'items': {'$ref': '#/$defs/package_entry'}}]},
            'script': {'description': 'A script succeeds. Runs a bash script from the resource '
                                      'roots (or given inline) on the instance, as root; exit '
                                      'status 0 means the image is as the script expects.',
@@ -435,4 +317,64 @@ SCHEMA = {'$schema': 'https://json-schema.org/draft/2020-12/schema',
                                                              'minLength': 1},
                                            'value': {'description': 'Its new value.',
                                                      'type': ['string', 'number']}},
-                            'required': ['argument_name', 'value']}}}
+                            'required': ['argument_name', 'value']},
+           'package_entry': {'anyOf': [{'type': 'string',
+                                        'pattern': '^(?:[A-Za-z0-9][A-Za-z0-9+._-]{0,127})$(?!\\n)'},
+                                       {'type': 'object',
+                                        'minProperties': 1,
+                                        'maxProperties': 1,
+                                        'propertyNames': {'pattern': '^(?:[A-Za-z0-9][A-Za-z0-9+._-]{0,127})$(?!\\n)'},
+                                        'additionalProperties': {'anyOf': [{'type': 'null'},
+                                                                           {'description': 'The '
+                                                                                           "package's "
+                                                                                           'version.',
+                                                                            'type': 'object',
+                                                                            'properties': {'version': {'description': 'The '
+                                                                                                                      'exact '
+                                                                                                                      'version '
+                                                                                                                      'required: '
+                                                                                                                      'the '
+                                                                                                                      'whole '
+                                                                                                                      'version '
+                                                                                                                      'as '
+                                                                                                                      'dpkg '
+                                                                                                                      'or '
+                                                                                                                      'rpm '
+                                                                                                                      'report '
+                                                                                                                      'it '
+                                                                                                                      '(Debian: '
+                                                                                                                      'epoch:upstream-revision; '
+                                                                                                                      'RPM: '
+                                                                                                                      'version '
+                                                                                                                      'or '
+                                                                                                                      'version-release). '
+                                                                                                                      'There '
+                                                                                                                      'are '
+                                                                                                                      'no '
+                                                                                                                      'ranges: '
+                                                                                                                      'comparing '
+                                                                                                                      'versions '
+                                                                                                                      'offline '
+                                                                                                                      'and '
+                                                                                                                      'across '
+                                                                                                                      'epochs '
+                                                                                                                      'is '
+                                                                                                                      'not '
+                                                                                                                      'reliable. '
+                                                                                                                      'Quote '
+                                                                                                                      'it: '
+                                                                                                                      'YAML '
+                                                                                                                      'reads '
+                                                                                                                      'an '
+                                                                                                                      'unquoted '
+                                                                                                                      '1.10 '
+                                                                                                                      'as '
+                                                                                                                      'the '
+                                                                                                                      'number '
+                                                                                                                      '1.1, '
+                                                                                                                      'which '
+                                                                                                                      'is '
+                                                                                                                      'refused.',
+                                                                                                       'type': 'string',
+                                                                                                       'minLength': 1,
+                                                                                                       'pattern': '^(?:([0-9]{1,9}:)?[A-Za-z0-9][A-Za-z0-9.+~_-]{0,127})$(?!\\n)'}}}]}}]}}}
