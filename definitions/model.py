@@ -39,7 +39,9 @@ FALSE_STRINGS: frozenset[str] = frozenset({"0", "f", "false", "off", "n", "no"})
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_DEFAULT_PARAMETER_PATTERNS = {int: "[0-9]+", str: "[^:]+"}
+#: The pattern of an int parameter that names none: digits, so never a negative number.
+DIGITS_PATTERN = "[0-9]+"
+_DEFAULT_PARAMETER_PATTERNS = {int: DIGITS_PATTERN, str: "[^:]+"}
 
 
 class DefinitionError(ValueError):

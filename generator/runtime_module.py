@@ -12,7 +12,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 import validators_runtime
-from definitions.model import ENTRY_POINT_GROUP, FALSE_STRINGS, MAX_LENGTH, TRUE_STRINGS, ExtraSpec
+from definitions.model import (
+    DIGITS_PATTERN,
+    ENTRY_POINT_GROUP,
+    FALSE_STRINGS,
+    MAX_LENGTH,
+    TRUE_STRINGS,
+    ExtraSpec,
+)
 from generator.literals import assignment, module_header, module_text
 from validators_runtime.compiler import compile_definitions
 from validators_runtime.tables import PARAMETER_FIELDS, SPEC_FIELDS
@@ -40,6 +47,7 @@ def render_lines(definitions: Iterable[ExtraSpec], versions: Mapping[str, str]) 
     yield from assignment("SOURCE_VERSIONS", dict(sorted(versions.items())))
     yield from assignment("ENTRY_POINT_GROUP", ENTRY_POINT_GROUP)
     yield from assignment("MAX_LENGTH", MAX_LENGTH)
+    yield from assignment("DIGITS_PATTERN", DIGITS_PATTERN)
     yield from assignment("TRUE_STRINGS", tuple(sorted(TRUE_STRINGS)))
     yield from assignment("FALSE_STRINGS", tuple(sorted(FALSE_STRINGS)))
     yield from assignment("SPEC_FIELDS", SPEC_FIELDS)

@@ -257,10 +257,6 @@ class _Pattern:
         return parameter_problem(self.parameters, values) or ()
 
 
-#: The pattern of an int parameter that has none of its own: it cannot match a negative number.
-_DIGITS = "[0-9]+"
-
-
 def _needs_bounds_check(parameter: tuple) -> bool:
     """Whether a match of the parameter's pattern may still break its bounds.
 
@@ -274,7 +270,7 @@ def _needs_bounds_check(parameter: tuple) -> bool:
         return False
     if maximum is not None:
         return True
-    return minimum is not None and not (minimum <= 0 and pattern == _DIGITS)
+    return minimum is not None and not (minimum <= 0 and pattern == _generated.DIGITS_PATTERN)
 
 
 class _HeadIndex:

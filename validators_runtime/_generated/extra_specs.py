@@ -8,6 +8,8 @@ ENTRY_POINT_GROUP = 'onespec.extra_specs'
 
 MAX_LENGTH = 255
 
+DIGITS_PATTERN = '[0-9]+'
+
 TRUE_STRINGS = ('1', 'on', 't', 'true', 'y', 'yes')
 
 FALSE_STRINGS = ('0', 'f', 'false', 'n', 'no', 'off')
