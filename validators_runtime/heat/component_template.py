@@ -132,14 +132,9 @@ class Template:
         """Read and parse ``path``; raise :class:`TemplateError` unless it is a HOT template."""
         path = Path(path)
         try:
-            text = hot_loader.read_text(path)
+            data = hot_loader.load(path).data  # a mapping: the loader refuses anything else
         except hot_loader.LoadError as error:
             raise _template_error(error, path) from None
-        data = parse(text, path=path)
-        if not isinstance(data, Mapping):
-            raise TemplateError(
-                f"is not a HOT template: it holds {type(data).__name__}, not a mapping", path=path
-            )
         if "heat_template_version" not in data:
             raise TemplateError("is not a HOT template: it has no heat_template_version", path=path)
         resources = data.get("resources")
