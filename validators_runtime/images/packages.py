@@ -169,7 +169,9 @@ def closest_names(wanted: Iterable[str], known: Iterable[str]) -> dict[str, str]
     for name in wanted:
         if name in names:
             continue
-        # Only names of a similar length can be close; the filter keeps a long list cheap.
+        # Only names of a similar length can be close; the filter keeps a long list cheap. (A
+        # trigram index, as extra-spec suggestions use for repeated queries, costs more to build
+        # over tens of thousands of names than this one-off search, and ranks short names worse.)
         near = [other for other in names if abs(len(other) - len(name)) <= 2]
         match = difflib.get_close_matches(name, near, n=1, cutoff=0.75)
         if match:
