@@ -131,11 +131,11 @@ class AutoPluginLabels(_RenderedLines):
 class PolicyDefaults(_RenderedLines):
     """``.. onespec:policy-defaults::``: every policy rule of the API with its default."""
 
-    sources = ("validators_runtime.plugins.policy", "generator.rst")
+    sources = ("definitions.policy", "generator.rst")
     label = "policy-defaults"
 
     def lines(self) -> list[str]:
-        from validators_runtime.plugins.policy import RULES
+        from definitions.policy import RULES
 
         lines: list[str] = []
         for rule in RULES:
@@ -149,14 +149,14 @@ class HttpOperations(_RenderedLines):
     """``.. onespec:http-operations::``: every operation of the API's OpenAPI document."""
 
     sources = (
-        "validators_runtime.api.openapi",
+        "validators_runtime.service.openapi",
         "validators_runtime._generated.api",
-        "validators_runtime.plugins.policy",
+        "definitions.policy",
         "generator.rst",
     )
     label = "http-operations"
 
     def lines(self) -> list[str]:
-        from validators_runtime.api.openapi import document
+        from validators_runtime.service.openapi import document
 
         return list(rst.http_operation_lines(document()))

@@ -54,8 +54,8 @@ def empty_database_url(request, tmp_path):
 
 
 def _migrate(url: str) -> str:
-    from validators_runtime.api import database
-    from validators_runtime.plugins.store import create_engine
+    from validators_runtime.service.db import migrate as database
+    from validators_runtime.service.db.engine import create_engine
 
     engine = create_engine(url)
     database.upgrade(engine)

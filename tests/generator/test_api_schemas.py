@@ -24,11 +24,11 @@ from generator import api_schemas, jsonschema, plugin_labels
 from tests.generator.test_jsonschema import _NODE_SCRIPT, NODE
 from validators_runtime._generated import api as generated_api
 from validators_runtime._generated import plugin_labels as generated_labels
-from validators_runtime.api import flavors
 from validators_runtime.plugins import labels as runtime_labels
 from validators_runtime.plugins.fake import PLUGIN as FAKE
 from validators_runtime.plugins.labels import Problem, plugin_view
 from validators_runtime.plugins.spi import plugin_info
+from validators_runtime.service.routes import flavors
 
 SCHEMAS = {name: build() for name, build in api_schemas.BUILDERS.items()}
 
@@ -298,7 +298,7 @@ def _patterns(value: Any) -> list[str]:
 
 
 def test_every_api_pattern_means_the_same_in_ecma_262():
-    from validators_runtime.api import openapi
+    from validators_runtime.service import openapi
 
     assert NODE is not None, "Node.js is needed to check the patterns against ECMA-262"
     patterns = sorted(set(_patterns(SCHEMAS)) | set(_patterns(openapi.document())))

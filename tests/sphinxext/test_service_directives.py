@@ -8,11 +8,11 @@ import pytest
 from sphinx.util.inventory import InventoryFile
 
 from definitions.plugin_labels import LABELS
+from definitions.policy import RULES
 from generator import rst
 from tests.conftest import ROOT
 from tests.sphinxext.test_domain import domain_index, make, page
-from validators_runtime.api import openapi
-from validators_runtime.plugins.policy import RULES
+from validators_runtime.service import openapi
 
 REFS = page(
     "References",

@@ -1,6 +1,6 @@
 """Out-of-tree definitions loaded through real, installed distributions.
 
-Each scenario copies plugin modules from ``tests/plugins/`` into a temporary directory next to a
+Each scenario copies plugin modules from ``tests/fixtures/`` into a temporary directory next to a
 hand-written ``*.dist-info/`` (``METADATA`` and ``entry_points.txt``), and runs a fresh interpreter
 with that directory on ``PYTHONPATH``: ``importlib.metadata`` discovers the entry points as it
 would in a deployment, and the once-per-process default registry is built from scratch.
@@ -20,11 +20,11 @@ import pytest
 from tests.conftest import ROOT
 from validators_runtime._generated import extra_specs as generated
 
-PLUGINS = Path(__file__).resolve().parents[1] / "plugins"
+PLUGINS = Path(__file__).resolve().parents[1] / "fixtures"
 GROUP = "onespec.extra_specs"
 IN_TREE_COUNT = len(generated.SPECS)
 
-# name: (version, modules copied from tests/plugins, {entry point name: target})
+# name: (version, modules copied from tests/fixtures, {entry point name: target})
 DISTRIBUTIONS: dict[str, tuple[str, tuple[str, ...], dict[str, str]]] = {
     "acme-filters": ("1.0", ("acme_filters",), {"acme": "acme_filters:EXTRA_SPECS"}),
     "nova-style-plugins": (

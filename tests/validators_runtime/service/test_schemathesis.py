@@ -24,10 +24,11 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from tests.servers import LiveServer
-from tests.validators_runtime.api.conftest import ADMIN
-from validators_runtime.api import database, openapi
-from validators_runtime.api.app import create_app
-from validators_runtime.plugins.store import create_engine
+from tests.validators_runtime.service.conftest import ADMIN
+from validators_runtime.service import openapi
+from validators_runtime.service.app import create_app
+from validators_runtime.service.db import migrate as database
+from validators_runtime.service.db.engine import create_engine
 
 #: Generated requests per operation and generation mode.
 EXAMPLES = int(os.environ.get("ONESPEC_SCHEMATHESIS_EXAMPLES", "40"))

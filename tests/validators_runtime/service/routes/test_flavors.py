@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.validators_runtime.api.conftest import ADMIN, MEMBER, error_of
+from tests.validators_runtime.service.conftest import ADMIN, MEMBER, error_of
 
 V286 = {**ADMIN, "OpenStack-API-Version": "compute 2.86"}
 V285 = {**ADMIN, "OpenStack-API-Version": "compute 2.85"}

@@ -14,17 +14,8 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
-from validators_runtime.plugins.store import METADATA, write_transaction
-
-FLAVOR_EXTRA_SPECS = sa.Table(
-    "flavor_extra_specs",
-    METADATA,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("flavor_id", sa.String(255), nullable=False),
-    sa.Column("key", sa.String(255), nullable=False),
-    sa.Column("value", sa.String(255), nullable=False),
-    sa.UniqueConstraint("flavor_id", "key"),
-)
+from validators_runtime.service.db.engine import write_transaction
+from validators_runtime.service.db.tables import FLAVOR_EXTRA_SPECS
 
 # The first key of PostgreSQL's two-key advisory locks taken for flavor writes ("onespec").
 _LOCK_SPACE = 0x6F6E6573

@@ -17,7 +17,7 @@ import requests
 import yaml
 
 from tests.conftest import ROOT
-from tests.validators_runtime.api.conftest import ADMIN, MEMBER
+from tests.validators_runtime.service.conftest import ADMIN, MEMBER
 
 ONESPEC = Path(sys.executable).parent / "onespec"
 

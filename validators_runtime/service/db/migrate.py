@@ -12,14 +12,14 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from validators_runtime.api import flavor_store  # noqa: F401 - registers its table in METADATA
-from validators_runtime.plugins.store import METADATA, StoreError, display_url, write_transaction
+from validators_runtime.service.db import tables
+from validators_runtime.service.db.engine import StoreError, display_url, write_transaction
 
 #: The alembic script directory: ``env.py`` and ``versions/``.
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 #: What the migrations build; a test checks that they agree.
-TARGET_METADATA: sa.MetaData = METADATA
+TARGET_METADATA: sa.MetaData = tables.METADATA
 
 
 class DatabaseNotReady(StoreError):

@@ -28,11 +28,11 @@ from typing import Any
 from flask import Blueprint, Response, g, request
 
 from validators_runtime._generated import api as _generated
-from validators_runtime.api import microversion
-from validators_runtime.api.app import authorize, services
-from validators_runtime.api.bodies import json_body
-from validators_runtime.api.errors import BadRequest, NotFound
 from validators_runtime.plugins.labels import Problem, pointer
+from validators_runtime.service import microversion
+from validators_runtime.service.bodies import json_body
+from validators_runtime.service.context import authorize, services
+from validators_runtime.service.errors import BadRequest, NotFound
 
 LOG = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 
 from validators_runtime._generated import api as _generated
-from validators_runtime.api.errors import BadRequest, NotAcceptable
+from validators_runtime.service.errors import BadRequest, NotAcceptable
 
 HEADER: str = _generated.MICROVERSION_HEADER
 LEGACY_HEADER: str = _generated.LEGACY_MICROVERSION_HEADER

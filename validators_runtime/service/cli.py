@@ -31,7 +31,7 @@ class ConfigurationError(click.ClickException):
 
 
 def _engine(database_url: str | None) -> Any:
-    from validators_runtime.plugins.store import (
+    from validators_runtime.service.db.engine import (
         StoreError,
         create_engine,
         default_database_url,
@@ -120,9 +120,9 @@ def serve(
     """
     import waitress
 
-    from validators_runtime.api.app import create_app
-    from validators_runtime.plugins.policy import PolicyFileError
-    from validators_runtime.plugins.store import StoreError, default_database_url, display_url
+    from validators_runtime.service.app import create_app
+    from validators_runtime.service.db.engine import StoreError, default_database_url, display_url
+    from validators_runtime.service.policy import PolicyFileError
 
     _configure_logging(log_level)
     url = database_url or default_database_url()
@@ -169,8 +169,8 @@ def db() -> None:
 )
 def upgrade(database_url: str | None, revision: str) -> None:
     """Create the tables, or bring them to the latest revision, in one transaction."""
-    from validators_runtime.api import database
-    from validators_runtime.plugins.store import display_url
+    from validators_runtime.service.db import migrate as database
+    from validators_runtime.service.db.engine import display_url
 
     engine = _engine(database_url)
     where = display_url(engine.url)
@@ -192,8 +192,8 @@ def upgrade(database_url: str | None, revision: str) -> None:
 @FORMAT_OPTION
 def current(database_url: str | None, output_format: str) -> None:
     """Show the database's revision; exit 1 unless it is the latest."""
-    from validators_runtime.api import database
-    from validators_runtime.plugins.store import display_url
+    from validators_runtime.service.db import migrate as database
+    from validators_runtime.service.db.engine import display_url
 
     engine = _engine(database_url)
     where = display_url(engine.url)
@@ -227,6 +227,6 @@ def policy() -> None:
 @policy.command()
 def sample() -> None:
     """Print every rule with its default, commented out: a policy file to start from."""
-    from validators_runtime.plugins.policy import sample as text
+    from validators_runtime.service.policy import sample as text
 
     click.echo(text(), nl=False)

@@ -1,10 +1,8 @@
 """The Flask application: ``create_app(config)``.
 
-Identity comes from the headers keystonemiddleware sets (``X-Project-Id``, ``X-User-Id``,
-``X-Roles``, ``X-Identity-Status``), read through oslo.context; the service itself never checks
-tokens, so it must run behind keystonemiddleware (or a proxy that sets those headers from a
-checked identity). Every operation but ``GET /`` and ``GET /openapi.json`` needs a request scoped
-to a project (else 401) that the policy allows (else 403).
+It builds the services once (:class:`~validators_runtime.service.context.Services`), registers
+the routes, and turns every error into the service's JSON error shape. Who the caller is and
+what the policy allows is the request context's job (:mod:`validators_runtime.service.context`).
 """
 
 from __future__ import annotations
@@ -12,89 +10,27 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from definitions.model import PluginProblem
 from validators_runtime._generated import api as _generated
-from validators_runtime.api import microversion
-from validators_runtime.api.errors import ApiError, Forbidden, Unauthorized, error_response
-from validators_runtime.api.flavor_store import FlavorSpecStore
 from validators_runtime.plugins.manager import LabelManager
 from validators_runtime.plugins.spi import collect, load_plugins
-from validators_runtime.plugins.store import PluginStore, create_engine, default_database_url
-
-if TYPE_CHECKING:
-    from oslo_context.context import RequestContext
-    from oslo_policy.policy import Enforcer
-    from sqlalchemy.engine import Engine
+from validators_runtime.service import microversion
+from validators_runtime.service.context import Services
+from validators_runtime.service.db.engine import create_engine, default_database_url
+from validators_runtime.service.db.flavor_store import FlavorSpecStore
+from validators_runtime.service.db.label_store import PluginStore
+from validators_runtime.service.errors import ApiError, error_response
+from validators_runtime.service.routes import flavors, plugin_labels, root
 
 LOG = logging.getLogger(__name__)
-ACCESS_LOG = logging.getLogger("validators_runtime.api.access")
+ACCESS_LOG = logging.getLogger("validators_runtime.service.access")
 
 #: The response header that carries the request's ID, as OpenStack services send it.
 REQUEST_ID_HEADER = "X-OpenStack-Request-Id"
-
-
-@dataclass
-class Services:
-    """What the request handlers use, built once per application."""
-
-    manager: LabelManager
-    specs: FlavorSpecStore
-    enforcer: Enforcer
-    engine: Engine
-    problems: tuple[PluginProblem, ...]
-
-
-def services() -> Services:
-    """The services of the application handling the current request."""
-    return current_app.extensions["onespec"]
-
-
-def request_context() -> RequestContext:
-    """The caller's identity, from keystonemiddleware's headers; 401 without a project."""
-    context = g.get("context")
-    if context is not None:
-        return context
-    environ = request.environ
-    status = environ.get("HTTP_X_IDENTITY_STATUS")
-    if status is not None and status.strip().lower() != "confirmed":
-        raise Unauthorized(
-            f"The request's identity was not confirmed (X-Identity-Status: {status}); "
-            "authenticate again."
-        )
-    from oslo_context.context import RequestContext
-
-    context = RequestContext.from_environ(environ)
-    if not context.project_id:
-        raise Unauthorized(
-            "The request is not scoped to a project: it must come through keystonemiddleware, "
-            "which sets X-Project-Id from a token scoped to one."
-        )
-    g.context = context
-    return context
-
-
-def authorize(rule: str) -> RequestContext:
-    """Check the policy ``rule`` for the caller; 401 without identity, 403 when refused."""
-    from validators_runtime.plugins.policy import authorize as allowed
-
-    context = request_context()
-    if not allowed(services().enforcer, rule, context):
-        raise Forbidden(
-            f"The policy does not allow this request ({rule}); it needs "
-            f"{_needs(services().enforcer, rule)}."
-        )
-    return context
-
-
-def _needs(enforcer: Enforcer, rule: str) -> str:
-    check = enforcer.rules.get(rule)
-    return f"'{check}'" if check is not None else "a rule the policy file defines"
 
 
 def _settings(config: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -128,14 +64,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         The plugin objects to serve (default: those of the ``onespec.plugins`` entry points).
     ``CHECK_DATABASE``
         Refuse to build the application unless the database is at the latest migration
-        (default: true); raises :class:`~validators_runtime.api.database.DatabaseNotReady`.
+        (default: true); raises :class:`~validators_runtime.service.db.migrate.DatabaseNotReady`.
     ``POOL_SIZE``
         Database connections kept open (default: 10).
 
-    Raises :class:`~validators_runtime.plugins.store.StoreError` for an unusable database URL
-    and :class:`~validators_runtime.plugins.policy.PolicyFileError` for a bad policy file.
+    Raises :class:`~validators_runtime.service.db.engine.StoreError` for an unusable database URL
+    and :class:`~validators_runtime.service.policy.PolicyFileError` for a bad policy file.
     """
-    from validators_runtime.plugins.policy import build_enforcer
+    from validators_runtime.service.policy import build_enforcer
 
     settings = _settings(config)
     enforcer = build_enforcer(settings["POLICY_FILE"])
@@ -143,7 +79,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         settings["DATABASE_URL"] or default_database_url(), pool_size=settings["POOL_SIZE"]
     )
     if settings["CHECK_DATABASE"]:
-        from validators_runtime.api.database import ensure_current
+        from validators_runtime.service.db.migrate import ensure_current
 
         ensure_current(engine)
     if settings["PLUGINS"] is None:
@@ -165,11 +101,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         problems=problems,
     )
 
-    from validators_runtime.api import flavors, root
-    from validators_runtime.api import plugins as plugin_routes
-
     app.register_blueprint(root.blueprint)
-    app.register_blueprint(plugin_routes.blueprint)
+    app.register_blueprint(plugin_labels.blueprint)
     app.register_blueprint(flavors.blueprint)
     app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(HTTPException, _http_error)
