@@ -65,8 +65,8 @@ class LazyGroup(click.Group):
     cls=LazyGroup,
     lazy_subcommands={
         "generate": "generator.cli:generate",
-        "capabilities": "validators_runtime.heat.capabilities_cli:capabilities",
-        "component": "validators_runtime.heat.component_cli:component",
+        "capabilities": "validators_runtime.heat.capabilities.cli:capabilities",
+        "component": "validators_runtime.heat.components.cli:component",
         "serve": "validators_runtime.service.cli:serve",
         "db": "validators_runtime.service.cli:db",
         "policy": "validators_runtime.service.cli:policy",

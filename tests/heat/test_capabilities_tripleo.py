@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.heat.test_capabilities import HOT_SECTIONS, heat_accepts_environment
+from tests.validators_runtime.heat.capabilities.test_capabilities import (
+    HOT_SECTIONS,
+    heat_accepts_environment,
+)
 from validators_runtime.heat import capabilities as api
 from validators_runtime.heat.capabilities import OutputError
 from validators_runtime.heat.hot_loader import load

@@ -19,8 +19,8 @@ import click
 
 from validators_runtime._generated import software_component as facts
 from validators_runtime.cli import FORMAT_OPTION
-from validators_runtime.heat.component_deployment import DeploymentConfig, build_deployment_config
-from validators_runtime.heat.component_hook import (
+from validators_runtime.heat.components.deployment import DeploymentConfig, build_deployment_config
+from validators_runtime.heat.components.hook import (
     OUTPUTS_DIR,
     USAGE,
     WORKING_DIR,
@@ -29,8 +29,8 @@ from validators_runtime.heat.component_hook import (
     failure,
     run_hook,
 )
-from validators_runtime.heat.component_template import Template, TemplateError
-from validators_runtime.heat.component_validation import (
+from validators_runtime.heat.components.template import Template, TemplateError
+from validators_runtime.heat.components.validation import (
     Component,
     ComponentValidationError,
     Unresolved,

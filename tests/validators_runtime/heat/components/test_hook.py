@@ -13,14 +13,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from validators_runtime.heat.component_hook import (
+from validators_runtime.heat.components import build_deployment_config
+from validators_runtime.heat.components.hook import (
     HookInputError,
     HookSettings,
     environment_text,
     parse_request,
     run_hook,
 )
-from validators_runtime.heat.components import build_deployment_config
 
 RESULT_KEYS = {"deploy_stdout", "deploy_stderr", "deploy_status_code"}
 
@@ -295,7 +295,7 @@ def test_a_background_process_does_not_hold_the_hook(dirs):
 
 
 def test_long_output_keeps_its_end(dirs, monkeypatch):
-    from validators_runtime.heat import component_hook
+    from validators_runtime.heat.components import hook as component_hook
 
     monkeypatch.setattr(component_hook, "MAX_OUTPUT", 100)
     answer = hook(derived([script("seq 1 1000")]), dirs)

@@ -16,7 +16,10 @@ import pytest
 import yaml
 
 from tests.conftest import ROOT
-from tests.heat.test_capabilities import SEED, heat_accepts_environment
+from tests.validators_runtime.heat.capabilities.test_capabilities import (
+    SEED,
+    heat_accepts_environment,
+)
 
 ONESPEC = Path(sys.executable).parent / "onespec"
 GUIDE = ROOT / "doc" / "source" / "guides" / "capabilities.rst"

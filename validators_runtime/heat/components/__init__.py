@@ -16,9 +16,9 @@
 
 :func:`validate_component` raises :class:`ComponentValidationError` (a ``ValueError``) whose
 ``problems`` list every problem, each with a JSON path (``configs[1].actions[0]``), a ``code``
-and a message. The hook that runs on the server is ``validators_runtime.heat.component_hook``
+and a message. The hook that runs on the server is ``validators_runtime.heat.components.hook``
 (``onespec component hook``); reading HOT templates is
-``validators_runtime.heat.component_template``.
+``validators_runtime.heat.components.template``.
 
 The vocabulary -- actions, tools, fields, input types -- is defined once in
 ``definitions/software_component.py`` and reaches the runtime as generated literals.
@@ -27,11 +27,11 @@ The vocabulary -- actions, tools, fields, input types -- is defined once in
 from __future__ import annotations
 
 from validators_runtime._generated import software_component as vocabulary
-from validators_runtime.heat.component_deployment import (
+from validators_runtime.heat.components.deployment import (
     DeploymentConfig,
     build_deployment_config,
 )
-from validators_runtime.heat.component_validation import (
+from validators_runtime.heat.components.validation import (
     Component,
     ComponentError,
     ComponentValidationError,

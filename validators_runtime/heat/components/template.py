@@ -7,7 +7,7 @@ functions, ``get_file`` is read from disk -- relative to the template, and never
 *files root* (by default the template's directory) -- and ``get_param`` takes the value given
 on the command line or the parameter's default. Every other function is a value Heat computes
 while the stack runs: it becomes
-:class:`~validators_runtime.heat.component_validation.Unresolved`, which the checks accept.
+:class:`~validators_runtime.heat.components.validation.Unresolved`, which the checks accept.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 from validators_runtime._generated import software_component as facts
 from validators_runtime.heat import hot_loader
-from validators_runtime.heat.component_validation import (
+from validators_runtime.heat.components.validation import (
     Component,
     ComponentError,
     ComponentValidationError,

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from validators_runtime.heat import capabilities as api
-from validators_runtime.heat import capabilities_cache
-from validators_runtime.heat.capabilities_cache import FactCache, cache_directory
+from validators_runtime.heat.capabilities import cache as capabilities_cache
+from validators_runtime.heat.capabilities.cache import FactCache, cache_directory
 
 TEMPLATE = "heat_template_version: 2015-10-15\ncapabilities:\n  deployment: {}\nresources: {{}}\n"
 

@@ -103,7 +103,7 @@ def test_the_runtime_imports_no_tooling(tmp_path):
     environment.write_text("resource_registry: {OS::X: OS::Heat::None}\n")
     modules = imported_after(
         "import validators_runtime.heat.capabilities as api\n"
-        "import validators_runtime.heat.capabilities_cli\n"
+        "import validators_runtime.heat.capabilities.cli\n"
         f"api.find([{str(ROOT / 'tests' / 'heat' / 'data')!r}], {{'a': 'b'}}, recursive=True,"
         " cache=False)\n"
         f"api.resolve([{str(environment)!r}])\n"
@@ -169,7 +169,7 @@ def test_the_environment_schema_agrees_with_the_runtime_on_requires(section):
 
 
 def test_the_environment_schema_on_the_seed_and_on_what_resolve_writes(tmp_path):
-    seed = ROOT / "tests" / "heat" / "data" / "capabilities" / "seed"
+    seed = ROOT / "tests" / "validators_runtime" / "heat" / "capabilities" / "data" / "seed"
     import yaml
 
     for name in ("environment.yaml", "docker.yaml", "ansible.yaml", "any.yaml"):

@@ -1,6 +1,6 @@
 """Annotation, resolution and introspection, on the specification's own example and beyond.
 
-The seed's example (``data/capabilities/seed``): a Puppet and a Docker implementation of
+The seed's example (``data/seed``): a Puppet and a Docker implementation of
 ``OS::TripleO::Controller``, an environment that requires ``deployment: puppet``, and
 environments that leave no candidate or two.
 """
@@ -28,7 +28,7 @@ from validators_runtime.heat.capabilities import (
 )
 from validators_runtime.heat.hot_loader import LoadError, load, loads
 
-DATA = Path(__file__).resolve().parent / "data" / "capabilities"
+DATA = Path(__file__).resolve().parent / "data"
 SEED = DATA / "seed"
 
 #: The sections Heat's ``environment_format.SECTIONS`` accepts, written out independently of

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from validators_runtime._generated import software_component as facts
-from validators_runtime.heat.component_validation import ComponentError, tool_options
+from validators_runtime.heat.components.validation import ComponentError, tool_options
 
 LOG = logging.getLogger(__name__)
 

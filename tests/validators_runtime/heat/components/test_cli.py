@@ -2,7 +2,7 @@
 
 The app server of the specification is validated, its deployment config is built for CREATE,
 UPDATE, SUSPEND, RESUME and DELETE, and each is fed to the hook, which runs the real bash scripts
-of ``data/components/appserver/scripts`` in a temporary directory (or nothing, for RESUME and
+of ``data/appserver/scripts`` in a temporary directory (or nothing, for RESUME and
 DELETE) and returns their outputs.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ONESPEC = Path(sys.executable).parent / "onespec"
-DATA = Path(__file__).parent / "data" / "components"
+DATA = Path(__file__).parent / "data"
 
 
 def onespec(*args: str, stdin: str | None = None, cwd: Path | None = None, env=None):

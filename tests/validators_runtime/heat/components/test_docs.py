@@ -16,7 +16,7 @@ from generator import component_rst
 from tests.conftest import ROOT
 
 DOC = ROOT / "doc" / "source"
-RUNTIME = ROOT / "validators_runtime" / "heat"
+RUNTIME = ROOT / "validators_runtime" / "heat" / "components"
 
 
 def build(srcdir: Path, pages: dict[str, str]) -> tuple[Sphinx, str]:
@@ -133,7 +133,7 @@ def test_an_unknown_action_reference_is_a_warning(tmp_path):
 
 def _problem_codes() -> set[str]:
     codes = set()
-    for name in ("component_validation.py", "component_deployment.py", "component_template.py"):
+    for name in ("validation.py", "deployment.py", "template.py"):
         for node in ast.walk(ast.parse((RUNTIME / name).read_text())):
             if not isinstance(node, ast.Call) or len(node.args) < 2:
                 continue

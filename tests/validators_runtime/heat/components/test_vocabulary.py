@@ -35,9 +35,9 @@ def test_the_generated_module_imports_nothing():
     "module",
     [
         "validators_runtime.heat.components",
-        "validators_runtime.heat.component_hook",
-        "validators_runtime.heat.component_template",
-        "validators_runtime.heat.component_cli",
+        "validators_runtime.heat.components.hook",
+        "validators_runtime.heat.components.template",
+        "validators_runtime.heat.components.cli",
     ],
 )
 def test_the_runtime_imports_no_tooling_and_no_definitions(module):
@@ -49,7 +49,7 @@ def test_the_runtime_imports_no_tooling_and_no_definitions(module):
 
 def test_running_the_hook_imports_no_tooling():
     modules = imported_after(
-        "from validators_runtime.heat.component_hook import run_hook\n"
+        "from validators_runtime.heat.components.hook import run_hook\n"
         'run_hook(\'{"config": {"configs": []}, '
         '"inputs": [{"name": "deploy_action", "value": "CREATE"}]}\')\n'
     )

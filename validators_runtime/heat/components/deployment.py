@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from validators_runtime._generated import software_component as facts
-from validators_runtime.heat.component_validation import (
+from validators_runtime.heat.components.validation import (
     Component,
     ComponentValidationError,
     Problem,

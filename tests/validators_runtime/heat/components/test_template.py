@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from validators_runtime.heat.component_template import Template, TemplateError, parse
 from validators_runtime.heat.components import ComponentValidationError, Unresolved
+from validators_runtime.heat.components.template import Template, TemplateError, parse
 
-DATA = Path(__file__).parent / "data" / "components"
+DATA = Path(__file__).parent / "data"
 APPSERVER = DATA / "appserver" / "appserver.yaml"
 
 COMPONENT = """\

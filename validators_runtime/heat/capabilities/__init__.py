@@ -1,0 +1,127 @@
+"""Template capabilities: annotate HOT templates, resolve environments, introspect template trees.
+
+A template declares what it provides in an optional ``capabilities`` section; an environment
+states what it requires in an optional ``requires`` section and may map a resource type to a
+*list* of templates. Heat rejects all three, so :func:`resolve` turns such environments into
+one Heat accepts, and :func:`write_resolution` writes it beside copies of the templates without
+their ``capabilities`` section. :func:`find`, :func:`summary` and :func:`choices` answer the
+questions a user interface asks of a tree of templates and environments::
+
+    from validators_runtime.heat.capabilities import find, summary, choices, resolve
+
+    find(["templates/"], {"resource_type": "OS::TripleO::Controller"}, recursive=True).matches
+    summary(["templates/"], recursive=True).labels        # {"deployment": ["docker", "puppet"]}
+    resolve(["env.yaml"]).environment                     # single-valued registry, no requires
+
+Every problem is a :class:`~validators_runtime.heat.hot_loader.HeatFileError` (a
+``ValueError``) that names the file and the line. The grammar comes from
+``definitions/capabilities.py``, through ``validators_runtime._generated.capabilities``.
+"""
+
+from __future__ import annotations
+
+from validators_runtime.heat.capabilities.paths import (
+    display_path,
+    implementation,
+)
+from validators_runtime.heat.capabilities.query import (
+    Choices,
+    Constraints,
+    FindResult,
+    Summary,
+    choices,
+    find,
+    summary,
+)
+from validators_runtime.heat.capabilities.registry import (
+    RegistryEntry,
+    deep_update,
+)
+from validators_runtime.heat.capabilities.resolve import (
+    Candidate,
+    Decision,
+    Resolution,
+    check_heat_environment,
+    read_environment,
+    resolve,
+)
+from validators_runtime.heat.capabilities.scan import (
+    FileRecord,
+    Problem,
+    Scan,
+    facts_of,
+    iter_files,
+    scan,
+)
+from validators_runtime.heat.capabilities.sections import (
+    CAPABILITIES,
+    ENVIRONMENT_FILE,
+    ENVIRONMENT_SECTIONS,
+    HOT_SECTIONS,
+    REQUIRES,
+    RESOURCE_TYPE,
+    SCAN_SUFFIXES,
+    CapabilitiesError,
+    OutputError,
+    ResolutionError,
+    Severity,
+    Values,
+    evaluate,
+    parse_section,
+    show,
+    show_mapping,
+    template_capabilities,
+)
+from validators_runtime.heat.capabilities.write import (
+    Written,
+    json_dumps,
+    strip_capabilities,
+    write_resolution,
+)
+
+__all__ = [
+    "CAPABILITIES",
+    "ENVIRONMENT_FILE",
+    "ENVIRONMENT_SECTIONS",
+    "HOT_SECTIONS",
+    "REQUIRES",
+    "RESOURCE_TYPE",
+    "SCAN_SUFFIXES",
+    "Candidate",
+    "CapabilitiesError",
+    "Choices",
+    "Constraints",
+    "Decision",
+    "FileRecord",
+    "FindResult",
+    "OutputError",
+    "Problem",
+    "RegistryEntry",
+    "Resolution",
+    "ResolutionError",
+    "Scan",
+    "Severity",
+    "Summary",
+    "Values",
+    "Written",
+    "check_heat_environment",
+    "choices",
+    "deep_update",
+    "display_path",
+    "evaluate",
+    "facts_of",
+    "find",
+    "implementation",
+    "iter_files",
+    "json_dumps",
+    "parse_section",
+    "read_environment",
+    "resolve",
+    "scan",
+    "show",
+    "show_mapping",
+    "strip_capabilities",
+    "summary",
+    "template_capabilities",
+    "write_resolution",
+]

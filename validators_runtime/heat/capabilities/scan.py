@@ -1,0 +1,278 @@
+"""Scanning a tree of templates and environments into records, one per file (cached by content)."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from validators_runtime._generated import capabilities as _facts
+from validators_runtime.heat.capabilities.registry import RegistryEntry, _registry_entries
+from validators_runtime.heat.capabilities.sections import (
+    REQUIRES,
+    SCAN_SUFFIXES,
+    CapabilitiesError,
+    Severity,
+    Values,
+    _kind_of,
+    parse_section,
+    template_capabilities,
+)
+from validators_runtime.heat.hot_loader import (
+    C_LOADER,
+    MAX_ALIAS_EXPANSION,
+    MAX_TEMPLATE_SIZE,
+    Loaded,
+    LoadError,
+    classify,
+    load,
+    version_text,
+)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong with one scanned file: an error excludes the file, a warning does not."""
+
+    path: str
+    line: int | None
+    message: str
+    severity: Severity = "error"
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        return f"{where}: {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "severity": self.severity,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    """What a scan learnt about one file.
+
+    ``kind`` is ``template``, ``environment``, ``other`` or ``error`` (it could not be
+    loaded); ``detail`` says why. A template has its ``version`` (always a string) and its
+    ``capabilities`` (None without the section); an environment its ``requires`` and its
+    ``registry`` entries as ``(key path, value)`` pairs, values read against any ``base_url``
+    but still relative to the environment file.
+    """
+
+    path: str
+    kind: str
+    detail: str
+    version: str | None = None
+    capabilities: Mapping[str, Values] | None = None
+    requires: Mapping[str, Values] | None = None
+    registry: tuple[RegistryEntry, ...] = ()
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def usable(self) -> bool:
+        """Loaded, with well-formed sections: a query may rely on it."""
+        return not any(problem.severity == "error" for problem in self.problems)
+
+
+def facts_of(loaded: Loaded) -> dict[str, Any]:
+    """The JSON-ready facts a scan keeps (and caches) about a loaded file."""
+    kind, detail = classify(loaded.data)
+    errors: list[tuple[int | None, str]] = []
+    facts: dict[str, Any] = {"kind": kind, "detail": detail}
+    data = loaded.data
+    if kind == "template":
+        version_key = next(k for k in _facts.TEMPLATE_VERSION_KEYS if k in data)
+        facts["version"] = version_text(data[version_key])
+        try:
+            capabilities = template_capabilities(loaded)
+        except CapabilitiesError as exc:
+            errors.append((exc.line, exc.reason))
+        else:
+            if capabilities is not None:
+                facts["capabilities"] = {k: list(v) for k, v in capabilities.items()}
+    elif kind == "environment":
+        for section in data:
+            if data[section] is None:
+                errors.append((loaded.line(section), f'environment has empty section "{section}"'))
+        if data.get(REQUIRES) is not None:
+            try:
+                requires = parse_section(data[REQUIRES], REQUIRES, loaded)
+            except CapabilitiesError as exc:
+                errors.append((exc.line, exc.reason))
+            else:
+                facts["requires"] = {k: list(v) for k, v in requires.items()}
+        registry = data.get("resource_registry")
+        if isinstance(registry, Mapping):
+            entries, registry_errors = _registry_entries(registry, loaded)
+            errors.extend(registry_errors)
+            facts["registry"] = [[list(path), value] for path, value in entries]
+        elif registry is not None:
+            errors.append(
+                (
+                    loaded.line("resource_registry"),
+                    f"resource_registry must be a mapping, not {_kind_of(registry)}",
+                )
+            )
+    facts["errors"] = [list(item) for item in errors]
+    facts["warnings"] = [[w.line, w.message] for w in loaded.warnings]
+    return facts
+
+
+def _error_facts(error: LoadError) -> dict[str, Any]:
+    return {
+        "kind": "error",
+        "detail": error.code,
+        "errors": [[error.line, error.reason]],
+        "warnings": [],
+    }
+
+
+def _record(path: str, facts: Mapping[str, Any]) -> FileRecord:
+    problems = [Problem(path, line, message) for line, message in facts.get("errors", ())]
+    problems += [
+        Problem(path, line, message, "warning") for line, message in facts.get("warnings", ())
+    ]
+
+    def section(name: str) -> dict[str, Values] | None:
+        raw = facts.get(name)
+        return None if raw is None else {k: tuple(v) for k, v in raw.items()}
+
+    return FileRecord(
+        path=path,
+        kind=facts["kind"],
+        detail=facts.get("detail", ""),
+        version=facts.get("version"),
+        capabilities=section("capabilities"),
+        requires=section("requires"),
+        registry=tuple((tuple(p), v) for p, v in facts.get("registry", ())),
+        problems=tuple(problems),
+    )
+
+
+@dataclass(frozen=True)
+class Scan:
+    """Every file a scan read, in order, and the problems of paths that are not files."""
+
+    records: tuple[FileRecord, ...]
+    problems: tuple[Problem, ...] = ()
+    cache_hits: int = 0
+
+    def of_kind(self, kind: str) -> tuple[FileRecord, ...]:
+        return tuple(r for r in self.records if r.kind == kind and r.usable)
+
+    @property
+    def all_problems(self) -> tuple[Problem, ...]:
+        """Problems of paths, then of each file, errors and warnings alike."""
+        return (*self.problems, *(p for record in self.records for p in record.problems))
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.all_problems if p.severity == "error")
+
+
+def iter_files(
+    paths: Iterable[str | os.PathLike[str]], recursive: bool
+) -> Iterator[tuple[str, Problem | None]]:
+    """The files to scan, as (display path, None), or (path, problem) for a path to skip.
+
+    A directory is walked only with ``recursive`` (files ending in :data:`SCAN_SUFFIXES`, in
+    sorted order, hidden directories and symbolic links to directories skipped); a file named
+    explicitly is read whatever its name. Each file is yielded once. A directory without
+    ``recursive``, and a path that does not exist, are problems (errors).
+    """
+    seen: set[str] = set()
+
+    def once(path: str) -> bool:
+        key = os.path.normcase(os.path.abspath(path))
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    for raw in paths:
+        given = os.path.normpath(os.fspath(raw))
+        if os.path.isdir(given):
+            if not recursive:
+                yield given, Problem(given, None, "is a directory (scan it with -r)")
+                continue
+            for folder, directories, files in os.walk(given):
+                directories[:] = sorted(
+                    d
+                    for d in directories
+                    if not d.startswith(".") and not os.path.islink(os.path.join(folder, d))
+                )
+                for name in sorted(files):
+                    if name.endswith(SCAN_SUFFIXES) and not name.startswith("."):
+                        path = os.path.normpath(os.path.join(folder, name))
+                        if once(path):
+                            yield path, None
+        elif os.path.exists(given):
+            if once(given):
+                yield given, None
+        else:
+            yield given, Problem(given, None, "no such file or directory")
+
+
+def _fingerprint(max_size: int | None, alias_limit: int) -> str:
+    return f"{max_size}:{alias_limit}:{yaml.__version__}:{'C' if C_LOADER else 'py'}"
+
+
+def scan(
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    recursive: bool = False,
+    cache: bool = True,
+    cache_dir: str | os.PathLike[str] | None = None,
+    max_size: int | None = MAX_TEMPLATE_SIZE,
+    alias_limit: int = MAX_ALIAS_EXPANSION,
+) -> Scan:
+    """Load every file under ``paths`` as Heat would, and record what each one is.
+
+    With ``cache``, facts are reused while a file's path, size and modification time are
+    unchanged (see :mod:`validators_runtime.heat.capabilities.cache`).
+    """
+    store = None
+    if cache:
+        from validators_runtime.heat.capabilities.cache import FactCache
+
+        store = FactCache(
+            _fingerprint(max_size, alias_limit),
+            Path(cache_dir) if cache_dir is not None else None,
+        )
+    records: list[FileRecord] = []
+    problems: list[Problem] = []
+    for path, problem in iter_files(paths, recursive):
+        if problem is not None:
+            problems.append(problem)
+            continue
+        absolute = os.path.abspath(path)
+        facts = None
+        stat = None
+        if store is not None:
+            try:
+                stat = os.stat(absolute)
+            except OSError:
+                stat = None
+            else:
+                facts = store.get(absolute, stat)
+        if facts is None:
+            read_at = time.time_ns()
+            try:
+                facts = facts_of(load(absolute, max_size=max_size, alias_limit=alias_limit))
+            except LoadError as exc:
+                facts = _error_facts(exc)
+            if store is not None and stat is not None and facts.get("detail") != "unreadable":
+                store.put(absolute, stat, facts, read_at)
+        records.append(_record(path, facts))
+    if store is not None:
+        store.save()
+    return Scan(tuple(records), tuple(problems), store.hits if store is not None else 0)

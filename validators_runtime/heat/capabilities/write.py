@@ -1,0 +1,285 @@
+"""Writing a resolution: the environment and copies of the templates without their
+``capabilities`` section.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from validators_runtime.heat.capabilities.paths import _local, display_path
+from validators_runtime.heat.capabilities.registry import _assign
+from validators_runtime.heat.capabilities.resolve import Resolution, _environment_yaml
+from validators_runtime.heat.capabilities.sections import (
+    _LIST_KEYS,
+    _LOADABLE_SUFFIXES,
+    _TEMPLATE_SUFFIXES,
+    CAPABILITIES,
+    ENVIRONMENT_FILE,
+    OutputError,
+)
+from validators_runtime.heat.hot_loader import (
+    MAX_TEMPLATE_SIZE,
+    HeatFileError,
+    Loaded,
+    LoadError,
+    classify,
+    load,
+    loads,
+)
+
+
+@dataclass(frozen=True)
+class Written:
+    """What :func:`write_resolution` wrote: the environment and the files beside it."""
+
+    directory: str
+    environment: str
+    files: tuple[str, ...]
+    stripped: tuple[str, ...]
+    root: str
+
+
+def strip_capabilities(loaded: Loaded) -> str:
+    """The template's text without its ``capabilities`` section, everything else unchanged.
+
+    A block-style YAML template loses exactly the section's lines, keeping comments and
+    formatting elsewhere; any other layout is written anew. Either way the result is loaded
+    again and must equal the template minus the section.
+    """
+    data = loaded.data
+    if CAPABILITIES not in data:
+        return loaded.text
+    expected = {k: v for k, v in data.items() if k != CAPABILITIES}
+    candidates = []
+    line = loaded.lines.get((CAPABILITIES,))
+    if loaded.format == "yaml" and line is not None:
+        candidates.append(_cut_section(loaded, line))
+    if loaded.format == "json":
+        candidates.append(json_dumps(expected))
+    candidates.append(
+        yaml.safe_dump(expected, sort_keys=False, default_flow_style=False, allow_unicode=True)
+    )
+    for text in candidates:
+        if text is None:
+            continue
+        try:
+            if loads(text, loaded.path, max_size=None).data == expected:
+                return text
+        except HeatFileError:
+            continue
+    raise OutputError([f"{loaded.path}: cannot remove the capabilities section faithfully"])
+
+
+def json_dumps(data: Any) -> str:
+    """JSON text of a template, as a person would indent it."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _cut_section(loaded: Loaded, line: int) -> str | None:
+    lines = loaded.text.splitlines(keepends=True)
+    start = line - 1
+    if start >= len(lines) or not lines[start].lstrip("'\"").startswith(CAPABILITIES):
+        return None
+    if lines[start][:1].isspace():
+        return None  # not a block mapping at column 0
+    later = sorted(n for key, n in loaded.lines.items() if len(key) == 1 and n > line)
+    end = later[0] - 1 if later else len(lines)
+    # Comments and blank lines at column 0 just before the next key belong to that key.
+    while end > start + 1 and (
+        not lines[end - 1].strip()
+        or lines[end - 1].startswith("#")
+        or lines[end - 1].rstrip() in ("...", "---")
+    ):
+        end -= 1
+    if start == 0 or not lines[start - 1].strip():
+        while end < len(lines) and not lines[end].strip():
+            end += 1  # do not leave two blank lines where the section was
+    return "".join(lines[:start] + lines[end:])
+
+
+def _references(data: Any) -> Iterator[tuple[str, str]]:
+    """(kind, value) of every ``get_file`` and nested-template ``type`` in a template."""
+    seen: set[int] = set()
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                if key == "get_file" and isinstance(value, str):
+                    yield "get_file", value
+                elif (
+                    key == "type" and isinstance(value, str) and value.endswith(_TEMPLATE_SUFFIXES)
+                ):
+                    yield "type", value
+                if isinstance(value, Mapping | list):
+                    stack.append(value)
+        elif isinstance(node, list):
+            stack.extend(item for item in node if isinstance(item, Mapping | list))
+
+
+def _line_of(text: str, needle: str) -> int | None:
+    index = text.find(needle)
+    return text.count("\n", 0, index) + 1 if index >= 0 else None
+
+
+def _inside(path: str, root: str) -> bool:
+    return os.path.commonpath([path, root]) == root
+
+
+def write_resolution(
+    resolution: Resolution,
+    output_dir: str | os.PathLike[str],
+    *,
+    root: str | os.PathLike[str] | None = None,
+    overwrite: bool = False,
+    max_size: int | None = MAX_TEMPLATE_SIZE,
+) -> Written:
+    """Write ``output_dir/environment.yaml`` beside copies of every template it uses.
+
+    The copies keep their layout relative to ``root`` (by default the deepest directory that
+    holds every environment file and every file the registry names), lose their
+    ``capabilities`` section, and bring along the files they reference (``get_file`` and
+    nested ``type`` templates), so the directory is complete. A reference that leaves the root,
+    or names a missing file, is reported and nothing is written. The directory must be new or
+    empty unless ``overwrite``; files are never written through a symbolic link out of it.
+    Raises :class:`OutputError`.
+    """
+    registry = resolution.environment.get("resource_registry", {})
+    registry_files: list[tuple[tuple[str, ...], str]] = []
+
+    def collect(node: Mapping[Any, Any], prefix: tuple[str, ...]) -> None:
+        for key, value in node.items():
+            if key in _LIST_KEYS:
+                continue
+            path = (*prefix, str(key))
+            if isinstance(value, Mapping):
+                collect(value, path)
+            elif isinstance(value, str) and _local(value) is not None:
+                registry_files.append((path, os.path.abspath(value)))
+
+    collect(registry, ())
+    anchors = [os.path.dirname(os.path.abspath(e)) for e in resolution.environments]
+    anchors += [os.path.dirname(path) for _, path in registry_files]
+    base = os.path.abspath(root) if root is not None else os.path.commonpath(anchors)
+    problems: list[str] = []
+    contents: dict[str, bytes] = {}
+    stripped: list[str] = []
+    pending = [(path, None, "resource_registry " + "/".join(key)) for key, path in registry_files]
+    while pending:
+        path, referrer, how = pending.pop(0)
+        if not _inside(path, base):
+            problems.append(
+                f"{referrer or resolution.environments[-1]}: {how} names {path}, which lies "
+                f"outside {base}; a copy would not find it (give --root a directory that holds it)"
+            )
+            continue
+        relative = os.path.relpath(path, base)
+        if relative in contents:
+            continue
+        if not os.path.isfile(path):
+            problems.append(
+                f"{referrer or resolution.environments[-1]}: {how} names {path}, "
+                "which does not exist"
+            )
+            continue
+        if relative == ENVIRONMENT_FILE:
+            problems.append(
+                f"{path} would be copied to {ENVIRONMENT_FILE}, where the resolved environment "
+                "goes; give --root another directory"
+            )
+            continue
+        if not path.endswith(_LOADABLE_SUFFIXES):
+            contents[relative] = Path(path).read_bytes()
+            continue
+        try:
+            loaded = load(path, max_size=max_size)
+        except LoadError as exc:
+            if how.startswith("get_file"):
+                contents[relative] = Path(path).read_bytes()
+            else:
+                problems.append(str(exc))
+            continue
+        if classify(loaded.data)[0] != "template":
+            contents[relative] = Path(path).read_bytes()
+            continue
+        try:
+            text = strip_capabilities(loaded)
+        except OutputError as exc:
+            problems.extend(exc.problems)
+            continue
+        if text is not loaded.text:
+            stripped.append(relative)
+            contents[relative] = text.encode("utf-8")
+        else:
+            contents[relative] = Path(path).read_bytes()
+        folder = os.path.dirname(path)
+        for kind, value in _references(loaded.data):
+            local = _local(value)
+            if local is None or os.path.isabs(local):
+                continue
+            target = os.path.normpath(os.path.join(folder, local))
+            line = _line_of(loaded.text, value)
+            where = f"{display_path(path)}:{line}" if line else display_path(path)
+            pending.append((target, where, f"{kind} {value!r}"))
+    if problems:
+        raise OutputError(problems)
+    environment = copy.deepcopy(resolution.environment)
+    out_registry = environment.get("resource_registry", {})
+    for key, path in registry_files:
+        _assign(out_registry, key, os.path.relpath(path, base).replace(os.sep, "/"))
+    return _write_directory(
+        Path(output_dir),
+        base,
+        contents,
+        _environment_yaml(environment, resolution.environments),
+        stripped,
+        overwrite,
+    )
+
+
+def _write_directory(
+    directory: Path,
+    root: str,
+    contents: Mapping[str, bytes],
+    environment_text: str,
+    stripped: Sequence[str],
+    overwrite: bool,
+) -> Written:
+    if directory.exists() and not directory.is_dir():
+        raise OutputError([f"{directory} exists and is not a directory"], usage=True)
+    if directory.is_dir() and any(directory.iterdir()) and not overwrite:
+        raise OutputError(
+            [f"{directory} is not empty; choose a new or empty directory, or overwrite"],
+            usage=True,
+        )
+    directory.mkdir(parents=True, exist_ok=True)
+    real = os.path.realpath(directory)
+    files = {ENVIRONMENT_FILE: environment_text.encode("utf-8"), **contents}
+    for relative in sorted(files):
+        target = directory / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not _inside(os.path.realpath(target.parent), real) or target.is_symlink():
+            raise OutputError(
+                [f"{target} lies behind a symbolic link out of {directory}; refusing to write"]
+            )
+        temporary = target.with_name(f".{target.name}.onespec-tmp")
+        temporary.write_bytes(files[relative])
+        os.replace(temporary, target)
+    return Written(
+        str(directory),
+        str(directory / ENVIRONMENT_FILE),
+        tuple(sorted(contents)),
+        tuple(sorted(stripped)),
+        root,
+    )
