@@ -10,7 +10,7 @@ hook receives), the statuses, the tools, the shape of the properties and of thei
 input types, what a deployment adds to the inputs and what the hook answers. The JSON Schema, the
 reference documentation and the runtime's validator and hook are generated from it; the runtime
 reads it through ``validators_runtime/_generated/software_component.py``, written by
-:mod:`generator.component_runtime`.
+:mod:`generator.components.runtime`.
 
 Descriptions are reStructuredText; the generators strip the markup where plain text is needed.
 Like :mod:`definitions.model`, this module uses the standard library only.

@@ -7,14 +7,8 @@ import time
 
 import click
 
-from generator.outputs import (
-    OUTPUT_FACTORIES,
-    Output,
-    _display,
-    all_outputs,
-    diff,
-    write_atomically,
-)
+from generator.manifest import OUTPUT_FACTORIES, all_outputs
+from generator.outputs import Output, _display, diff, write_atomically
 
 
 def _run(outputs: tuple[Output, ...], check: bool) -> None:

@@ -9,42 +9,33 @@
     ``input-types``, ``tools``, ``statuses``, ``deploy-inputs``, ``hook-result`` or
     ``schema-differences``.
 
-Loaded by the ``sphinxext`` extension; both render the lines of :mod:`generator.component_rst`.
+Loaded by the ``sphinxext`` extension; both render the lines of :mod:`generator.components.rst`.
 """
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from docutils import nodes
-from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.util import logging
-from sphinx.util.docutils import SphinxDirective
-from sphinx.util.nodes import nested_parse_with_titles
 
 from definitions import software_component as vocabulary
-from generator import component_rst, component_schema
+from generator.components import rst as component_rst
+from generator.components import schema as component_schema
+from sphinxext.rendered import RenderedLines
 
 LOGGER = logging.getLogger(__name__)
 
 
-class _Rendered(SphinxDirective):
+class _Rendered(RenderedLines):
     """Parse generated lines in place, and re-read the page when their sources change."""
 
-    def render(self, lines: Iterable[str], label: str) -> list[nodes.Node]:
-        for module in (vocabulary, component_rst, component_schema):
-            self.env.note_dependency(str(Path(module.__file__ or "").resolve()))
-        content = StringList()
-        document, _ = self.get_source_info()
-        for number, line in enumerate(lines):
-            content.append(line, f"{document}:<{label}>", number)
-        container = nodes.container(classes=["onespec-software-component"])
-        nested_parse_with_titles(self.state, content, container, self.content_offset)
-        return container.children
+    def render_component(self, lines: Iterable[str], label: str) -> list[nodes.Node]:
+        self.note_sources([vocabulary, component_rst, component_schema])
+        return self.render(lines, label=label, css_class="onespec-software-component").children
 
 
 class AutoComponentActions(_Rendered):
@@ -53,7 +44,8 @@ class AutoComponentActions(_Rendered):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        return self.render(component_rst.actions_lines(), "onespec:auto-component-actions")
+        lines = component_rst.actions_lines()
+        return self.render_component(lines, "onespec:auto-component-actions")
 
 
 class AutoComponentGrammar(_Rendered):
@@ -76,7 +68,7 @@ class AutoComponentGrammar(_Rendered):
             )
             return []
         label = f"onespec:auto-component-grammar {section}"
-        return self.render(component_rst.section_lines(section), label)
+        return self.render_component(component_rst.section_lines(section), label)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 import difflib
-import importlib
-from pathlib import Path
 from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
-from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.util import logging
-from sphinx.util.docutils import SphinxDirective
-from sphinx.util.nodes import nested_parse_with_titles
 
 from definitions import extra_specs as catalogue
 from definitions.registry import load
 from generator import rst
+from generator.api import rst as api_rst
+from generator.extra_specs import rst as spec_rst
+from sphinxext.rendered import RenderedLines
 
 LOGGER = logging.getLogger(__name__)
 
@@ -26,7 +24,7 @@ def _deprecated_choice(argument: str | None) -> str:
     return directives.choice(argument, ("include", "only", "exclude"))
 
 
-class AutoExtraSpecs(SphinxDirective):
+class AutoExtraSpecs(RenderedLines):
     """``.. onespec:auto-extra-specs:: NAMESPACE``: every definition of one namespace.
 
     Options: ``:summary:`` renders a table only; ``:deprecated: include|only|exclude`` selects
@@ -57,20 +55,15 @@ class AutoExtraSpecs(SphinxDirective):
             )
             return []
         self._note_sources(name)
-        lines = rst.namespace_lines(
+        lines = spec_rst.namespace_lines(
             namespace,
             registry.by_namespace(name),
             summary="summary" in self.options,
             deprecated=self.options.get("deprecated", "include"),
             known=frozenset(registry.sources),
         )
-        content = StringList()
-        document, _ = self.get_source_info()
-        source = f"{document}:<onespec:auto-extra-specs {name or '(no namespace)'}>"
-        for number, line in enumerate(lines):
-            content.append(line, source, number)
-        container = nodes.container(classes=["onespec-extra-specs"])
-        nested_parse_with_titles(self.state, content, container, self.content_offset)
+        label = f"onespec:auto-extra-specs {name or '(no namespace)'}"
+        container = self.render(lines, label=label, css_class="onespec-extra-specs")
         elsewhere = set(registry.sources) - {d.name for d in registry.by_namespace(name)}
         for reference in container.findall(addnodes.pending_xref):
             if reference.get("refdomain") == "onespec" and reference["reftarget"] in elsewhere:
@@ -82,19 +75,15 @@ class AutoExtraSpecs(SphinxDirective):
     def _note_sources(self, namespace: str) -> None:
         """Re-read this document when the definitions it shows, or their rendering, change."""
         module = catalogue.module_for(namespace)
-        files = [rst.__file__]
-        if module is not None and module.__file__:
-            files.append(module.__file__)
-        for path in files:
-            self.env.note_dependency(str(Path(path).resolve()))
+        self.note_sources([spec_rst, rst] if module is None else [spec_rst, rst, module])
 
 
-class _RenderedLines(SphinxDirective):
+class _RenderedLines(RenderedLines):
     """A directive without arguments whose content is rST rendered from the definitions."""
 
     has_content = False
     required_arguments = 0
-    #: What the document depends on: re-read it when these files change.
+    #: What the document depends on: re-read it when these modules change.
     sources: ClassVar[tuple[str, ...]] = ()
     label: ClassVar[str] = ""
 
@@ -102,36 +91,27 @@ class _RenderedLines(SphinxDirective):
         raise NotImplementedError
 
     def run(self) -> list[nodes.Node]:
-        for module_name in self.sources:
-            module = importlib.import_module(module_name)
-            if module.__file__:
-                self.env.note_dependency(str(Path(module.__file__).resolve()))
-        content = StringList()
-        document, _ = self.get_source_info()
-        source = f"{document}:<{self.name}>"
-        for number, line in enumerate(self.lines()):
-            content.append(line, source, number)
-        container = nodes.container(classes=[f"onespec-{self.label}"])
-        nested_parse_with_titles(self.state, content, container, self.content_offset)
+        self.note_sources(self.sources)
+        container = self.render(self.lines(), label=self.name, css_class=f"onespec-{self.label}")
         return container.children
 
 
 class AutoPluginLabels(_RenderedLines):
     """``.. onespec:auto-plugin-labels::``: every plugin label, from the definitions."""
 
-    sources = ("definitions.plugin_labels", "definitions.model", "generator.rst")
+    sources = ("definitions.plugin_labels", "definitions.model", "generator.api.rst")
     label = "plugin-labels"
 
     def lines(self) -> list[str]:
         from definitions.plugin_labels import labels
 
-        return list(rst.plugin_labels_lines(labels()))
+        return list(api_rst.plugin_labels_lines(labels()))
 
 
 class PolicyDefaults(_RenderedLines):
     """``.. onespec:policy-defaults::``: every policy rule of the API with its default."""
 
-    sources = ("definitions.policy", "generator.rst")
+    sources = ("definitions.policy", "generator.api.rst")
     label = "policy-defaults"
 
     def lines(self) -> list[str]:
@@ -139,7 +119,7 @@ class PolicyDefaults(_RenderedLines):
 
         lines: list[str] = []
         for rule in RULES:
-            lines += rst.policy_rule_lines(
+            lines += api_rst.policy_rule_lines(
                 rule.name, rule.check_str, rule.description, rule.operations
             )
         return lines
@@ -152,11 +132,11 @@ class HttpOperations(_RenderedLines):
         "validators_runtime.service.openapi",
         "validators_runtime._generated.api",
         "definitions.policy",
-        "generator.rst",
+        "generator.api.rst",
     )
     label = "http-operations"
 
     def lines(self) -> list[str]:
         from validators_runtime.service.openapi import document
 
-        return list(rst.http_operation_lines(document()))
+        return list(api_rst.http_operation_lines(document()))

@@ -551,7 +551,7 @@ def sha256(path: Path) -> str:
 
 
 def test_generate_check_passes_on_the_committed_tree():
-    from generator import runtime_module
+    from generator.extra_specs import runtime as runtime_module
 
     before = sha256(runtime_module.OUTPUT)
     done = onespec("generate", "all", "--check")
@@ -566,7 +566,7 @@ def test_generate_check_passes_on_the_committed_tree():
 @pytest.fixture
 def real_output():
     """The committed generated module: its path and text, checked unchanged afterwards."""
-    from generator import runtime_module
+    from generator.extra_specs import runtime as runtime_module
 
     path = runtime_module.OUTPUT
     text = path.read_text(encoding="utf-8")
@@ -587,7 +587,7 @@ def drift(text: str) -> tuple[str, str, str]:
 def test_generate_check_reports_drift_as_a_unified_diff(
     tmp_path, monkeypatch, real_output, command
 ):
-    from generator import runtime_module
+    from generator.extra_specs import runtime as runtime_module
 
     real_path, committed = real_output
     changed, old, new = drift(committed)
@@ -615,7 +615,7 @@ def test_generate_check_reports_drift_as_a_unified_diff(
 
 
 def test_generate_runtime_writes_the_correct_content(tmp_path, monkeypatch, real_output):
-    from generator import runtime_module
+    from generator.extra_specs import runtime as runtime_module
 
     _, committed = real_output
     changed, _, _ = drift(committed)
@@ -641,7 +641,7 @@ def test_generate_runtime_writes_the_correct_content(tmp_path, monkeypatch, real
 
 
 def test_generate_all_creates_a_missing_file(tmp_path, monkeypatch, real_output):
-    from generator import runtime_module
+    from generator.extra_specs import runtime as runtime_module
 
     _, committed = real_output
     missing = tmp_path / "new" / "extra_specs.py"

@@ -20,30 +20,31 @@ from jsonschema import Draft202012Validator
 from definitions.extra_specs import namespaces
 from definitions.model import ExtraSpec, Namespace, Parameter, Status, Support, Value
 from definitions.registry import in_tree
-from generator import metadefs
-from generator.metadefs import (
-    DEPRECATED_TITLE,
-    EXPANSIONS,
+from generator.extra_specs import metadefs
+from generator.extra_specs.glance_rules import (
     FLAVOR,
     IMAGE,
-    IMAGE_KEYS,
-    LEFT_OUT,
     METADEF_SCHEMA,
     NAME_LIMIT,
     NAMESPACE_DESCRIPTION_LIMIT,
     VOLUME,
     MetadefError,
     check_document,
-    check_value,
     cross_file_problems,
-    find_property,
     flavor_properties,
-    keys_of,
     problems,
-    render_texts,
     schema_errors,
 )
+from generator.extra_specs.metadefs import (
+    DEPRECATED_TITLE,
+    EXPANSIONS,
+    IMAGE_KEYS,
+    LEFT_OUT,
+    keys_of,
+    render_texts,
+)
 from tests.conftest import CASES
+from tests.generator.metadef_engine import check_value, find_property
 from validators_runtime.cli import cli
 from validators_runtime.extra_specs import ExtraSpecValidationError, validate
 

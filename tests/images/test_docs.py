@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from definitions import image_validators as grammar
-from generator import image_validators as generated
-from generator.jsonschema import DIRECTORY
+from generator.images import grammar as generated
+from generator.schema import DIRECTORY
 from tests.conftest import ROOT
 from validators_runtime._generated import image_validators as tables
 

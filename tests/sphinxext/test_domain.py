@@ -39,6 +39,7 @@ from definitions.model import (
 )
 from definitions.registry import IN_TREE, Registry, in_tree, load
 from generator import rst
+from generator.extra_specs import rst as spec_rst
 from sphinxext.domain import OnespecDomain
 from tests.conftest import ROOT
 
@@ -154,7 +155,7 @@ def linked_namespaces(namespace: str) -> set[str]:
     """The namespaces whose specs the rendered entries of ``namespace`` link to."""
     registry = load()
     intro = next(ns for ns in registry.namespaces if ns.name == namespace)
-    lines = rst.namespace_lines(
+    lines = spec_rst.namespace_lines(
         intro, registry.by_namespace(namespace), known=frozenset(registry.sources)
     )
     owner = {spec.name: spec.namespace for spec in registry.definitions}

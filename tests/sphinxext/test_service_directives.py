@@ -9,7 +9,7 @@ from sphinx.util.inventory import InventoryFile
 
 from definitions.plugin_labels import LABELS
 from definitions.policy import RULES
-from generator import rst
+from generator.api import rst as api_rst
 from tests.conftest import ROOT
 from tests.sphinxext.test_domain import domain_index, make, page
 from validators_runtime.service import openapi
@@ -86,10 +86,10 @@ def test_every_operation_is_a_section_naming_its_policy(site):
 
 
 def test_the_rendered_lines_are_plain_rst():
-    lines = list(rst.plugin_label_lines(LABELS[0]))
+    lines = list(api_rst.plugin_label_lines(LABELS[0]))
     assert lines[:2] == [".. onespec:plugin-label:: enabled", "   :scope: plugin and version"]
     rule = RULES[1]
-    text = "\n".join(rst.policy_rule_lines(rule.name, rule.check_str, rule.description, ()))
+    text = "\n".join(api_rst.policy_rule_lines(rule.name, rule.check_str, rule.description, ()))
     assert ":Default: ``project_id:%(project_id)s``" in text
 
 

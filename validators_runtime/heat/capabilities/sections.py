@@ -18,22 +18,16 @@ if TYPE_CHECKING:
 
 CAPABILITIES: str = _facts.CAPABILITIES
 
-
 REQUIRES: str = _facts.REQUIRES
-
 
 RESOURCE_TYPE: str = _facts.RESOURCE_TYPE
 
-
 ENVIRONMENT_SECTIONS: tuple[str, ...] = _facts.ENVIRONMENT_SECTIONS
-
 
 HOT_SECTIONS: dict[str, str | None] = _facts.HOT_SECTIONS
 
-
 #: File name endings that a recursive scan reads (an explicitly named file is always read).
 SCAN_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json", ".template")
-
 
 #: The name of the resolved environment in an output directory.
 ENVIRONMENT_FILE = "environment.yaml"
@@ -44,15 +38,11 @@ Values = tuple[str, ...]
 
 Severity = Literal["error", "warning"]
 
-
 _LIST_KEYS = frozenset(_facts.REGISTRY_LIST_KEYS)
-
 
 _BASE_URL: str = _facts.REGISTRY_BASE_URL
 
-
 _TEMPLATE_SUFFIXES: tuple[str, ...] = _facts.TEMPLATE_SUFFIXES
-
 
 _LOADABLE_SUFFIXES = (*_TEMPLATE_SUFFIXES, ".yml", ".json")
 

@@ -16,18 +16,20 @@ from jsonschema import Draft202012Validator
 
 from definitions import capabilities as grammar
 from definitions.model import DefinitionError
-from generator import capabilities_rst, capabilities_runtime
-from generator import jsonschema as schemas
-from generator.capabilities_schema import ENVIRONMENT_REQUIRES, HOT_CAPABILITIES
-from generator.outputs import OUTPUT_FACTORIES
+from generator import manifest
+from generator import schema as schema_documents
+from generator.manifest import OUTPUT_FACTORIES
+from generator.template_capabilities import rst as capabilities_rst
+from generator.template_capabilities import runtime as capabilities_runtime
+from generator.template_capabilities.schema import ENVIRONMENT_REQUIRES, HOT_CAPABILITIES
 from tests.conftest import ROOT
 from tests.validators_runtime.test_isolation import offending
 from validators_runtime._generated import capabilities as generated
 from validators_runtime.heat import capabilities as api
 from validators_runtime.heat.capabilities import CapabilitiesError, parse_section
 
-TEMPLATE_SCHEMA = schemas.SCHEMAS[HOT_CAPABILITIES]()
-ENVIRONMENT_SCHEMA = schemas.SCHEMAS[ENVIRONMENT_REQUIRES]()
+TEMPLATE_SCHEMA = manifest.SCHEMAS[HOT_CAPABILITIES]()
+ENVIRONMENT_SCHEMA = manifest.SCHEMAS[ENVIRONMENT_REQUIRES]()
 TEMPLATE_VALIDATOR = Draft202012Validator(TEMPLATE_SCHEMA)
 ENVIRONMENT_VALIDATOR = Draft202012Validator(ENVIRONMENT_SCHEMA)
 
@@ -122,9 +124,9 @@ def test_the_schemas_are_valid_and_committed():
         (ENVIRONMENT_REQUIRES, ENVIRONMENT_SCHEMA),
     ):
         Draft202012Validator.check_schema(schema)
-        assert schema["$id"] == schemas.ID_BASE + name
+        assert schema["$id"] == schema_documents.ID_BASE + name
         committed = ROOT / "outputs" / "schemas" / name
-        assert committed.read_text(encoding="utf-8") == schemas.dumps(schema), (
+        assert committed.read_text(encoding="utf-8") == schema_documents.dumps(schema), (
             f"{committed} is stale: run `onespec generate all`"
         )
 

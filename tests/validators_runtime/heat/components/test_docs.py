@@ -12,7 +12,7 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import docutils_namespace
 
 from definitions import software_component as vocabulary
-from generator import component_rst
+from generator.components import rst as component_rst
 from tests.conftest import ROOT
 
 DOC = ROOT / "doc" / "source"

@@ -11,7 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from generator import component_schema, jsonschema
+from generator import manifest
+from generator import schema as schema_documents
+from generator.components import schema as component_schema
 from tests.conftest import ROOT
 from validators_runtime.heat.components import ComponentValidationError, validate_component
 
@@ -39,8 +41,8 @@ def test_the_schema_is_a_valid_draft_2020_12_schema():
 
 
 def test_the_committed_schema_is_the_generated_one():
-    assert COMMITTED.read_text(encoding="utf-8") == jsonschema.dumps(SCHEMA)
-    assert jsonschema.SCHEMAS[component_schema.SOFTWARE_COMPONENT] is (
+    assert COMMITTED.read_text(encoding="utf-8") == schema_documents.dumps(SCHEMA)
+    assert manifest.SCHEMAS[component_schema.SOFTWARE_COMPONENT] is (
         component_schema.software_component_schema
     )
 

@@ -10,8 +10,8 @@ import pytest
 from definitions import software_component as vocabulary
 from definitions.model import DefinitionError
 from definitions.software_component import Field, LifecycleAction, Shape, Tool
-from generator import component_runtime
-from generator.outputs import OUTPUT_FACTORIES
+from generator.components import runtime as component_runtime
+from generator.manifest import OUTPUT_FACTORIES
 from tests.conftest import ROOT
 from tests.validators_runtime.test_isolation import imported_after, offending
 from validators_runtime._generated import software_component as generated

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from definitions import software_component as vocabulary
 from definitions.software_component import Field, LifecycleAction, Shape
-from generator.component_schema import DIFFERENCES
+from generator.components.schema import DIFFERENCES
 from generator.rst import literal
 
 #: The sections :func:`section_lines` renders, with what each shows.

@@ -14,9 +14,9 @@ from typing import Any
 
 import validators_runtime
 from definitions import software_component as vocabulary
-from generator.jsonschema import plain_text
 from generator.literals import assignment, module_header, module_text
 from generator.outputs import Output
+from generator.text import plain_text
 
 #: Where the module is written: inside the runtime package, wherever it is installed.
 OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "software_component.py"

@@ -6,7 +6,7 @@ import ast
 
 from definitions.model import ExtraSpecValidator
 from definitions.registry import in_tree
-from generator import runtime_module
+from generator.extra_specs import runtime as runtime_module
 from validators_runtime._generated import extra_specs as generated
 from validators_runtime.compiler import compile_definitions
 from validators_runtime.extra_specs import compile_registry

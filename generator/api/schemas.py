@@ -5,7 +5,7 @@ response schema names every label with its exact description and mutability, and
 body schema admits exactly the mutable labels, each at the scopes it applies to. The flavor
 extra-spec body schemas state Nova's API-layer limits (:mod:`definitions.api`).
 
-Each builder is an entry of :data:`generator.jsonschema.SCHEMAS`, so the schemas are written to
+Each builder is an entry of :data:`generator.manifest.SCHEMAS`, so the schemas are written to
 ``outputs/schemas/`` with the others. The same dicts are written, as literals, into
 ``validators_runtime/_generated/api.py``, from which the service assembles ``/openapi.json``:
 the service never reads ``outputs/``, which is not installed with it.
@@ -25,9 +25,10 @@ import validators_runtime
 from definitions import api
 from definitions.model import Label, Scope
 from definitions.plugin_labels import PLUGIN_NAME_PATTERN, VERSION_PATTERN, labels
-from generator.jsonschema import DIALECT, anchored, schema_id
 from generator.literals import assignment, module_header, module_text
 from generator.outputs import Output
+from generator.schema import DIALECT, schema_id
+from generator.schema.patterns import anchored
 
 PLUGINS = "plugins.schema.json"
 PLUGIN = "plugin.schema.json"
@@ -366,7 +367,7 @@ def api_root_schema() -> dict[str, Any]:
     }
 
 
-#: Every API schema, by file name, with its builder: entries of ``generator.jsonschema.SCHEMAS``.
+#: Every API schema, by file name, with its builder: entries of ``generator.manifest.SCHEMAS``.
 BUILDERS = {
     API_ROOT: api_root_schema,
     PLUGINS: plugins_schema,

@@ -14,9 +14,9 @@ from typing import Any
 
 from definitions import software_component as vocabulary
 from definitions.software_component import Field, Shape
-
-# generator.jsonschema imports this module to list the schema in its SCHEMAS, so its helpers are
-# imported where they are used, never while either module is being imported.
+from generator.schema import DIALECT, schema_id
+from generator.schema.patterns import anchored, boolean_pattern, portable
+from generator.text import plain_text
 
 SOFTWARE_COMPONENT = "software-component.schema.json"
 
@@ -53,7 +53,6 @@ def _null_or(*alternatives: dict[str, Any]) -> dict[str, Any]:
 
 def value_schema(type_name: str) -> dict[str, Any]:
     """What a value of the input type ``type_name`` may be (null: no value)."""
-    from generator.jsonschema import anchored, boolean_pattern, portable
 
     number = {"type": "number"}
     if type_name == "String":
@@ -76,7 +75,6 @@ def value_schema(type_name: str) -> dict[str, Any]:
 
 
 def _string_rules(shape: Shape, item: Field) -> dict[str, Any]:
-    from generator.jsonschema import anchored, portable
 
     if shape is vocabulary.CONFIG_ENTRY and item.name == "tool":
         return {
@@ -99,7 +97,6 @@ def _string_rules(shape: Shape, item: Field) -> dict[str, Any]:
 
 def field_schema(shape: Shape, item: Field) -> dict[str, Any]:
     """The schema of one field, with its description and default."""
-    from generator.jsonschema import anchored, plain_text
 
     schema: dict[str, Any] = {"description": plain_text(item.description)}
     if item.kind == "string":
@@ -137,7 +134,6 @@ def field_schema(shape: Shape, item: Field) -> dict[str, Any]:
 
 def shape_schema(shape: Shape) -> dict[str, Any]:
     """The schema of a mapping of the properties: its fields, nothing else."""
-    from generator.jsonschema import plain_text
 
     schema: dict[str, Any] = {
         "title": plain_text(shape.title),
@@ -185,7 +181,6 @@ def _declares(type_name: str) -> dict[str, Any]:
 
 def software_component_schema() -> dict[str, Any]:
     """The schema of the properties of an ``OS::Heat::SoftwareComponent``."""
-    from generator.jsonschema import DIALECT, anchored, portable, schema_id
 
     standard = ", ".join(action.name for action in vocabulary.ACTIONS)
     differences = " ".join(f"({n}) {text}" for n, (_, text) in enumerate(DIFFERENCES, 1))

@@ -1,7 +1,7 @@
 """Everything derived from the image-spec grammar in :mod:`definitions.image_validators`.
 
 Three texts come from the one grammar: the JSON Schema of a spec (registered in
-:data:`generator.jsonschema.SCHEMAS`), the runtime's tables
+:data:`generator.manifest.SCHEMAS`), the runtime's tables
 (``validators_runtime/_generated/image_validators.py``, which also embeds the schema so that
 ``onespec image check`` needs no file outside the package), and the reStructuredText of the
 reference page (through the ``onespec:auto-image-validators`` directive).
@@ -15,9 +15,10 @@ from typing import Any
 
 import validators_runtime
 from definitions import image_validators as grammar
-from generator.jsonschema import DIALECT, anchored, portable, schema_id
 from generator.literals import assignment, module_header, module_text
 from generator.outputs import Output
+from generator.schema import DIALECT, schema_id
+from generator.schema.patterns import anchored, portable
 
 #: The schema's file name in ``outputs/schemas/``.
 SCHEMA_FILE = "image-validation-spec.schema.json"

@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from definitions import capabilities as grammar
+from generator.schema import DIALECT, ID_BASE
 
 HOT_CAPABILITIES = "hot-capabilities.schema.json"
 ENVIRONMENT_REQUIRES = "heat-environment-requires.schema.json"
 
 
 def _header(name: str, title: str, description: str) -> dict[str, Any]:
-    from generator.jsonschema import DIALECT, ID_BASE  # imported late: it imports this module
 
     return {"$schema": DIALECT, "$id": ID_BASE + name, "title": title, "description": description}
 

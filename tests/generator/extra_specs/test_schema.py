@@ -1,9 +1,9 @@
 """The generated JSON Schema: valid, in step with the runtime, portable, and committed.
 
 The runtime (:mod:`validators_runtime.extra_specs`, strict mode) is the reference. Every place
-where the schema's verdict differs from it is one of :data:`generator.jsonschema.DIFFERENCES`,
-and each is shown by example here, stated in the schema's description, and explained in
-``doc/source/guides/json-schema.rst``.
+where the schema's verdict differs from it is one of
+:data:`generator.extra_specs.schema.DIFFERENCES`, and each is shown by example here, stated in
+the schema's description, and explained in ``doc/source/guides/json-schema.rst``.
 """
 
 from __future__ import annotations
@@ -33,13 +33,14 @@ from definitions.model import (
     Value,
 )
 from definitions.registry import in_tree
-from generator import jsonschema as generator
-from generator.jsonschema import (
-    DIFFERENCES,
-    FLAVOR_EXTRA_SPECS,
+from generator import manifest
+from generator import schema as schema_documents
+from generator.extra_specs import schema as generator
+from generator.extra_specs.schema import DIFFERENCES, FLAVOR_EXTRA_SPECS
+from generator.schema import SchemaError
+from generator.schema.patterns import (
     INT_WHITESPACE,
     WHITESPACE,
-    SchemaError,
     boolean_pattern,
     digits_range,
     integer_pattern,
@@ -83,15 +84,15 @@ KEY_VALIDATOR = key_only(SCHEMA)
 # --- The schema is a schema ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", sorted(generator.SCHEMAS))
+@pytest.mark.parametrize("name", sorted(manifest.SCHEMAS))
 def test_every_schema_passes_the_metaschema(name):
-    Draft202012Validator.check_schema(generator.SCHEMAS[name]())
+    Draft202012Validator.check_schema(manifest.SCHEMAS[name]())
 
 
 def test_the_id_is_stable_and_the_schema_says_what_it_validates():
     assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert SCHEMA["$id"] == "https://onespec.dev/schemas/flavor-extra-specs.schema.json"
-    assert SCHEMA["$id"] == generator.ID_BASE + FLAVOR_EXTRA_SPECS
+    assert SCHEMA["$id"] == schema_documents.ID_BASE + FLAVOR_EXTRA_SPECS
     assert SCHEMA["title"] == "Flavor extra specs"
     description = SCHEMA["description"]
     assert "string" in description
@@ -645,26 +646,26 @@ def test_every_pattern_means_the_same_in_ecma_262():
 
 
 def test_rendering_is_deterministic():
-    assert generator.render() == generator.render()
-    assert generator.dumps(copy.deepcopy(SCHEMA)) == generator.dumps(SCHEMA)
+    assert manifest.render_schemas() == manifest.render_schemas()
+    assert schema_documents.dumps(copy.deepcopy(SCHEMA)) == schema_documents.dumps(SCHEMA)
 
 
 def test_the_text_is_two_space_json_with_a_final_newline():
-    text = generator.render()[generator.DIRECTORY / FLAVOR_EXTRA_SPECS]
+    text = manifest.render_schemas()[schema_documents.DIRECTORY / FLAVOR_EXTRA_SPECS]
     assert text.endswith("}\n") and not text.endswith("\n\n")
     assert text.startswith('{\n  "$schema": ')
     assert json.loads(text) == SCHEMA
 
 
 def test_the_output_owns_its_directory():
-    output = generator.output()
+    output = manifest.schemas_output()
     assert output.name == "schemas"
     assert output.owns == ROOT / "outputs" / "schemas"
-    assert set(output.render()) == {output.owns / name for name in generator.SCHEMAS}
+    assert set(output.render()) == {output.owns / name for name in manifest.SCHEMAS}
 
 
 def test_the_committed_schemas_are_what_the_definitions_generate():
-    output = generator.output()
+    output = manifest.schemas_output()
     rendered = output.render()
     for path, text in rendered.items():
         assert path.read_text(encoding="utf-8") == text, f"{path} is stale: run `make schemas`"

@@ -21,16 +21,17 @@ from definitions.model import (
 )
 from definitions.registry import in_tree, load
 from generator import rst
+from generator.extra_specs import rst as spec_rst
 
 SPECS = {spec.name: spec for spec in in_tree()}
 
 
 def text_of(spec: ExtraSpec) -> str:
-    return rst.render(rst.extra_spec_lines(spec))
+    return rst.render(spec_rst.extra_spec_lines(spec))
 
 
 def lines_of(spec: ExtraSpec) -> list[str]:
-    return list(rst.extra_spec_lines(spec))
+    return list(spec_rst.extra_spec_lines(spec))
 
 
 def field(spec: ExtraSpec, name: str) -> list[str]:
@@ -369,7 +370,7 @@ def test_every_in_tree_spec_renders_as_one_directive():
         assert lines[1] == f"   :namespace: {spec.namespace}"
         assert [line for line in lines if line.startswith(".. ")] == [lines[0]]
         assert all(line == "" or line.startswith("   ") for line in lines[1:]), spec.name
-        assert (f"   :Type: {rst._TYPE_WORDS[spec.value.type.__name__]}") in lines
+        assert (f"   :Type: {spec_rst._TYPE_WORDS[spec.value.type.__name__]}") in lines
 
 
 # --- Summary tables ------------------------------------------------------------------------------
@@ -387,7 +388,7 @@ def rows(lines: list[str]) -> list[list[str]]:
 
 
 def test_a_summary_is_a_list_table_with_a_header():
-    lines = list(rst.summary_lines(load().by_namespace("hw")))
+    lines = list(spec_rst.summary_lines(load().by_namespace("hw")))
     assert lines[:4] == [".. list-table::", "   :header-rows: 1", "   :widths: 30 25 45", ""]
     assert rows(lines)[0] == ["Key", "Value", "Description"]
     assert lines[-1] == ""
@@ -395,24 +396,24 @@ def test_a_summary_is_a_list_table_with_a_header():
 
 def test_a_summary_has_one_row_per_spec_in_order_linking_to_it():
     specs = load().by_namespace("hw")
-    table = rows(list(rst.summary_lines(specs)))[1:]
+    table = rows(list(spec_rst.summary_lines(specs)))[1:]
     assert [row[0] for row in table] == [f":onespec:extra-spec:`{s.name}`" for s in specs]
     assert all(len(row) == 3 for row in table)
 
 
 def test_a_summary_marks_deprecated_specs():
     specs = load().by_namespace("")
-    table = rows(list(rst.summary_lines(specs)))
+    table = rows(list(spec_rst.summary_lines(specs)))
     assert table[1:] == [
         [
             ":onespec:extra-spec:`hide_hypervisor_id` (deprecated)",
             "boolean",
-            rst.first_sentence(SPECS["hide_hypervisor_id"].description),
+            spec_rst.first_sentence(SPECS["hide_hypervisor_id"].description),
         ],
         [
             ":onespec:extra-spec:`group_policy`",
             "``isolate``, ``none``",
-            rst.first_sentence(SPECS["group_policy"].description),
+            spec_rst.first_sentence(SPECS["group_policy"].description),
         ],
     ]
 
@@ -433,13 +434,13 @@ def test_a_summary_marks_deprecated_specs():
     ],
 )
 def test_the_summary_value_cell(value, cell):
-    (row,) = rows(list(rst.summary_lines([small(value=value)])))[1:]
+    (row,) = rows(list(spec_rst.summary_lines([small(value=value)])))[1:]
     assert row[1] == cell
 
 
 def test_the_summary_description_is_the_first_sentence_on_one_line():
     spec = small(description="First sentence,\n  wrapped. Second sentence.")
-    (row,) = rows(list(rst.summary_lines([spec])))[1:]
+    (row,) = rows(list(spec_rst.summary_lines([spec])))[1:]
     assert row[2] == "First sentence, wrapped."
 
 
@@ -448,33 +449,36 @@ def test_the_summary_description_is_the_first_sentence_on_one_line():
 
 def test_filter_deprecated_modes():
     specs = load().by_namespace("")
-    assert [s.name for s in rst.filter_deprecated(specs)] == ["hide_hypervisor_id", "group_policy"]
-    assert [s.name for s in rst.filter_deprecated(specs, "include")] == [
+    assert [s.name for s in spec_rst.filter_deprecated(specs)] == [
         "hide_hypervisor_id",
         "group_policy",
     ]
-    assert [s.name for s in rst.filter_deprecated(specs, "only")] == ["hide_hypervisor_id"]
-    assert [s.name for s in rst.filter_deprecated(specs, "exclude")] == ["group_policy"]
+    assert [s.name for s in spec_rst.filter_deprecated(specs, "include")] == [
+        "hide_hypervisor_id",
+        "group_policy",
+    ]
+    assert [s.name for s in spec_rst.filter_deprecated(specs, "only")] == ["hide_hypervisor_id"]
+    assert [s.name for s in spec_rst.filter_deprecated(specs, "exclude")] == ["group_policy"]
 
 
 def test_filter_deprecated_keeps_the_order_and_accepts_any_iterable():
     specs = [small(name=f"test:{i}", deprecated=i % 2 == 0) for i in range(6)]
-    assert [s.name for s in rst.filter_deprecated(iter(specs), "only")] == [
+    assert [s.name for s in spec_rst.filter_deprecated(iter(specs), "only")] == [
         "test:0",
         "test:2",
         "test:4",
     ]
-    assert [s.name for s in rst.filter_deprecated(iter(specs), "exclude")] == [
+    assert [s.name for s in spec_rst.filter_deprecated(iter(specs), "exclude")] == [
         "test:1",
         "test:3",
         "test:5",
     ]
-    assert rst.filter_deprecated(iter(specs)) == specs
+    assert spec_rst.filter_deprecated(iter(specs)) == specs
 
 
 def test_a_namespace_starts_with_its_introduction():
     ns = namespace("hw")
-    lines = list(rst.namespace_lines(ns, load().by_namespace("hw")))
+    lines = list(spec_rst.namespace_lines(ns, load().by_namespace("hw")))
     intro = ns.description.strip().splitlines()
     assert lines[: len(intro) + 1] == [*intro, ""]
     assert lines[len(intro) + 1] == ".. onespec:extra-spec:: hw:cpu_realtime"
@@ -482,7 +486,7 @@ def test_a_namespace_starts_with_its_introduction():
 
 def test_a_namespace_renders_every_spec_in_full():
     specs = load().by_namespace("hw")
-    text = rst.render(rst.namespace_lines(namespace("hw"), specs))
+    text = rst.render(spec_rst.namespace_lines(namespace("hw"), specs))
     directives = [line for line in text.splitlines() if line.startswith(".. onespec:extra-spec::")]
     assert directives == [f".. onespec:extra-spec:: {s.name}" for s in specs]
     assert ".. list-table::" not in text
@@ -490,19 +494,21 @@ def test_a_namespace_renders_every_spec_in_full():
 
 def test_a_namespace_summary_is_a_table_instead_of_entries():
     specs = load().by_namespace("hw")
-    lines = list(rst.namespace_lines(namespace("hw"), specs, summary=True))
+    lines = list(spec_rst.namespace_lines(namespace("hw"), specs, summary=True))
     assert ".. list-table::" in lines
     assert not [line for line in lines if line.startswith(".. onespec:extra-spec::")]
     assert len(rows(lines)) == len(specs) + 1
 
 
 def test_a_namespace_with_deprecated_only():
-    lines = list(rst.namespace_lines(namespace(""), load().by_namespace(""), deprecated="only"))
+    lines = list(
+        spec_rst.namespace_lines(namespace(""), load().by_namespace(""), deprecated="only")
+    )
     directives = [line for line in lines if line.startswith(".. onespec:extra-spec::")]
     assert directives == [".. onespec:extra-spec:: hide_hypervisor_id"]
     summary = rows(
         list(
-            rst.namespace_lines(
+            spec_rst.namespace_lines(
                 namespace(""), load().by_namespace(""), summary=True, deprecated="exclude"
             )
         )
@@ -514,16 +520,18 @@ def test_a_namespace_with_nothing_selected_is_only_its_introduction():
     ns = namespace("hw")
     for summary in (False, True):
         lines = list(
-            rst.namespace_lines(ns, load().by_namespace("hw"), summary=summary, deprecated="only")
+            spec_rst.namespace_lines(
+                ns, load().by_namespace("hw"), summary=summary, deprecated="only"
+            )
         )
         assert lines == [*ns.description.strip().splitlines(), ""]
 
 
 def test_a_namespace_without_a_description_starts_with_its_specs():
     ns = Namespace("test", "Test", "")
-    lines = list(rst.namespace_lines(ns, [small()]))
+    lines = list(spec_rst.namespace_lines(ns, [small()]))
     assert lines[0] == ".. onespec:extra-spec:: test:thing"
-    assert list(rst.namespace_lines(ns, [])) == []
+    assert list(spec_rst.namespace_lines(ns, [])) == []
 
 
 # --- Literals, sentences, rendering --------------------------------------------------------------
@@ -566,7 +574,7 @@ def test_literal_of_nothing_says_so():
 def test_link_specs_turns_literals_naming_known_specs_into_references():
     known = {"hw:cpu_policy", "hw:numa_cpus.{id}"}
     text = "Set ``hw:cpu_policy`` to ``dedicated``; see ``hw:numa_cpus.{id}`` and ``hw:nope``."
-    assert rst.link_specs(text, known) == (
+    assert spec_rst.link_specs(text, known) == (
         "Set :onespec:extra-spec:`hw:cpu_policy` to ``dedicated``; "
         "see :onespec:extra-spec:`hw:numa_cpus.{id}` and ``hw:nope``."
     )
@@ -574,16 +582,16 @@ def test_link_specs_turns_literals_naming_known_specs_into_references():
 
 def test_link_specs_without_known_specs_changes_nothing():
     text = "Set ``hw:cpu_policy``."
-    assert rst.link_specs(text, ()) == text
-    assert rst.link_specs(text, frozenset()) == text
-    assert rst.link_specs("No literals here.", {"hw:cpu_policy"}) == "No literals here."
+    assert spec_rst.link_specs(text, ()) == text
+    assert spec_rst.link_specs(text, frozenset()) == text
+    assert spec_rst.link_specs("No literals here.", {"hw:cpu_policy"}) == "No literals here."
 
 
 def test_descriptions_link_known_specs_and_nothing_else_changes():
     spec = SPECS["hw:numa_nodes"]
     known = frozenset(SPECS)
     plain = lines_of(spec)
-    linked = list(rst.extra_spec_lines(spec, known))
+    linked = list(spec_rst.extra_spec_lines(spec, known))
     assert "``hw:numa_cpus.{id}``" in spec.description
     (description,) = [line for line in linked if "hw:numa_cpus.{id}" in line]
     assert ":onespec:extra-spec:`hw:numa_cpus.{id}`" in description
@@ -597,8 +605,8 @@ def test_a_namespace_links_its_introduction_and_its_descriptions():
     registry = load()
     known = frozenset(registry.sources)
     ns = namespace("")
-    text = rst.render(rst.namespace_lines(ns, registry.by_namespace(""), known=known))
-    plain = rst.render(rst.namespace_lines(ns, registry.by_namespace("")))
+    text = rst.render(spec_rst.namespace_lines(ns, registry.by_namespace(""), known=known))
+    plain = rst.render(spec_rst.namespace_lines(ns, registry.by_namespace("")))
     assert text.count(":onespec:extra-spec:") > plain.count(":onespec:extra-spec:")
     assert "``hw:hide_hypervisor_id``" in SPECS["hide_hypervisor_id"].description
     assert "``hw:hide_hypervisor_id``" in plain
@@ -606,7 +614,7 @@ def test_a_namespace_links_its_introduction_and_its_descriptions():
 
 
 def test_spec_ref():
-    assert rst.spec_ref("hw:numa_cpus.{id}") == ":onespec:extra-spec:`hw:numa_cpus.{id}`"
+    assert spec_rst.spec_ref("hw:numa_cpus.{id}") == ":onespec:extra-spec:`hw:numa_cpus.{id}`"
 
 
 @pytest.mark.parametrize(
@@ -623,7 +631,7 @@ def test_spec_ref():
     ],
 )
 def test_first_sentence(text, sentence):
-    assert rst.first_sentence(text) == sentence
+    assert spec_rst.first_sentence(text) == sentence
 
 
 @pytest.mark.parametrize(
@@ -635,10 +643,10 @@ def test_first_sentence(text, sentence):
     ],
 )
 def test_first_sentence_ends_at_the_earliest_end_of_sentence(text, sentence):
-    assert rst.first_sentence(text) == sentence
+    assert spec_rst.first_sentence(text) == sentence
 
 
 def test_render_joins_lines_and_ends_with_exactly_one_newline():
     assert rst.render(["a", "b", "", ""]) == "a\nb\n"
     assert rst.render(iter(["x"])) == "x\n"
-    assert rst.render(rst.extra_spec_lines(SPECS["hw:cpu_policy"])).endswith("supported\n")
+    assert rst.render(spec_rst.extra_spec_lines(SPECS["hw:cpu_policy"])).endswith("supported\n")

@@ -1,0 +1,1 @@
+"""Heat software components: the runtime vocabulary, the JSON Schema and the reference rST."""

@@ -1,0 +1,1 @@
+"""Image validation specs: the grammar's JSON Schema, runtime tables and reference rST."""

@@ -1,0 +1,83 @@
+"""Every generated output and every JSON Schema, listed once.
+
+``onespec generate`` writes :data:`OUTPUT_FACTORIES` in order; the ``schemas`` output writes
+:data:`SCHEMAS`, each file name with the function that builds it, so a new output or schema
+joins by adding one entry here. This is the only module that imports every area; the areas
+import only the shared helpers (``generator.schema``, ``generator.text``, ``generator.rst``,
+``generator.literals``, ``generator.outputs``), so there is no cycle to work around.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from definitions.registry import in_tree
+from generator.api import labels as api_labels
+from generator.api import schemas as api_schemas
+from generator.components import runtime as components_runtime
+from generator.components.schema import SOFTWARE_COMPONENT, software_component_schema
+from generator.extra_specs import metadefs
+from generator.extra_specs import runtime as extra_specs_runtime
+from generator.extra_specs.schema import FLAVOR_EXTRA_SPECS, flavor_extra_specs_schema
+from generator.images import grammar as images
+from generator.outputs import Output
+from generator.schema import DIRECTORY, dumps
+from generator.template_capabilities import runtime as template_capabilities_runtime
+from generator.template_capabilities.schema import (
+    ENVIRONMENT_REQUIRES,
+    HOT_CAPABILITIES,
+    environment_requires_schema,
+    hot_capabilities_schema,
+)
+
+#: Every schema ``outputs/schemas/`` holds, by file name, with the function that builds it.
+SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
+    FLAVOR_EXTRA_SPECS: flavor_extra_specs_schema,
+    HOT_CAPABILITIES: hot_capabilities_schema,
+    ENVIRONMENT_REQUIRES: environment_requires_schema,
+    SOFTWARE_COMPONENT: software_component_schema,
+    **api_schemas.BUILDERS,
+    images.SCHEMA_FILE: images.schema,
+}
+
+
+def render_schemas() -> dict[Path, str]:
+    """Every schema's file and text."""
+    return {DIRECTORY / name: dumps(build()) for name, build in SCHEMAS.items()}
+
+
+def schemas_output() -> Output:
+    """The ``schemas`` output: it owns ``outputs/schemas/`` whole."""
+    return Output("schemas", render_schemas, owns=DIRECTORY)
+
+
+def runtime_output() -> Output:
+    """The ``runtime`` output: the extra-spec tables of the in-tree catalogue."""
+    return Output(
+        "runtime",
+        lambda: {
+            extra_specs_runtime.OUTPUT: extra_specs_runtime.render(
+                in_tree(), extra_specs_runtime.source_versions()
+            )
+        },
+    )
+
+
+#: Every output ``onespec generate all`` writes, by name, in order.
+OUTPUT_FACTORIES: dict[str, Callable[[], Output]] = {
+    "runtime": runtime_output,
+    "plugin-labels": api_labels.output,
+    "api": api_schemas.output,
+    "metadefs": metadefs.output,
+    "schemas": schemas_output,
+    "components": components_runtime.output,
+    "capabilities": template_capabilities_runtime.output,
+    "images": images.output,
+}
+
+
+def all_outputs() -> tuple[Output, ...]:
+    """Every generated output, in the order ``onespec generate all`` writes them."""
+    return tuple(factory() for factory in OUTPUT_FACTORIES.values())
