@@ -87,11 +87,12 @@ _single(
 )
 _single(
     "components",
-    "Generate validators_runtime/_generated/software_component.py from the component vocabulary.",
+    "Generate validators_runtime/_generated/components.py from the component vocabulary.",
 )
 _single(
     "capabilities",
-    "Generate validators_runtime/_generated/capabilities.py from the capabilities vocabulary.",
+    "Generate validators_runtime/_generated/template_capabilities.py from the template "
+    "capabilities vocabulary.",
 )
 _single("metadefs", "Generate the Glance metadata definition files in outputs/glance-metadefs/.")
 _single("schemas", "Generate the JSON Schemas in outputs/schemas/.")

@@ -29,7 +29,7 @@ ENV_VERSION = 2
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(OnespecDomain)
     app.setup_extension("sphinxext.components")
-    app.setup_extension("sphinxext.capabilities")
+    app.setup_extension("sphinxext.template_capabilities")
     app.add_directive_to_domain("onespec", "auto-extra-specs", AutoExtraSpecs)
     app.add_directive_to_domain("onespec", "auto-plugin-labels", AutoPluginLabels)
     app.add_directive_to_domain("onespec", "policy-defaults", PolicyDefaults)

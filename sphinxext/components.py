@@ -22,7 +22,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-from definitions import software_component as vocabulary
+from definitions import components as vocabulary
 from generator.components import rst as component_rst
 from generator.components import schema as component_schema
 from sphinxext.rendered import RenderedLines

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from definitions import software_component as vocabulary
-from definitions.software_component import Field, LifecycleAction, Shape
+from definitions import components as vocabulary
+from definitions.components import Field, LifecycleAction, Shape
 from generator.components.schema import DIFFERENCES
 from generator.rst import literal
 

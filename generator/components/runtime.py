@@ -1,8 +1,8 @@
-"""Write the software-component vocabulary for the runtime: ``_generated/software_component.py``.
+"""Write the software-component vocabulary for the runtime: ``_generated/components.py``.
 
 The runtime (the validator and the hook, which run on servers) may import nothing of
 ``definitions`` but :mod:`definitions.model`, so it reads the facts of
-:mod:`definitions.software_component` from this module of plain literals. Descriptions are
+:mod:`definitions.components` from this module of plain literals. Descriptions are
 written as plain text, for command-line output.
 """
 
@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import validators_runtime
-from definitions import software_component as vocabulary
+from definitions import components as vocabulary
 from generator.literals import assignment, module_header, module_text
 from generator.outputs import Output
 from generator.text import plain_text
 
 #: Where the module is written: inside the runtime package, wherever it is installed.
-OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "software_component.py"
+OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "components.py"
 
 
 def _shapes() -> dict[str, dict[str, dict[str, Any]]]:
@@ -46,7 +46,7 @@ def render_lines() -> Iterator[str]:
     v = vocabulary
     yield from module_header(
         "components",
-        "definitions/software_component.py",
+        "definitions/components.py",
         "The software-component vocabulary, for the runtime (plain data only).",
     )
     for name in (

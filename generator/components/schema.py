@@ -1,6 +1,6 @@
 """The JSON Schema of the properties of ``OS::Heat::SoftwareComponent``.
 
-Built from :mod:`definitions.software_component`, like everything else about components. It
+Built from :mod:`definitions.components`, like everything else about components. It
 checks the properties after Heat has resolved their intrinsic functions (``get_file`` read,
 ``get_param`` substituted): an editor or a CI job in any language can check a component with it.
 The rules that span several entries cannot be stated in JSON Schema; :data:`DIFFERENCES` lists
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from definitions import software_component as vocabulary
-from definitions.software_component import Field, Shape
+from definitions import components as vocabulary
+from definitions.components import Field, Shape
 from generator.schema import DIALECT, schema_id
 from generator.schema.patterns import anchored, boolean_pattern, portable
 from generator.text import plain_text

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Literal
 
-from definitions import capabilities as grammar
+from definitions import template_capabilities as grammar
 from generator.rst import literal
 
 #: The index group of every capability object.

@@ -1,5 +1,5 @@
-"""Write the facts of :mod:`definitions.capabilities` that the runtime checks with:
-``validators_runtime/_generated/capabilities.py``.
+"""Write the facts of :mod:`definitions.template_capabilities` that the runtime checks with:
+``validators_runtime/_generated/template_capabilities.py``.
 
 The module holds plain literals only, so that :mod:`validators_runtime.heat.capabilities` imports
 no definitions and services pay nothing for the grammar's documentation.
@@ -11,19 +11,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import validators_runtime
-from definitions import capabilities as grammar
+from definitions import template_capabilities as grammar
 from generator.literals import assignment, module_header, module_text
 from generator.outputs import Output
 
 #: Where the module is written: inside the runtime package, wherever it is installed.
-OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "capabilities.py"
+OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "template_capabilities.py"
 
 
 def render_lines() -> Iterator[str]:
     """Yield the lines of the generated module."""
     yield from module_header(
         "capabilities",
-        "definitions/capabilities.py",
+        "definitions/template_capabilities.py",
         "The grammar of template capabilities and the Heat facts it relies on (data only).",
     )
     yield from assignment("CAPABILITIES", grammar.CAPABILITIES)

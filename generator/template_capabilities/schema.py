@@ -1,4 +1,4 @@
-"""JSON Schemas of template capabilities, built from :mod:`definitions.capabilities`.
+"""JSON Schemas of template capabilities, built from :mod:`definitions.template_capabilities`.
 
 ``hot-capabilities.schema.json`` checks the ``capabilities`` section of a HOT template (and
 nothing else of it); ``heat-environment-requires.schema.json`` checks an environment that may
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from definitions import capabilities as grammar
+from definitions import template_capabilities as grammar
 from generator.schema import DIALECT, ID_BASE
 
 HOT_CAPABILITIES = "hot-capabilities.schema.json"

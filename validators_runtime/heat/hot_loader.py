@@ -28,7 +28,7 @@ from typing import Any, Literal
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from validators_runtime._generated import capabilities as _facts
+from validators_runtime._generated import template_capabilities as _facts
 
 #: Heat's default ``max_template_size``, in characters.
 MAX_TEMPLATE_SIZE: int = _facts.MAX_TEMPLATE_SIZE

@@ -15,7 +15,8 @@ questions a user interface asks of a tree of templates and environments::
 
 Every problem is a :class:`~validators_runtime.heat.hot_loader.HeatFileError` (a
 ``ValueError``) that names the file and the line. The grammar comes from
-``definitions/capabilities.py``, through ``validators_runtime._generated.capabilities``.
+``definitions/template_capabilities.py``, through
+``validators_runtime._generated.template_capabilities``.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from validators_runtime._generated import capabilities as _facts
+from validators_runtime._generated import template_capabilities as _facts
 from validators_runtime.heat.capabilities.registry import RegistryEntry, _registry_entries
 from validators_runtime.heat.capabilities.sections import (
     REQUIRES,

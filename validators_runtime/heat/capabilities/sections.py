@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from validators_runtime._generated import capabilities as _facts
+from validators_runtime._generated import template_capabilities as _facts
 from validators_runtime.heat.hot_loader import (
     HeatFileError,
     Loaded,

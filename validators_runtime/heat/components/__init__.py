@@ -21,12 +21,12 @@ and a message. The hook that runs on the server is ``validators_runtime.heat.com
 ``validators_runtime.heat.components.template``.
 
 The vocabulary -- actions, tools, fields, input types -- is defined once in
-``definitions/software_component.py`` and reaches the runtime as generated literals.
+``definitions/components.py`` and reaches the runtime as generated literals.
 """
 
 from __future__ import annotations
 
-from validators_runtime._generated import software_component as vocabulary
+from validators_runtime._generated import components as vocabulary
 from validators_runtime.heat.components.deployment import (
     DeploymentConfig,
     build_deployment_config,

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from validators_runtime._generated import software_component as facts
+from validators_runtime._generated import components as facts
 from validators_runtime.cli import FORMAT_OPTION
 from validators_runtime.heat.components.deployment import DeploymentConfig, build_deployment_config
 from validators_runtime.heat.components.hook import (

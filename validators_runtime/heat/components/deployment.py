@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from validators_runtime._generated import software_component as facts
+from validators_runtime._generated import components as facts
 from validators_runtime.heat.components.validation import (
     Component,
     ComponentValidationError,

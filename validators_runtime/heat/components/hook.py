@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from validators_runtime._generated import software_component as facts
+from validators_runtime._generated import components as facts
 from validators_runtime.heat.components.validation import ComponentError, tool_options
 
 LOG = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from validators_runtime._generated import software_component as facts
+from validators_runtime._generated import components as facts
 from validators_runtime.heat import hot_loader
 from validators_runtime.heat.components.validation import (
     Component,

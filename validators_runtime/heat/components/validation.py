@@ -3,8 +3,8 @@
 Use :func:`validators_runtime.heat.components.validate_component`; this module holds the
 implementation and the value types it returns. The rules -- the fields of each mapping, the
 actions, the tools, the input types -- come from the generated vocabulary
-(:mod:`validators_runtime._generated.software_component`), written from
-``definitions/software_component.py``.
+(:mod:`validators_runtime._generated.components`), written from
+``definitions/components.py``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from validators_runtime._generated import software_component as facts
+from validators_runtime._generated import components as facts
 
 _ACTION = re.compile(facts.ACTION_PATTERN)
 _TOOL = re.compile(facts.TOOL_PATTERN)

@@ -1,6 +1,6 @@
 """The grammar is defined once: the runtime's generated copy, the JSON Schemas and the reference
-all come from ``definitions/capabilities.py`` and agree with the runtime's checks; the runtime
-imports no tooling."""
+all come from ``definitions/template_capabilities.py`` and agree with the runtime's checks; the
+runtime imports no tooling."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from definitions import capabilities as grammar
+from definitions import template_capabilities as grammar
 from definitions.model import DefinitionError
 from generator import manifest
 from generator import schema as schema_documents
@@ -24,7 +24,7 @@ from generator.template_capabilities import runtime as capabilities_runtime
 from generator.template_capabilities.schema import ENVIRONMENT_REQUIRES, HOT_CAPABILITIES
 from tests.conftest import ROOT
 from tests.validators_runtime.test_isolation import offending
-from validators_runtime._generated import capabilities as generated
+from validators_runtime._generated import template_capabilities as generated
 from validators_runtime.heat import capabilities as api
 from validators_runtime.heat.capabilities import CapabilitiesError, parse_section
 
@@ -56,7 +56,7 @@ def test_definitions_are_checked():
 
 
 def test_the_definitions_use_the_standard_library_only():
-    tree = ast.parse((ROOT / "definitions" / "capabilities.py").read_text())
+    tree = ast.parse((ROOT / "definitions" / "template_capabilities.py").read_text())
     imported = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
@@ -72,7 +72,7 @@ def test_the_definitions_use_the_standard_library_only():
 def test_the_committed_module_is_what_the_definitions_generate():
     assert (
         capabilities_runtime.OUTPUT.read_text(encoding="utf-8") == capabilities_runtime.render()
-    ), "validators_runtime/_generated/capabilities.py is stale: run `onespec generate all`"
+    ), "validators_runtime/_generated/template_capabilities.py is stale: run `onespec generate all`"
     assert "capabilities" in OUTPUT_FACTORIES
 
 
@@ -110,9 +110,9 @@ def test_the_runtime_imports_no_tooling(tmp_path):
         " cache=False)\n"
         f"api.resolve([{str(environment)!r}])\n"
     )
-    assert "validators_runtime._generated.capabilities" in modules
+    assert "validators_runtime._generated.template_capabilities" in modules
     assert offending(modules) == set()
-    assert "definitions.capabilities" not in modules
+    assert "definitions.template_capabilities" not in modules
 
 
 # --- The JSON Schemas ----------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import pytest
 from sphinx.application import Sphinx
 from sphinx.util.docutils import docutils_namespace
 
-from definitions import software_component as vocabulary
+from definitions import components as vocabulary
 from generator.components import rst as component_rst
 from tests.conftest import ROOT
 

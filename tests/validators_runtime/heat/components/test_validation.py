@@ -454,7 +454,7 @@ def test_paths_quote_keys_that_are_not_plain_names():
 
 
 def test_type_problem_knows_every_declared_type():
-    from definitions.software_component import INPUT_TYPES
+    from definitions.components import INPUT_TYPES
 
     for input_type in INPUT_TYPES:
         assert type_problem(input_type.name, None) is None

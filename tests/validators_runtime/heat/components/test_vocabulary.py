@@ -7,16 +7,16 @@ import dataclasses
 
 import pytest
 
-from definitions import software_component as vocabulary
+from definitions import components as vocabulary
+from definitions.components import Field, LifecycleAction, Shape, Tool
 from definitions.model import DefinitionError
-from definitions.software_component import Field, LifecycleAction, Shape, Tool
 from generator.components import runtime as component_runtime
 from generator.manifest import OUTPUT_FACTORIES
 from tests.conftest import ROOT
 from tests.validators_runtime.test_isolation import imported_after, offending
-from validators_runtime._generated import software_component as generated
+from validators_runtime._generated import components as generated
 
-GENERATED = ROOT / "validators_runtime" / "_generated" / "software_component.py"
+GENERATED = ROOT / "validators_runtime" / "_generated" / "components.py"
 
 
 def test_the_committed_module_is_the_generated_one():
@@ -44,7 +44,7 @@ def test_the_runtime_imports_no_tooling_and_no_definitions(module):
     modules = imported_after(f"import {module}")
     assert module in modules
     assert offending(modules) == set()
-    assert "definitions.software_component" not in modules
+    assert "definitions.components" not in modules
 
 
 def test_running_the_hook_imports_no_tooling():

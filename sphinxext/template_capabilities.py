@@ -12,7 +12,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 
-from definitions import capabilities as grammar
+from definitions import template_capabilities as grammar
 from generator.template_capabilities import rst as capabilities_rst
 from sphinxext.rendered import RenderedLines
 

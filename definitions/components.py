@@ -9,7 +9,7 @@ Every fact about that contract is stated here, once: the actions (when each fire
 hook receives), the statuses, the tools, the shape of the properties and of their entries, the
 input types, what a deployment adds to the inputs and what the hook answers. The JSON Schema, the
 reference documentation and the runtime's validator and hook are generated from it; the runtime
-reads it through ``validators_runtime/_generated/software_component.py``, written by
+reads it through ``validators_runtime/_generated/components.py``, written by
 :mod:`generator.components.runtime`.
 
 Descriptions are reStructuredText; the generators strip the markup where plain text is needed.
