@@ -233,10 +233,11 @@ def doctor(output_format: str) -> None:
     """
     from validators_runtime import extra_specs as runtime
     from validators_runtime._generated import extra_specs as generated
+    from validators_runtime.tables import SpecRecord
 
     registry = runtime.default_registry()
     in_tree = len(generated.SPECS)
-    namespaces = sorted({record[1] for record in generated.SPECS})
+    namespaces = sorted({SpecRecord._make(record).namespace for record in generated.SPECS})
     plugins: dict[str, int] = {}
     for label in registry.sources.values():
         plugins[label] = plugins.get(label, 0) + 1

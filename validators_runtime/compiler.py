@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from definitions.model import ExtraSpec, LiteralText, Parameter, Segment
-from validators_runtime.tables import ParameterRecord, Tables, build_tables
+from validators_runtime.tables import ParameterRecord, SpecRecord, Tables, build_tables
 
 
 def parameter_record(parameter: Parameter) -> ParameterRecord:
@@ -24,30 +24,26 @@ def parameter_record(parameter: Parameter) -> ParameterRecord:
     )
 
 
-def spec_record(definition: ExtraSpec) -> tuple:
-    """The plain-data form of one definition: what validation needs, nothing for documentation.
-
-    The last two fields are the key templates before and after the first colon, each a tuple of
-    literal strings and parameter records.
-    """
+def spec_record(definition: ExtraSpec) -> SpecRecord:
+    """The plain-data form of one definition: what validation needs, nothing for documentation."""
     value = definition.value
     status = definition.status
-    return (
-        definition.name,
-        definition.namespace,
-        value.type.__name__,
-        value.min,
-        value.max,
-        value.enum_values,
-        value.pattern,
-        value.pattern_hint,
-        value.max_length,
-        status.level.value,
-        status.since,
-        status.replacement,
-        status.removal,
-        _plain(definition.key_prefix),
-        _plain(definition.key_rest),
+    return SpecRecord(
+        name=definition.name,
+        namespace=definition.namespace,
+        type=value.type.__name__,
+        min=value.min,
+        max=value.max,
+        enum=value.enum_values,
+        pattern=value.pattern,
+        pattern_hint=value.pattern_hint,
+        max_length=value.max_length,
+        status=status.level.value,
+        since=status.since,
+        replacement=status.replacement,
+        removal=status.removal,
+        prefix=_plain(definition.key_prefix),
+        rest=_plain(definition.key_rest),
     )
 
 

@@ -35,6 +35,7 @@ from validators_runtime._generated import extra_specs as _generated
 from validators_runtime.tables import (
     ParameterRecord,
     PatternEntry,
+    SpecRecord,
     Tables,
     parameter_problem,
     template_text,
@@ -137,24 +138,20 @@ class _Spec:
         "status",
     )
 
-    def __init__(self, record: tuple) -> None:
-        (
-            self.name,
-            self.namespace,
-            self.kind,
-            self.minimum,
-            self.maximum,
-            self.enum,
-            self.pattern,
-            self.pattern_hint,
-            self.max_length,
-            self.status,
-            self.since,
-            self.replacement,
-            self.removal,
-            _prefix,
-            _rest,
-        ) = record
+    def __init__(self, record: SpecRecord) -> None:
+        self.name = record.name
+        self.namespace = record.namespace
+        self.kind = record.type
+        self.minimum = record.min
+        self.maximum = record.max
+        self.enum = record.enum
+        self.pattern = record.pattern
+        self.pattern_hint = record.pattern_hint
+        self.max_length = record.max_length
+        self.status = record.status
+        self.since = record.since
+        self.replacement = record.replacement
+        self.removal = record.removal
         self.enum_set = frozenset(self.enum)
         self._compiled: re.Pattern[str] | None = None
 
@@ -388,22 +385,24 @@ class Registry:
         self.tables = tables
         self.sources: dict[str, str] = dict(sources or {})
         self.problems: tuple[PluginProblem, ...] = tuple(problems)
-        self._specs = [_Spec(record) for record in tables.specs]
+        records = [SpecRecord._make(record) for record in tables.specs]
+        self._records = records
+        self._specs = [_Spec(record) for record in records]
         self._exact = tables.exact
         self._prefixes = tables.prefixes
         first_in_group = {}
         for exact_rests, patterns in tables.groups:
             members = [*exact_rests.values(), *(entry[2] for entry in patterns)]
-            first_in_group[len(first_in_group)] = tables.specs[min(members)]
-        self._group_namespace = {group: record[1] for group, record in first_in_group.items()}
+            first_in_group[len(first_in_group)] = records[min(members)]
+        self._group_namespace = {group: spec.namespace for group, spec in first_in_group.items()}
         self._prefix_index = _HeadIndex(
-            _Pattern(entry, template_text(first_in_group[entry[2]][-2]))
+            _Pattern(entry, template_text(first_in_group[entry[2]].prefix))
             for entry in tables.patterned_prefixes
         )
         self._groups = [
             (
                 exact_rests,
-                _HeadIndex(_Pattern(entry, tables.specs[entry[2]][0]) for entry in patterns),
+                _HeadIndex(_Pattern(entry, records[entry[2]].name) for entry in patterns),
             )
             for exact_rests, patterns in tables.groups
         ]
@@ -599,7 +598,7 @@ class Registry:
             exact_rests, patterns = self.tables.groups[group]
             choices = (
                 *exact_rests,
-                *(template_text(self.tables.specs[entry[2]][-1]) for entry in patterns),
+                *(template_text(self._records[entry[2]].rest) for entry in patterns),
             )
             suggestions = _Suggestions(choices)
             with self._lock:
@@ -677,7 +676,7 @@ def _load_default() -> Registry:
     if not sources:
         log_problems(problems)
         return Registry(in_tree, problems=problems)
-    in_tree_names = [record[0] for record in generated.SPECS]
+    in_tree_names = [SpecRecord._make(record).name for record in generated.SPECS]
     accepted, clashes = merge_out_of_tree(in_tree_names, sources)
     problems = (*problems, *clashes)
     shadowed = dict(_shadowed(Registry(in_tree), (d for d, _ in accepted)))

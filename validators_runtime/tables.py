@@ -25,32 +25,47 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-#: Position of each field in a spec record.
-SPEC_FIELDS: tuple[str, ...] = (
-    "name",
-    "namespace",
-    "type",
-    "min",
-    "max",
-    "enum",
-    "pattern",
-    "pattern_hint",
-    "max_length",
-    "status",
-    "since",
-    "replacement",
-    "removal",
-    "prefix",
-    "rest",
-)
+# (name, type, regex, min, max, max_length)
+ParameterRecord = tuple[str, str, str, int | None, int | None, int | None]
+#: A key template: literal strings and parameter records, in order.
+Template = tuple["str | ParameterRecord", ...]
+
+
+class SpecRecord(NamedTuple):
+    """One compiled extra spec: what validation needs, nothing only documentation needs.
+
+    The compiler builds these, :func:`build_tables` indexes them, the runtime checks values with
+    them, and the generated module stores them as plain tuples in this field order (its
+    ``SPEC_FIELDS``), so that importing it builds nothing.
+    """
+
+    name: str
+    namespace: str
+    type: str
+    min: int | None
+    max: int | None
+    enum: tuple[str, ...]
+    pattern: str | None
+    pattern_hint: str | None
+    max_length: int | None
+    status: str
+    since: str | None
+    replacement: str | None
+    removal: str | None
+    #: The key template before the first colon.
+    prefix: Template
+    #: The key template after the first colon.
+    rest: Template
+
+
+#: Position of each field in a spec record, as the generated module states it.
+SPEC_FIELDS: tuple[str, ...] = SpecRecord._fields
 
 #: Position of each field in a parameter record.
 PARAMETER_FIELDS: tuple[str, ...] = ("name", "type", "regex", "min", "max", "max_length")
 
-# (name, type, regex, min, max, max_length)
-ParameterRecord = tuple[str, str, str, int | None, int | None, int | None]
 # (head, regex, spec or group index, parameter records)
 PatternEntry = tuple[str, str, int, tuple[ParameterRecord, ...]]
 
@@ -58,7 +73,7 @@ PatternEntry = tuple[str, str, int, tuple[ParameterRecord, ...]]
 class Tables(NamedTuple):
     """The compiled form of a list of definitions, in precedence order."""
 
-    specs: tuple[tuple, ...]
+    specs: tuple[SpecRecord, ...]
     exact: dict[str, int]
     prefixes: dict[str, int]
     patterned_prefixes: tuple[PatternEntry, ...]
@@ -114,12 +129,14 @@ def parameter_problem(
     return None
 
 
-def build_tables(records: Iterable[tuple]) -> Tables:
+def build_tables(records: Iterable[Sequence[Any]]) -> Tables:
     """Index spec records, given in precedence order (in-tree first), into :class:`Tables`.
+
+    Records may be :class:`SpecRecord` or the plain tuples of the generated module.
 
     Names are assumed unique; the caller merges sources and reports clashes before this.
     """
-    specs: list[tuple] = []
+    specs: list[SpecRecord] = []
     exact: dict[str, int] = {}
     prefixes: dict[str, int] = {}
     prefix_groups: dict[str, int] = {}
@@ -127,10 +144,11 @@ def build_tables(records: Iterable[tuple]) -> Tables:
     group_exact: list[dict[str, int]] = []
     group_patterns: list[list[PatternEntry]] = []
 
-    for record in records:
+    for raw in records:
+        record = SpecRecord._make(raw)
         index = len(specs)
         specs.append(record)
-        prefix, rest = record[-2], record[-1]
+        prefix, rest = record.prefix, record.rest
         template = template_text(prefix)
         group = prefix_groups.get(template)
         if group is None:
@@ -146,7 +164,7 @@ def build_tables(records: Iterable[tuple]) -> Tables:
         else:
             group_exact[group].setdefault(template_text(rest), index)
             if not _is_patterned(prefix):
-                exact.setdefault(record[0], index)
+                exact.setdefault(record.name, index)
 
     return Tables(
         specs=tuple(specs),

@@ -62,3 +62,13 @@ def test_a_changed_definition_changes_the_output():
     original = runtime_module.render(in_tree(), {})
     extra = ExtraSpecValidator(name="hw:brand_new", value={"type": bool})
     assert runtime_module.render((*in_tree(), extra), {}) != original
+
+
+def test_the_generated_records_are_spec_records_in_field_order():
+    from validators_runtime._generated import extra_specs as generated
+    from validators_runtime.tables import SpecRecord
+
+    assert generated.SPEC_FIELDS == SpecRecord._fields
+    for record in generated.SPECS:
+        assert len(record) == len(SpecRecord._fields)
+        assert isinstance(SpecRecord._make(record).name, str)
