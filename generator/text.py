@@ -7,15 +7,36 @@ import re
 _ROLE = re.compile(r":[\w:.+-]+:`([^`<]*?)\s*(?:<[^>]*>)?`")
 _LINK = re.compile(r"`([^`<]*?)\s*(?:<[^>]*>)?`__?")
 _INLINE_LITERAL = re.compile(r"``(.+?)``")
+_QUOTED_LITERAL = re.compile(r"``(.+?)``", re.DOTALL)
 _EMPHASIS = re.compile(r"\*{1,2}([^*\s][^*]*?)\*{1,2}")
 _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?](?=\s+[A-Z(\"'])")
 
 
-def plain_text(text: str) -> str:
-    """reStructuredText markup stripped to what a tooltip can show, on one line."""
+def plain_text(text: str, *, paragraphs: bool = False) -> str:
+    """reStructuredText as plain text, for readers that show text raw.
+
+    Roles, links and emphasis keep only their text. By default the result is one line with
+    literals unmarked (schema descriptions, tooltips). With ``paragraphs``, as Horizon shows a
+    metadef's description: literals become "quoted", wrapped lines are joined, and paragraphs
+    and bullet items keep their line breaks.
+    """
+    if paragraphs:
+        text = _QUOTED_LITERAL.sub(lambda match: f'"{match.group(1)}"', text)
     for pattern in (_ROLE, _LINK, _INLINE_LITERAL, _EMPHASIS):
         text = pattern.sub(r"\1", text)
-    return " ".join(text.split())
+    if not paragraphs:
+        return " ".join(text.split())
+    kept = []
+    for paragraph in re.split(r"\n\s*\n", text.strip()):
+        lines: list[str] = []
+        for line in paragraph.splitlines():
+            line = line.strip()
+            if lines and not line.startswith("* "):
+                lines[-1] += " " + line
+            else:
+                lines.append(line)
+        kept.append("\n".join(lines))
+    return "\n\n".join(p for p in kept if p)
 
 
 def first_sentence(text: str) -> str:

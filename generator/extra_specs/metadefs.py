@@ -43,6 +43,7 @@ from generator.extra_specs.glance_rules import (
     cross_file_problems,
 )
 from generator.outputs import ROOT, Output
+from generator.text import plain_text
 
 #: Where the files are written; the directory holds nothing else, so it can be loaded whole.
 OUTPUT_DIR = ROOT / "outputs" / "glance-metadefs"
@@ -194,27 +195,8 @@ _WORDS = {
     "vms": "VMs",
 }
 
-_LITERAL = re.compile(r"``(.+?)``", re.DOTALL)
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"(])")
-
-
-def plain_text(text: str) -> str:
-    """reStructuredText as Horizon should show it: ``literal`` becomes "literal", wrapped lines
-    are joined, and bullet items and paragraphs keep their line breaks (Horizon shows text raw).
-    """
-    text = _LITERAL.sub(lambda match: f'"{match.group(1)}"', text)
-    paragraphs = []
-    for paragraph in re.split(r"\n\s*\n", text.strip()):
-        lines: list[str] = []
-        for line in paragraph.splitlines():
-            line = line.strip()
-            if lines and not line.startswith("* "):
-                lines[-1] += " " + line
-            else:
-                lines.append(line)
-        paragraphs.append("\n".join(lines))
-    return "\n\n".join(p for p in paragraphs if p)
 
 
 def fit(text: str, limit: int) -> tuple[str, str]:
@@ -402,18 +384,18 @@ def property_description(key: Key, carried: str = "") -> str:
     parts = []
     if definition.deprecated:
         parts.append(_deprecation(definition))
-    parts.append(plain_text(key.substitute(definition.description)))
+    parts.append(plain_text(key.substitute(definition.description), paragraphs=True))
     if value.description:
-        parts.append("Value: " + plain_text(key.substitute(value.description)))
+        parts.append("Value: " + plain_text(key.substitute(value.description), paragraphs=True))
     if value.enum:
         items = [
             f'* "{member.value}"'
-            + (f": {plain_text(member.description)}" if member.description else "")
+            + (f": {plain_text(member.description, paragraphs=True)}" if member.description else "")
             for member in value.enum
         ]
         parts.append("Allowed values:\n" + "\n".join(items))
     if value.pattern_hint:
-        parts.append(f"Format: {plain_text(value.pattern_hint)}.")
+        parts.append(f"Format: {plain_text(value.pattern_hint, paragraphs=True)}.")
     if value.default is not None:
         parts.append(f'Default: "{_shown(value.default)}".')
     parts.extend(_relations(key))
@@ -564,7 +546,7 @@ def namespace_document(item: Plan, definitions: Sequence[ExtraSpec] = ()) -> dic
             f"{item.filename}: the notes on unlisted keys alone are longer than Glance's "
             f"{NAMESPACE_DESCRIPTION_LIMIT}-character namespace description; shorten them"
         )
-    summary, carried = fit(plain_text(item.source.description), budget)
+    summary, carried = fit(plain_text(item.source.description, paragraphs=True), budget)
     description = " ".join(part for part in (summary, notes) if part)
     properties, objects = _properties_and_objects(item, carried)
     document: dict[str, Any] = {

@@ -14,6 +14,7 @@ from typing import Any
 
 from definitions import template_capabilities as grammar
 from generator.schema import DIALECT, ID_BASE
+from generator.text import plain_text
 
 HOT_CAPABILITIES = "hot-capabilities.schema.json"
 ENVIRONMENT_REQUIRES = "heat-environment-requires.schema.json"
@@ -28,16 +29,11 @@ def _rules(*names: str) -> str:
     return " ".join(rule.text for rule in grammar.RULES if rule.name in names)
 
 
-def _plain(text: str) -> str:
-    """Descriptions are plain text: drop the reStructuredText literal markers."""
-    return " ".join(text.replace("``", "").split())
-
-
 def _value_defs() -> dict[str, Any]:
     return {
         "text": {"type": "string", "minLength": 1},
         "value": {
-            "description": _plain(_rules("values")),
+            "description": plain_text(_rules("values")),
             "anyOf": [
                 {"$ref": "#/$defs/text"},
                 {"type": "array", "items": {"$ref": "#/$defs/text"}, "minItems": 1},
@@ -53,7 +49,7 @@ def _section(section_name: str) -> dict[str, Any]:
         if section_name in key.sections:
             schema: dict[str, Any] = {
                 "title": key.name,
-                "description": _plain(f"{key.summary} {key.description}"),
+                "description": plain_text(f"{key.summary} {key.description}"),
                 "$ref": "#/$defs/value",
             }
             examples = [example for example in key.examples if not example.startswith("[")]
@@ -63,11 +59,11 @@ def _section(section_name: str) -> dict[str, Any]:
         else:
             properties[key.name] = {
                 "not": {},
-                "description": _plain(f"{key.name} is not allowed in {section_name}."),
+                "description": plain_text(f"{key.name} is not allowed in {section_name}."),
             }
     return {
         "title": section.name,
-        "description": _plain(f"{section.summary} {section.description}"),
+        "description": plain_text(f"{section.summary} {section.description}"),
         "type": "object",
         "propertyNames": {"minLength": 1},
         "properties": properties,
@@ -84,7 +80,7 @@ def hot_capabilities_schema() -> dict[str, Any]:
         "`onespec generate schemas`; do not edit."
     )
     return {
-        **_header(HOT_CAPABILITIES, "HOT template capabilities", _plain(description)),
+        **_header(HOT_CAPABILITIES, "HOT template capabilities", plain_text(description)),
         "type": "object",
         "properties": {grammar.CAPABILITIES: {"$ref": "#/$defs/capabilities"}},
         "$defs": {"capabilities": _section(grammar.CAPABILITIES), **_value_defs()},
@@ -99,7 +95,7 @@ def _registry() -> dict[str, Any]:
         ]
     }
     return {
-        "description": _plain(_rules("lists")),
+        "description": plain_text(_rules("lists")),
         "type": "object",
         "properties": {
             grammar.REGISTRY_BASE_URL: {
@@ -126,7 +122,7 @@ def environment_requires_schema() -> dict[str, Any]:
     mapping = {"type": "object"}
     listing = {"type": "array"}
     return {
-        **_header(ENVIRONMENT_REQUIRES, "Heat environment with requires", _plain(description)),
+        **_header(ENVIRONMENT_REQUIRES, "Heat environment with requires", plain_text(description)),
         "type": "object",
         "propertyNames": {"enum": sections},
         "properties": {

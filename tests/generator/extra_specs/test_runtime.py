@@ -68,7 +68,7 @@ def test_the_generated_records_are_spec_records_in_field_order():
     from validators_runtime._generated import extra_specs as generated
     from validators_runtime.tables import SpecRecord
 
-    assert generated.SPEC_FIELDS == SpecRecord._fields
+    assert SpecRecord._fields == generated.SPEC_FIELDS
     for record in generated.SPECS:
         assert len(record) == len(SpecRecord._fields)
         assert isinstance(SpecRecord._make(record).name, str)
