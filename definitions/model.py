@@ -302,6 +302,25 @@ class Status:
 SUPPORTED = Status()
 
 
+def deprecation_sentence(
+    subject: str, since: str | None, removal: str | None, replacement: str | None = None
+) -> str:
+    """How every output says that a key is deprecated, in one wording.
+
+    ``subject`` starts the sentence ("This extra spec", "Extra spec 'hw:x'"); ``replacement`` is
+    given as the output shows a name (a reference, a quoted key), or None.
+    """
+    sentence = f"{subject} is deprecated"
+    if since:
+        sentence += f" since {since}"
+    if removal:
+        sentence += f" and will be removed in {removal}"
+    sentence += "."
+    if replacement:
+        sentence += f" Use {replacement} instead."
+    return sentence
+
+
 @dataclass(frozen=True)
 class LiteralText:
     """A literal run of characters inside a name template."""

@@ -558,14 +558,11 @@ class Registry:
             findings.append(self._deprecated(key, value, spec))
 
     def _deprecated(self, key: str, value: Any, spec: _Spec) -> Finding:
-        message = f"Extra spec {key!r} is deprecated"
-        if spec.since:
-            message += f" since {spec.since}"
-        if spec.removal:
-            message += f" and will be removed in {spec.removal}"
-        message += "."
-        if spec.replacement:
-            message += f" Use {spec.replacement!r} instead."
+        # Imported on the first deprecated key only: most validations never meet one.
+        from definitions.model import deprecation_sentence
+
+        replacement = repr(spec.replacement) if spec.replacement else None
+        message = deprecation_sentence(f"Extra spec {key!r}", spec.since, spec.removal, replacement)
         return Finding(key, "deprecated", "warning", message, spec.replacement, value)
 
     def _unknown(self, key: str, value: Any, miss: _Miss, mode: str) -> Finding:

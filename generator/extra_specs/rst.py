@@ -19,6 +19,7 @@ from definitions.model import (
     Namespace,
     Parameter,
     Support,
+    deprecation_sentence,
     type_name,
 )
 from generator.rst import indent, literal, paragraph
@@ -90,14 +91,10 @@ def _parameter_text(parameter: Parameter) -> str:
 def _status_lines(spec: ExtraSpec) -> Iterator[str]:
     status = spec.status
     if status.level is Support.DEPRECATED:
-        sentence = "This extra spec is deprecated"
-        if status.since:
-            sentence += f" since {status.since}"
-        if status.removal:
-            sentence += f" and will be removed in {status.removal}"
-        sentence += "."
-        if status.replacement:
-            sentence += f" Use {spec_ref(status.replacement)} instead."
+        replacement = spec_ref(status.replacement) if status.replacement else None
+        sentence = deprecation_sentence(
+            "This extra spec", status.since, status.removal, replacement
+        )
         yield ".. warning::"
         yield ""
         yield f"   {sentence}"

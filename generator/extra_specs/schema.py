@@ -25,6 +25,7 @@ from definitions.model import (
     Parameter,
     Segment,
     Value,
+    deprecation_sentence,
     segments_text,
 )
 from generator.schema import DIALECT, SchemaError, schema_id
@@ -276,12 +277,10 @@ def summary(definition: ExtraSpec) -> str:
     text = first_sentence(plain_text(definition.description))
     status = definition.status
     if status.deprecated:
-        note = "Deprecated" + (f" since {status.since}" if status.since else "")
-        if status.removal:
-            note += f", to be removed in {status.removal}"
-        if status.replacement:
-            note += f"; use {status.replacement} instead"
-        text = f"{text} {note}.".strip()
+        note = deprecation_sentence(
+            "This extra spec", status.since, status.removal, status.replacement
+        )
+        text = f"{text} {note}".strip()
     return text
 
 
