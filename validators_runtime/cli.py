@@ -30,6 +30,19 @@ FORMAT_OPTION = click.option(
 )
 
 
+class Invalid(click.exceptions.Exit):
+    """Exit 1: the input was read and is invalid; the command has already reported why."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+
+
+class UnusableInput(click.ClickException):
+    """Exit 2 with click's ``Error:`` line: the input cannot be used at all, like a usage error."""
+
+    exit_code = 2
+
+
 class LazyGroup(click.Group):
     """A group whose listed subcommands are imported on first use."""
 
@@ -213,7 +226,7 @@ def validate_extra_specs(
             f"{warnings} warning{'s' if warnings != 1 else ''})."
         )
     if not valid:
-        sys.exit(1)
+        raise Invalid() from None
 
 
 # --- definitions ---------------------------------------------------------------------------------
@@ -281,7 +294,7 @@ def doctor(output_format: str) -> None:
         else:
             click.echo("Problems: none.")
     if registry.problems:
-        sys.exit(1)
+        raise Invalid() from None
 
 
 def main() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from validators_runtime.cli import FORMAT_OPTION
+from validators_runtime.cli import FORMAT_OPTION, Invalid, UnusableInput
 
 _DATABASE_URL = click.option(
     "--database-url",
@@ -24,10 +24,8 @@ _DATABASE_URL = click.option(
 )
 
 
-class ConfigurationError(click.ClickException):
+class ConfigurationError(UnusableInput):
     """The service cannot start as configured; exit code 2, like a usage error."""
-
-    exit_code = 2
 
 
 def _engine(database_url: str | None) -> Any:
@@ -213,7 +211,7 @@ def current(database_url: str | None, output_format: str) -> None:
     else:
         click.echo(f"The database {where} is at revision {revision}; the latest is {head}.")
     if revision != head:
-        sys.exit(1)
+        raise Invalid() from None
 
 
 # --- policy --------------------------------------------------------------------------------------

@@ -9,13 +9,12 @@ files are reported on standard error.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import click
 
-from validators_runtime.cli import FORMAT_OPTION
+from validators_runtime.cli import FORMAT_OPTION, Invalid, UnusableInput
 from validators_runtime.heat import capabilities as api
 from validators_runtime.heat.hot_loader import MAX_TEMPLATE_SIZE, HeatFileError
 
@@ -122,7 +121,7 @@ def find_command(
         for path in result.matches:
             click.echo(path)
     if _report(result.problems, verbose):
-        sys.exit(1)
+        raise Invalid() from None
 
 
 @capabilities.command("summary")
@@ -170,7 +169,7 @@ def summary_command(
         result = _merge_summaries(result, deep)
     _json(result.to_dict())
     if _report(result.problems, verbose):
-        sys.exit(1)
+        raise Invalid() from None
 
 
 def _merge_summaries(first: api.Summary, second: api.Summary) -> api.Summary:
@@ -220,7 +219,7 @@ def choices_command(
                 click.echo(f"  {implementation}")
                 click.echo(f"      from {', '.join(environments)}")
     if _report(result.problems, verbose):
-        sys.exit(1)
+        raise Invalid() from None
 
 
 @capabilities.command("resolve")
@@ -280,12 +279,12 @@ def resolve_command(
         if output_format == "json":
             _json({"resolved": False, "decisions": [d.to_dict() for d in exc.decisions]})
         click.echo(f"onespec: error: {exc}", err=True)
-        sys.exit(1)
+        raise Invalid() from None
     except HeatFileError as exc:
         if output_format == "json":
             _json({"resolved": False, "error": str(exc)})
         click.echo(f"onespec: error: {exc}", err=True)
-        sys.exit(1)
+        raise Invalid() from None
     written = None
     if output_dir is not None:
         try:
@@ -294,12 +293,10 @@ def resolve_command(
             )
         except api.OutputError as exc:
             if exc.usage:
-                error = click.ClickException(str(exc))
-                error.exit_code = 2
-                raise error from None
+                raise UnusableInput(str(exc)) from None
             for problem in exc.problems:
                 click.echo(f"onespec: error: {problem}", err=True)
-            sys.exit(1)
+            raise Invalid() from None
     for warning in resolution.warnings:
         click.echo(f"onespec: warning: {warning}", err=True)
     if output_format == "json":

@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from validators_runtime._generated import components as facts
-from validators_runtime.cli import FORMAT_OPTION
+from validators_runtime.cli import FORMAT_OPTION, Invalid
 from validators_runtime.heat.components.deployment import DeploymentConfig, build_deployment_config
 from validators_runtime.heat.components.hook import (
     OUTPUTS_DIR,
@@ -190,7 +190,7 @@ def validate_command(
         summary += "valid." if valid else f"{invalid} invalid, {broken} unreadable."
         click.echo(summary)
     if not valid:
-        sys.exit(1)
+        raise Invalid() from None
 
 
 # --- metadata ----------------------------------------------------------------------------------
@@ -322,7 +322,7 @@ def metadata_command(
         template = _load(template_path, files_root, parameters)
     except TemplateError as exc:
         click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+        raise Invalid() from None
     kind = template.resource_type(resource)
     notes: list[str] = []
     settings: dict[str, Any] = {}
@@ -357,7 +357,7 @@ def metadata_command(
         click.echo(f"error: {exc.subject} is invalid:", err=True)
         for problem in exc.problems:
             click.echo(f"  error: [{problem.code}] {problem}", err=True)
-        sys.exit(1)
+        raise Invalid() from None
     if output_format == "json":
         click.echo(derived.to_json())
     else:
@@ -429,7 +429,7 @@ def hook_command(
     answer = run_hook(sys.stdin.buffer.read(), settings)
     click.echo(dumps(answer))
     if answer["deploy_status_code"] != 0:
-        sys.exit(1)
+        raise Invalid() from None
 
 
 # --- actions -----------------------------------------------------------------------------------
