@@ -141,6 +141,11 @@ def _load_file(path: str) -> dict[Any, Any]:
             data = yaml.load(text, Loader=_StringLoader)  # noqa: S506 - a SafeLoader subclass
     except (ValueError, yaml.YAMLError) as exc:
         raise click.BadParameter(f"{name} is not valid: {exc}", param_hint="--file") from None
+    except RecursionError:
+        raise click.BadParameter(
+            f"{name} is nested too deeply to be extra specs (a mapping of keys to values)",
+            param_hint="--file",
+        ) from None
     if isinstance(data, Mapping) and set(data) == {"extra_specs"}:
         data = data["extra_specs"]
     if not isinstance(data, Mapping):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import re
+import reprlib
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -63,6 +64,40 @@ Severity = Literal["error", "warning"]
 
 _BOOL_SPELLINGS = tuple(sorted(TRUE_STRINGS | FALSE_STRINGS))
 
+#: How many unknown keys of one call get a did-you-mean search; the others get only what an
+#: index answers at once (the same key in another case). A call's cost then does not grow with
+#: how many unknown keys it holds beyond these.
+MAX_SUGGESTIONS = 20
+
+#: Integers this large have more digits than any value may have characters, so they are refused
+#: without being turned into text (which Python refuses past 4,300 digits).
+_INT_LIMIT = 10**MAX_LENGTH
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel = 3
+_SHOWN.maxstring = _SHOWN.maxother = _SHOWN.maxlong = 80
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` for a message, bounded: deep nesting and huge integers are elided."""
+    if type(value) is str:
+        return repr(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _INT_LIMIT:
+        return f"<an integer of more than {MAX_LENGTH} digits>"
+    try:
+        return _SHOWN.repr(value)
+    except (ValueError, RecursionError):
+        return f"<{type(value).__name__}>"
+
+
+def _plain_value(value: Any) -> Any:
+    """A value as JSON can carry it: itself when it is plain and printable, else its repr."""
+    if value is None or isinstance(value, str | float):
+        return value
+    if isinstance(value, int) and abs(value) < _INT_LIMIT:
+        return value
+    return shown(value)
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -84,10 +119,8 @@ class Finding:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form, for ``--format json`` and API error bodies."""
         return {
-            "key": self.key if isinstance(self.key, str) else repr(self.key),
-            "value": self.value
-            if isinstance(self.value, str | int | float | None)
-            else repr(self.value),
+            "key": self.key if isinstance(self.key, str) else shown(self.key),
+            "value": _plain_value(self.value),
             "code": self.code,
             "severity": self.severity,
             "message": self.message,
@@ -324,6 +357,9 @@ class _Suggestions:
                 grams.setdefault(gram, []).append(number)
         self._grams = grams
 
+    def same_ignoring_case(self, word: str) -> str | None:
+        return self._lowered.get(word.lower())
+
     def closest(self, word: str, cutoff: float = 0.6, shortlist: int = 8) -> str | None:
         same = self._lowered.get(word.lower())
         if same is not None:
@@ -354,6 +390,14 @@ def _trigrams(word: str) -> set[str]:
 
 
 _FOREIGN = object()  # the key's namespace is claimed by no definition
+
+
+class _Findings(list):
+    """The findings of one call, and how many did-you-mean searches it may still run."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.searches_left = MAX_SUGGESTIONS
 
 
 class _Miss:
@@ -493,7 +537,7 @@ class Registry:
             raise TypeError(f"extra specs must be a mapping of keys to values, not {specs!r}")
         if mode == "off":
             return []
-        findings: list[Finding] = []
+        findings = _Findings()
         check = self._check
         for key, value in specs.items():
             check(key, value, mode, findings)
@@ -506,14 +550,14 @@ class Registry:
             raise ExtraSpecValidationError(findings)
         return findings
 
-    def _check(self, key: Any, value: Any, mode: str, findings: list[Finding]) -> None:
+    def _check(self, key: Any, value: Any, mode: str, findings: _Findings) -> None:
         if type(key) is not str:
             findings.append(
                 Finding(
                     key,
                     "invalid-key",
                     "error",
-                    f"Extra spec key {key!r} is not a string.",
+                    f"Extra spec key {shown(key)} is not a string.",
                     value=value,
                 )
             )
@@ -530,10 +574,19 @@ class Registry:
         if found is _FOREIGN:
             return
         if isinstance(found, _Miss):
-            findings.append(self._unknown(key, value, found, mode))
+            search = findings.searches_left > 0
+            findings.searches_left -= search
+            findings.append(self._unknown(key, value, found, mode, search=search))
             return
         spec: _Spec = found  # type: ignore[assignment]
         if type(value) is not str:
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _INT_LIMIT:
+                message = (
+                    f"Extra spec {key!r} has an integer value of more than {MAX_LENGTH} digits, "
+                    f"which is longer than {MAX_LENGTH} characters."
+                )
+                findings.append(Finding(key, "invalid-value", "error", message, value=value))
+                return
             if isinstance(value, int | float) and not isinstance(value, bool):
                 value = str(value)  # as Nova's API does with JSON numbers
             else:
@@ -542,7 +595,7 @@ class Registry:
                         key,
                         "invalid-value",
                         "error",
-                        f"Extra spec {key!r} has the value {value!r}, which is not a string.",
+                        f"Extra spec {key!r} has the value {shown(value)}, which is not a string.",
                         value=value,
                     )
                 )
@@ -565,7 +618,7 @@ class Registry:
         message = deprecation_sentence(f"Extra spec {key!r}", spec.since, spec.removal, replacement)
         return Finding(key, "deprecated", "warning", message, spec.replacement, value)
 
-    def _unknown(self, key: str, value: Any, miss: _Miss, mode: str) -> Finding:
+    def _unknown(self, key: str, value: Any, miss: _Miss, mode: str, *, search: bool) -> Finding:
         severity: Severity = "error" if mode == "strict" else "warning"
         if miss.parameter is not None:
             template, parameter, text, reason = miss.parameter
@@ -579,7 +632,7 @@ class Registry:
             message = f"Extra spec {key!r} is not a known key of the {namespace!r} namespace."
         else:
             message = f"Extra spec {key!r} is not a known key."
-        suggestion = self._suggest_key(key, miss)
+        suggestion = self._suggest_key(key, miss, search=search)
         if suggestion is not None:
             message += f" Did you mean {suggestion!r}?"
         return Finding(key, "unknown-key", severity, message, suggestion, value)
@@ -602,10 +655,13 @@ class Registry:
                 self._suggestions[group] = suggestions
         return suggestions
 
-    def _suggest_key(self, key: str, miss: _Miss) -> str | None:
+    def _suggest_key(self, key: str, miss: _Miss, *, search: bool = True) -> str | None:
+        """The key probably meant: searched among the group's keys, or (without ``search``)
+        only the same key in another case, which an index answers at once."""
         rest = key.partition(":")[2] if miss.prefix is not None else key
         for group in miss.groups:
-            best = self._suggestions_for(group).closest(rest)
+            suggestions = self._suggestions_for(group)
+            best = suggestions.closest(rest) if search else suggestions.same_ignoring_case(rest)
             if best is not None:
                 return f"{miss.prefix}:{best}" if miss.prefix is not None else best
         return None
