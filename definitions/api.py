@@ -58,6 +58,15 @@ FLAVOR_ID_PATTERN = r"[A-Za-z0-9_-](?:[A-Za-z0-9._ -]{0,253}[A-Za-z0-9._-])?"
 #: The largest request body, in bytes; a bigger one is refused with 413 before it is parsed.
 MAX_BODY_BYTES = 1024 * 1024
 
+#: The most extra specs one request may set (POST or PUT of the set); a request with more is
+#: refused with 400 before any is checked, so that the work and the answer of one request stay
+#: bounded. Nova sets no such limit; real flavors hold a few dozen.
+MAX_EXTRA_SPECS_PER_REQUEST = 500
+
+#: The longest project ID the service accepts in ``X-Project-Id``: what its database stores
+#: (Keystone's own IDs are 32 to 64 characters). A longer one is refused with 400.
+PROJECT_ID_MAX_LENGTH = 255
+
 
 def version_text(version: tuple[int, int]) -> str:
     """``(2, 86)`` as ``2.86``."""

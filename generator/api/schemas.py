@@ -404,6 +404,8 @@ def render_lines() -> Iterator[str]:
     yield from assignment("EXTRA_SPEC_VALUE_PATTERN", api.EXTRA_SPEC_VALUE_PATTERN)
     yield from assignment("FLAVOR_ID_PATTERN", api.FLAVOR_ID_PATTERN)
     yield from assignment("MAX_BODY_BYTES", api.MAX_BODY_BYTES)
+    yield from assignment("MAX_EXTRA_SPECS_PER_REQUEST", api.MAX_EXTRA_SPECS_PER_REQUEST)
+    yield from assignment("PROJECT_ID_MAX_LENGTH", api.PROJECT_ID_MAX_LENGTH)
     yield from assignment("SCHEMAS", {name: build() for name, build in BUILDERS.items()})
 
 

@@ -30,6 +30,10 @@ FLAVOR_ID_PATTERN = '[A-Za-z0-9_-](?:[A-Za-z0-9._ -]{0,253}[A-Za-z0-9._-])?'
 
 MAX_BODY_BYTES = 1048576
 
+MAX_EXTRA_SPECS_PER_REQUEST = 500
+
+PROJECT_ID_MAX_LENGTH = 255
+
 SCHEMAS = {'api-root.schema.json': {'$schema': 'https://json-schema.org/draft/2020-12/schema',
                           '$id': 'https://onespec.dev/schemas/api-root.schema.json',
                           'title': 'API root',

@@ -90,6 +90,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             LOG.warning("Plugin: %s", problem)
 
     app = Flask(__name__)
+    # No redirects: werkzeug would answer "//flavors" or "/plugins/" with a 308 and an HTML
+    # page, where every answer of this service is JSON; such a URL is a 404 instead.
+    app.url_map.merge_slashes = False
+    app.url_map.strict_slashes = False
     app.config["MAX_CONTENT_LENGTH"] = _generated.MAX_BODY_BYTES
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 from flask import current_app, g, request
 
 from definitions.model import PluginProblem
+from validators_runtime._generated import api as _generated
 from validators_runtime.plugins.manager import LabelManager
 from validators_runtime.service.db.flavor_store import FlavorSpecStore
-from validators_runtime.service.errors import Forbidden, Unauthorized
+from validators_runtime.service.errors import BadRequest, Forbidden, Unauthorized
 
 if TYPE_CHECKING:
     from oslo_context.context import RequestContext
@@ -57,6 +58,11 @@ def request_context() -> RequestContext:
     from oslo_context.context import RequestContext
 
     context = RequestContext.from_environ(environ)
+    if context.project_id and len(context.project_id) > _generated.PROJECT_ID_MAX_LENGTH:
+        raise BadRequest(
+            f"The X-Project-Id header is {len(context.project_id)} characters long; a project ID "
+            f"is at most {_generated.PROJECT_ID_MAX_LENGTH} characters."
+        )
     if not context.project_id:
         raise Unauthorized(
             "The request is not scoped to a project: it must come through keystonemiddleware, "

@@ -39,6 +39,7 @@ LOG = logging.getLogger(__name__)
 blueprint = Blueprint("flavors", __name__)
 
 MAX_LENGTH: int = _generated.EXTRA_SPEC_MAX_LENGTH
+MAX_PER_REQUEST: int = _generated.MAX_EXTRA_SPECS_PER_REQUEST
 MODES: tuple[str, ...] = _generated.VALIDATION_MODES
 KEY = re.compile(f"[{_generated.EXTRA_SPEC_KEY_CHARACTERS}]{{1,{MAX_LENGTH}}}")
 FLAVOR_ID = re.compile(_generated.FLAVOR_ID_PATTERN)
@@ -136,6 +137,12 @@ def _specs(raw: Any, where: tuple[str, ...], problems: list[Problem]) -> dict[st
             )
         )
         return {}
+    if len(raw) > MAX_PER_REQUEST:
+        # Refused whole and at once: checking (and answering for) every key is the cost to bound.
+        raise BadRequest(
+            f"The request sets {len(raw)} extra specs; a request may set at most "
+            f"{MAX_PER_REQUEST} extra specs. Send them in several POST requests."
+        )
     specs: dict[str, str] = {}
     for key, value in raw.items():
         at = pointer(*where, key)
@@ -158,7 +165,8 @@ def _validate(specs: dict[str, str], mode: str) -> None:
         warnings = validate(specs, mode=mode)  # type: ignore[arg-type]
     except ExtraSpecValidationError as exc:
         errors = exc.errors
-        message = f"Validation in {mode} mode refused {len(errors)} extra spec"
+        # Nova's clients look for this prefix; the sentences after it are onespec's own.
+        message = f"Validation failed; validation in {mode} mode refused {len(errors)} extra spec"
         message += "s: " if len(errors) != 1 else ": "
         message += " ".join(finding.message for finding in errors)
         raise BadRequest(
