@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
@@ -22,6 +23,9 @@ _DATABASE_URL = click.option(
         "[env: ONESPEC_DATABASE_URL; default: a SQLite file in $XDG_STATE_HOME/onespec/]."
     ),
 )
+
+
+LOG = logging.getLogger(__name__)
 
 
 class ConfigurationError(UnusableInput):
@@ -44,6 +48,31 @@ def _engine(database_url: str | None) -> Any:
     if parsed.get_backend_name() == "sqlite" and parsed.database:
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     return create_engine(parsed, pool_size=1)
+
+
+def _create_embedded_database() -> None:
+    """On the embedded default (a SQLite file nobody named), create and migrate it on first start.
+
+    So that ``onespec serve`` alone works for a first try. A database someone named, and any
+    PostgreSQL database, is upgraded only by ``onespec db upgrade``; so is the default file once
+    it exists, so that upgrading onespec never changes a schema behind the operator's back.
+    """
+    from validators_runtime.service.db import migrate as database
+
+    try:
+        engine = _engine(None)
+    except OSError as exc:
+        raise ConfigurationError(f"Cannot create the default database: {exc}.") from None
+    path = Path(engine.url.database or "")
+    try:
+        if path.exists() and database.current_revision(engine) is not None:
+            return
+        revision = database.upgrade(engine)
+        LOG.info("Created the database %s at revision %s.", path, revision)
+    except Exception as exc:
+        raise ConfigurationError(f"Cannot create the database {path}: {exc}") from None
+    finally:
+        engine.dispose()
 
 
 def _configure_logging(level: str) -> None:
@@ -112,18 +141,27 @@ def serve(
 ) -> None:
     """Run the plugin admin API and the flavor extra-specs API under waitress.
 
-    The database must be at the latest migration (`onespec db upgrade`). The service trusts
-    the identity headers keystonemiddleware sets (X-Project-Id, X-Roles, ...): run it behind
-    keystonemiddleware, or on an address only trusted clients reach. Stops on SIGINT or SIGTERM.
+    The database must be at the latest migration (`onespec db upgrade`); the embedded default
+    (no --database-url, no $ONESPEC_DATABASE_URL) is created and migrated on first start. The
+    service trusts the identity headers keystonemiddleware sets (X-Project-Id, X-Roles, ...): run
+    it behind keystonemiddleware, or on an address only trusted clients reach. Stops on SIGINT or
+    SIGTERM.
     """
     import waitress
 
     from validators_runtime.service.app import create_app
-    from validators_runtime.service.db.engine import StoreError, default_database_url, display_url
+    from validators_runtime.service.db.engine import (
+        DATABASE_URL_VARIABLE,
+        StoreError,
+        default_database_url,
+        display_url,
+    )
     from validators_runtime.service.policy import PolicyFileError
 
     _configure_logging(log_level)
     url = database_url or default_database_url()
+    if database_url is None and not os.environ.get(DATABASE_URL_VARIABLE):
+        _create_embedded_database()
     try:
         app = create_app({"DATABASE_URL": url, "POLICY_FILE": policy_file, "POOL_SIZE": threads})
     except (StoreError, PolicyFileError) as exc:

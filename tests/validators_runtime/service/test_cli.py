@@ -253,3 +253,19 @@ def test_serve_says_when_the_database_cannot_be_reached(tmp_path):
     assert done.returncode == 2
     assert "does not exist yet; create it with `onespec db upgrade --database-url" in done.stderr
     assert not (tmp_path / "no").exists()
+
+
+def test_serve_on_the_embedded_default_creates_and_migrates_its_database(tmp_path, monkeypatch):
+    monkeypatch.delenv("ONESPEC_DATABASE_URL", raising=False)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    database = tmp_path / "state" / "onespec" / "onespec.db"
+    served = Served()
+    try:
+        response = requests.get(served.url + "/plugins", headers=MEMBER, timeout=30)
+        assert response.status_code == 200
+        assert [plugin["name"] for plugin in response.json()["plugins"]] == ["fake"]
+    finally:
+        assert served.stop() == 0
+    assert database.exists()
+    done = onespec("db", "current", "--database-url", f"sqlite:///{database}")
+    assert done.returncode == 0, done.stdout
