@@ -123,7 +123,8 @@ def test_fifty_label_changes_of_shared_rows_over_two_processes_lose_none(two_pro
     for project in range((WRITERS + 3) // 4):
         changed = [n % 4 for n in range(WRITERS) if n // 4 == project]
         headers = {**MEMBER, "X-Project-Id": f"project-{project}"}
-        plugin = requests.get(two_processes[project % 2] + "/plugins/fake", headers=headers)
+        url = two_processes[project % 2] + "/plugins/fake"
+        plugin = requests.get(url, headers=headers, timeout=30)
         labels = plugin.json()["plugin"]
         states = (
             labels["plugin_labels"]["enabled"]["status"],
