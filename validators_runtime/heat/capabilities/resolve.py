@@ -67,7 +67,7 @@ class Candidate:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "path": self.path,
+            "file": self.path,
             "capabilities": None
             if self.capabilities is None
             else {k: list(v) for k, v in self.capabilities.items()},

@@ -50,7 +50,7 @@ class Problem:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "path": self.path,
+            "file": self.path,
             "line": self.line,
             "severity": self.severity,
             "message": self.message,

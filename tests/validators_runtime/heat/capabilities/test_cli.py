@@ -105,6 +105,16 @@ def test_invalid_files_are_reported_and_exit_1_with_the_results(seed):
     )
 
 
+def test_problems_in_json_name_the_file_and_the_line_as_every_area_does(seed):
+    (seed / "broken.yaml").write_text("heat_template_version: 2015-10-15\ncapabilities: [x]\n")
+    done = onespec("find", "-r", "-c", "deployment=puppet", "--format", "json", ".", cwd=seed)
+    assert done.returncode == 1
+    (problem,) = json.loads(done.stdout)["problems"]
+    assert problem["file"] == "broken.yaml"
+    assert problem["line"] == 2
+    assert "path" not in problem  # "path" is a place inside a document, not a file
+
+
 def test_a_directory_without_recursion_is_an_error(seed):
     done = onespec("find", "-c", "deployment=puppet", "puppet", "docker/controller.yaml", cwd=seed)
     assert done.returncode == 1
