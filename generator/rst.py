@@ -23,6 +23,7 @@ from definitions.model import (
     Support,
     type_name,
 )
+from definitions.nova_differences import NovaDifference
 
 DeprecatedFilter = Literal["include", "only", "exclude"]
 
@@ -379,6 +380,28 @@ def http_operation_lines(document: Mapping[str, Any]) -> Iterator[str]:
 def _schema_title(schemas: Mapping[str, Any], name: str) -> str:
     title = schemas.get(name, {}).get("title", name)
     return f"schema *{title}*"
+
+
+def _shortened(text: str, limit: int = 24) -> str:
+    """*text* as a literal, cut with its length when it would not fit a line."""
+    if not text:
+        return "the empty string"
+    if len(text) <= limit:
+        return f"``{text}``"
+    return f"``{text[: limit // 2]}...`` ({len(text)} characters)"
+
+
+def nova_difference_lines(differences: Sequence[NovaDifference]) -> Iterator[str]:
+    """Each deliberate difference from Nova's validators: a titled entry with the reason."""
+    for difference in differences:
+        key, value = difference.cases[0]
+        yield f"**{difference.title}**"
+        yield ""
+        yield f"   :Nova: {difference.nova}."
+        yield f"   :onespec: {difference.onespec}."
+        yield f"   :Why: {difference.why}"
+        yield f"   :Example: {_shortened(key, 40)} set to {_shortened(value)}."
+        yield ""
 
 
 def render(lines: Iterable[str]) -> str:

@@ -160,3 +160,15 @@ class HttpOperations(_RenderedLines):
         from validators_runtime.api.openapi import document
 
         return list(rst.http_operation_lines(document()))
+
+
+class NovaDifferences(_RenderedLines):
+    """``.. onespec:nova-differences::``: where the verdicts deliberately differ from Nova's."""
+
+    sources = ("definitions.nova_differences", "generator.rst")
+    label = "nova-differences"
+
+    def lines(self) -> list[str]:
+        from definitions.nova_differences import DIFFERENCES
+
+        return list(rst.nova_difference_lines(DIFFERENCES))
