@@ -432,7 +432,7 @@ def facts_of(loaded: Loaded) -> dict[str, Any]:
 
 #: Load errors that, in a file a recursive scan came across, mean "not Heat's": the file is
 #: classified as other and the scan goes on. Named explicitly, the same file is an error.
-NOT_HEAT_CODES = frozenset({"syntax", "not-a-mapping", "encoding", "too-large"})
+NOT_HEAT_CODES = frozenset({"syntax", "not-a-mapping", "encoding"})
 
 
 def _other_facts(error: LoadError) -> dict[str, Any]:
