@@ -54,7 +54,7 @@ def validate_instance(
     mode is a keyword, ``reconcile`` (default true) or Sahara's ``test_only``: Sahara passed
     ``test_only`` third and positionally, the blueprint ``reconcile``, so a positional mode is
     refused rather than read either way. ``options`` are those of
-    :meth:`SaharaImageValidator.validate` (an unknown one is a TypeError). When checking only,
+    ``SaharaImageValidator.validate`` (an unknown one is a TypeError). When checking only,
     every validator runs even after a failure, so one call reports everything; when
     reconciling, the first failure stops the run. Raises ImageValidationError naming every
     failure, with the first failed report attached.

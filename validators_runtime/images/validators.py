@@ -149,7 +149,7 @@ class SaharaImageValidatorBase(ImageValidator):
         """Validate this validator alone (with what it contains) through ``remote``.
 
         Returns the report; raises ImageValidationError, with the report attached, on failure.
-        Takes the keyword arguments of :meth:`SaharaImageValidator.validate`.
+        Takes the keyword arguments of ``SaharaImageValidator.validate``.
         """
         refuse_positional("validate", positional)
         return run(
@@ -529,7 +529,7 @@ def run(
     timeout: float | None = None,
     copy_destination: str = grammar.COPY_DESTINATION,
 ) -> ValidationReport:
-    """Validate ``validator`` through ``remote``; see :meth:`SaharaImageValidator.validate`."""
+    """Validate ``validator`` through ``remote``; see ``SaharaImageValidator.validate``."""
     started = time.perf_counter()
     target = getattr(remote, "target", type(remote).__name__)
     report = ValidationReport(
