@@ -305,9 +305,8 @@ KINDS: tuple[ValidatorKind, ...] = (
             "(mode 0644) and reports it reconciled."
         ),
         check_only=(
-            "Writes the file as with reconcile when it differs: it stages input for the "
-            "scripts that follow, which could not check anything without it. Reports passed "
-            "when the file was already there, and says in the report when it was written."
+            "Writes nothing: passes if the file is already there with the same content, "
+            "fails naming the destination if it is missing or differs."
         ),
         keys=COPY_OPTIONS,
         notes=("Paths obey the same rules as script paths.",),

@@ -9,6 +9,7 @@ Add ``"sphinxext"`` to ``extensions`` in ``conf.py``. Then::
     .. onespec:auto-plugin-labels::      (every plugin label)
     .. onespec:policy-defaults::         (the API's policy rules and their defaults)
     .. onespec:http-operations::         (the API's operations, from its OpenAPI document)
+    .. onespec:nova-differences::        (where the verdicts deliberately differ from Nova's)
 """
 
 from __future__ import annotations
@@ -17,7 +18,13 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
-from sphinxext.directives import AutoExtraSpecs, AutoPluginLabels, HttpOperations, PolicyDefaults
+from sphinxext.directives import (
+    AutoExtraSpecs,
+    AutoPluginLabels,
+    HttpOperations,
+    NovaDifferences,
+    PolicyDefaults,
+)
 from sphinxext.domain import OnespecDomain, warn_missing_reference
 from sphinxext.images import AutoImageValidators
 
@@ -35,6 +42,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive_to_domain("onespec", "policy-defaults", PolicyDefaults)
     app.add_directive_to_domain("onespec", "http-operations", HttpOperations)
     app.add_directive_to_domain("onespec", "auto-image-validators", AutoImageValidators)
+    app.add_directive_to_domain("onespec", "nova-differences", NovaDifferences)
     app.connect("warn-missing-reference", warn_missing_reference)
     return {
         "version": "1",

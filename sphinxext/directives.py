@@ -140,3 +140,15 @@ class HttpOperations(_RenderedLines):
         from validators_runtime.service.openapi import document
 
         return list(api_rst.http_operation_lines(document()))
+
+
+class NovaDifferences(_RenderedLines):
+    """``.. onespec:nova-differences::``: where the verdicts deliberately differ from Nova's."""
+
+    sources = ("definitions.nova_differences", "generator.extra_specs.rst")
+    label = "nova-differences"
+
+    def lines(self) -> list[str]:
+        from definitions.nova_differences import DIFFERENCES
+
+        return list(spec_rst.nova_difference_lines(DIFFERENCES))

@@ -281,9 +281,13 @@ class OnespecDomain(Domain):
         return matches[0] if matches else None
 
 
-def warn_missing_reference(app: Sphinx, domain: Domain, node: pending_xref) -> bool | None:
-    """Say which reference is unknown, where, and what was probably meant."""
-    if domain.name != "onespec":
+def warn_missing_reference(app: Sphinx, domain: Domain | None, node: pending_xref) -> bool | None:
+    """Say which reference is unknown, where, and what was probably meant.
+
+    Sphinx calls this for every unresolved reference of every project that loads the extension,
+    with no domain at all for ``:any:`` and for references of unknown domains.
+    """
+    if domain is None or getattr(domain, "name", None) != "onespec":
         return None
     if node.get("onespec_optional"):
         return True  # generated link to a spec this project does not document: stay silent

@@ -1,4 +1,4 @@
-"""Shared test fixtures: where the repository and the shared data live."""
+"""Test fixtures for the whole suite: where the repository lives, hypothesis, databases."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
 CASES = Path(__file__).resolve().parent / "cases"
 
 # The default profile is derandomised, so a run is repeatable and a red build is never luck;

@@ -657,3 +657,43 @@ def test_generate_all_creates_a_missing_file(tmp_path, monkeypatch, real_output)
     result = runner.invoke(cli, ["generate", "all"])
     assert result.exit_code == 0, result.output
     assert missing.read_text(encoding="utf-8") == committed
+
+
+# --- The shapes the OpenStack client and Nova's API print ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"properties": {"hw:cpu_policy": "bogus"}}',  # openstack flavor show -c properties
+        '{"name": "m1.large", "properties": {"hw:cpu_policy": "bogus"}}',  # flavor show
+        '{"flavor": {"id": "1", "extra_specs": {"hw:cpu_policy": "bogus"}}}',  # Nova's API
+        '[{"Name": "m1.large", "Properties": {"hw:cpu_policy": "bogus"}}]',  # flavor list --long
+    ],
+)
+def test_a_flavor_as_the_clients_print_it_is_validated_not_passed(text):
+    done = CliRunner().invoke(cli, ["validate", "extra-specs", "--file", "-"], input=text)
+    assert done.exit_code == 1, done.output
+    assert "[invalid-value] Extra spec 'hw:cpu_policy' has the value 'bogus'" in done.output
+
+
+def test_a_list_of_flavors_is_reported_per_flavor():
+    text = json.dumps(
+        {
+            "flavors": [
+                {"name": "small", "extra_specs": {"hw:numa_nodes": "0"}},
+                {"name": "large", "extra_specs": {"hw:cpu_policy": "dedicated"}},
+            ]
+        }
+    )
+    done = CliRunner().invoke(
+        cli, ["validate", "extra-specs", "--file", "-", "--format", "json"], input=text
+    )
+    assert done.exit_code == 1
+    report = json.loads(done.output)
+    assert [(f["flavor"], f["valid"]) for f in report["flavors"]] == [
+        ("small", False),
+        ("large", True),
+    ]
+    text_done = CliRunner().invoke(cli, ["validate", "extra-specs", "--file", "-"], input=text)
+    assert text_done.output.splitlines()[0].startswith("flavor small: error: [invalid-value]")

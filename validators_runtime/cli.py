@@ -121,11 +121,50 @@ def _looks_like_json(text: str) -> bool:
     return True
 
 
-def _load_file(path: str) -> dict[Any, Any]:
-    """Read extra specs from a YAML or JSON file (``-`` for standard input).
+#: The keys under which the OpenStack client and Nova's API print a flavor's extra specs.
+_SPEC_KEYS = ("extra_specs", "properties", "Properties")
 
-    Accepts a mapping of key to value, or ``{"extra_specs": {...}}`` as the Nova API takes it.
+
+def _specs_of(flavor: Mapping[Any, Any], name: str, where: str) -> tuple[str | None, Any]:
+    """(label, extra specs) of one flavor object as Nova's API or the OpenStack client print it."""
+    label = next((str(flavor[k]) for k in ("name", "Name", "id", "ID") if k in flavor), None)
+    for key in _SPEC_KEYS:
+        if key in flavor:
+            return label, flavor[key]
+    raise click.BadParameter(
+        f"{name}: {where} is a flavor without extra specs (none of {', '.join(_SPEC_KEYS)})",
+        param_hint="--file",
+    )
+
+
+def _flavor_sets(data: Any, name: str) -> list[tuple[str | None, Any]]:
+    """Each set of extra specs in a file, with the flavor it belongs to when the file says.
+
+    Accepts a mapping of key to value; ``{"extra_specs": {...}}`` as Nova's API takes it;
+    ``{"properties": {...}}`` as ``openstack flavor show -c properties -f json`` prints it; a
+    flavor object (``openstack flavor show -f json``, ``{"flavor": {...}}``); and a list of
+    flavors (``openstack flavor list --long -f json``, ``{"flavors": [...]}``).
     """
+    if isinstance(data, Mapping):
+        if len(data) == 1 and next(iter(data)) in _SPEC_KEYS:
+            return [(None, next(iter(data.values())))]
+        if set(data) == {"flavor"} and isinstance(data["flavor"], Mapping):
+            return [_specs_of(data["flavor"], name, "flavor")]
+        if set(data) == {"flavors"} and isinstance(data["flavors"], list):
+            data = data["flavors"]
+        elif any(k in data for k in _SPEC_KEYS) and any(
+            k in data for k in ("name", "Name", "id", "ID")
+        ):
+            return [_specs_of(data, name, "the file")]
+        else:
+            return [(None, data)]
+    if isinstance(data, list) and all(isinstance(flavor, Mapping) for flavor in data):
+        return [_specs_of(flavor, name, f"item {i} of the list") for i, flavor in enumerate(data)]
+    return [(None, data)]
+
+
+def _load_file(path: str) -> list[tuple[str | None, dict[Any, Any]]]:
+    """Read the extra specs of one or more flavors from a YAML or JSON file (``-``: stdin)."""
     name = "<stdin>" if path == "-" else path
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
@@ -146,15 +185,16 @@ def _load_file(path: str) -> dict[Any, Any]:
             f"{name} is nested too deeply to be extra specs (a mapping of keys to values)",
             param_hint="--file",
         ) from None
-    if isinstance(data, Mapping) and set(data) == {"extra_specs"}:
-        data = data["extra_specs"]
-    if not isinstance(data, Mapping):
-        raise click.BadParameter(
-            f"{name} must hold a mapping of extra-spec keys to values "
-            f"(or {{'extra_specs': {{...}}}}), not {type(data).__name__}",
-            param_hint="--file",
-        )
-    return dict(data)
+    sets = []
+    for label, specs in _flavor_sets(data, name):
+        if not isinstance(specs, Mapping):
+            raise click.BadParameter(
+                f"{name} must hold a mapping of extra-spec keys to values, a flavor or a list of "
+                f"flavors, not {type(specs).__name__}",
+                param_hint="--file",
+            )
+        sets.append((label, dict(specs)))
+    return sets
 
 
 def _parse_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -199,35 +239,49 @@ def validate_extra_specs(
 
     if file_ is None and not pairs:
         raise click.UsageError("give KEY=VALUE pairs, --file FILE, or both")
-    specs: dict[Any, Any] = _load_file(file_) if file_ is not None else {}
-    specs.update(_parse_pairs(pairs))
-    try:
-        findings = runtime.validate(specs, mode=mode)  # type: ignore[arg-type]
-        valid = True
-    except runtime.ExtraSpecValidationError as exc:
-        findings = list(exc.findings)
-        valid = False
+    flavors = _load_file(file_) if file_ is not None else [(None, {})]
+    if pairs and len(flavors) > 1:
+        raise click.UsageError("KEY=VALUE pairs apply to one flavor; the file holds several")
+    flavors[0][1].update(_parse_pairs(pairs))
+    results = []
+    for label, specs in flavors:
+        try:
+            findings = runtime.validate(specs, mode=mode)  # type: ignore[arg-type]
+            valid = True
+        except runtime.ExtraSpecValidationError as exc:
+            findings = list(exc.findings)
+            valid = False
+        results.append((label, specs, valid, findings))
+    valid = all(result[2] for result in results)
+    checked = sum(len(result[1]) for result in results)
     if output_format == "json":
-        click.echo(
-            json.dumps(
+        report: dict[str, Any] = {"valid": valid, "mode": mode, "checked": checked}
+        if len(results) == 1 and results[0][0] is None:
+            report["findings"] = [finding.to_dict() for finding in results[0][3]]
+        else:
+            report["flavors"] = [
                 {
-                    "valid": valid,
-                    "mode": mode,
+                    "flavor": label,
+                    "valid": ok,
                     "checked": len(specs),
                     "findings": [finding.to_dict() for finding in findings],
-                },
-                indent=2,
-            )
-        )
+                }
+                for label, specs, ok, findings in results
+            ]
+        click.echo(json.dumps(report, indent=2))
     else:
-        for finding in findings:
-            click.echo(f"{finding.severity}: [{finding.code}] {finding.message}")
-        errors = sum(1 for f in findings if f.severity == "error")
-        warnings = len(findings) - errors
+        for label, _, _, findings in results:
+            prefix = f"flavor {label}: " if label is not None else ""
+            for finding in findings:
+                click.echo(f"{prefix}{finding.severity}: [{finding.code}] {finding.message}")
+        every = [finding for result in results for finding in result[3]]
+        errors = sum(1 for f in every if f.severity == "error")
+        warnings = len(every) - errors
         verdict = "valid" if valid else "invalid"
+        of_flavors = f" of {len(results)} flavors" if len(results) > 1 else ""
         click.echo(
-            f"{len(specs)} extra spec{'s' if len(specs) != 1 else ''} checked in {mode} mode: "
-            f"{verdict} ({errors} error{'s' if errors != 1 else ''}, "
+            f"{checked} extra spec{'s' if checked != 1 else ''}{of_flavors} checked in {mode} "
+            f"mode: {verdict} ({errors} error{'s' if errors != 1 else ''}, "
             f"{warnings} warning{'s' if warnings != 1 else ''})."
         )
     if not valid:

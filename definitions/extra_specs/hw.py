@@ -386,9 +386,9 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
     ExtraSpec(
         name="hw:mem_encryption_model",
         description=(
-            "Chooses the AMD memory-encryption technology used when ``hw:mem_encryption`` is "
-            "enabled. The newer models also protect CPU register state and memory integrity, "
-            "and need hosts that support them."
+            "Chooses the memory-encryption technology used when ``hw:mem_encryption`` is "
+            "enabled: one of AMD's SEV family, or Intel's TDX. The newer models also protect CPU "
+            "register state and memory integrity, and need hosts that support them."
         ),
         value=Value(
             type=str,
@@ -403,6 +403,11 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
                     "amd-sev-snp",
                     "AMD SEV-SNP: adds integrity protection against the host remapping or "
                     "replaying guest memory.",
+                ),
+                EnumMember(
+                    "intel-tdx",
+                    "Intel TDX (from Nova 34.0.0): the guest runs in a trust domain whose memory "
+                    "and CPU state the host cannot read or alter.",
                 ),
             ),
             default="amd-sev",

@@ -284,7 +284,7 @@ def _expansions(definition: ExtraSpec) -> list[tuple[Parameter, Expansion]] | No
         if refused:
             raise MetadefError(
                 f"definition {definition.name!r}: {{{parameter.name}}} does not accept the "
-                f"listed values {refused}; correct EXPANSIONS in generator/metadefs.py"
+                f"listed values {refused}; correct EXPANSIONS in generator/extra_specs/metadefs.py"
             )
         found.append((parameter, expansion))
     return found
@@ -303,8 +303,8 @@ def keys_of(definition: ExtraSpec) -> tuple[Key, ...]:
     expansions = _expansions(definition)
     if expansions is None:
         raise MetadefError(
-            f"definition {definition.name!r} is patterned, and generator/metadefs.py neither "
-            "expands it (EXPANSIONS) nor leaves it out (LEFT_OUT); add it to one of them"
+            f"definition {definition.name!r} is patterned, and generator/extra_specs/metadefs.py "
+            "neither expands it (EXPANSIONS) nor leaves it out (LEFT_OUT); add it to one of them"
         )
     combinations: list[dict[str, str]] = [{}]
     for parameter, expansion in expansions:

@@ -22,6 +22,7 @@ from definitions.model import (
     deprecation_sentence,
     type_name,
 )
+from definitions.nova_differences import NovaDifference
 from generator.rst import indent, literal, paragraph
 
 DeprecatedFilter = Literal["include", "only", "exclude"]
@@ -227,3 +228,25 @@ def namespace_lines(
         return
     for spec in selected:
         yield from extra_spec_lines(spec, known)
+
+
+def _shortened(text: str, limit: int = 24) -> str:
+    """*text* as a literal, cut with its length when it would not fit a line."""
+    if not text:
+        return "the empty string"
+    if len(text) <= limit:
+        return f"``{text}``"
+    return f"``{text[: limit // 2]}...`` ({len(text)} characters)"
+
+
+def nova_difference_lines(differences: Sequence[NovaDifference]) -> Iterator[str]:
+    """Each deliberate difference from Nova's validators: a titled entry with the reason."""
+    for difference in differences:
+        key, value = difference.cases[0]
+        yield f"**{difference.title}**"
+        yield ""
+        yield f"   :Nova: {difference.nova}."
+        yield f"   :onespec: {difference.onespec}."
+        yield f"   :Why: {difference.why}"
+        yield f"   :Example: {_shortened(key, 40)} set to {_shortened(value)}."
+        yield ""

@@ -1,7 +1,7 @@
 """The generated metadefs load with Glance's real loader and read back through Glance's API code.
 
-Glance lives in its own virtual environment, ``.venv-glance``, which ``make test`` creates from
-``tests/glance/requirements.txt``; the project does not depend on it.
+Glance lives in a virtual environment of its own, which ``make peers`` (run by ``make test``)
+creates from ``tests/peers/glance.txt``; the project does not depend on it.
 """
 
 from __future__ import annotations
@@ -12,19 +12,17 @@ import subprocess
 
 import pytest
 
+from tests import peers
 from tests.conftest import ROOT
 
-GLANCE_PYTHON = ROOT / ".venv-glance" / "bin" / "python"
-SCRIPT = ROOT / "tests" / "glance" / "roundtrip.py"
+SCRIPT = ROOT / "tests" / "peers" / "glance_roundtrip.py"
 METADEFS = ROOT / "outputs" / "glance-metadefs"
 
 
 def round_trip(directory):
-    assert GLANCE_PYTHON.exists(), (
-        "Glance is not installed: run `make test`, which creates .venv-glance"
-    )
+    peers.require("glance")
     result = subprocess.run(
-        [str(GLANCE_PYTHON), str(SCRIPT), str(directory)],
+        [str(peers.PROGRAMS["glance"].python), str(SCRIPT), str(directory)],
         capture_output=True,
         text=True,
         timeout=300,

@@ -1,98 +1,110 @@
-"""The real TripleO Mitaka tree (``shared/corpora/tripleo-heat-templates-mitaka``): 144 templates,
-54 environments and 10 other files, loaded, classified, introspected and resolved.
+"""TripleO's template tree as released (``tripleo-heat-templates`` 18.0.0, 1,672 YAML files):
+loaded, classified, introspected, resolved, and what onespec writes read back by Heat itself.
 
-The corpus is read where it is; a test that changes it works on a copy in a temporary directory.
+The tree is read from its source distribution (``make peers``) where it is unpacked; a test that
+changes it works on a copy in a temporary directory.
 """
 
 from __future__ import annotations
 
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
 import yaml
 
+from tests import peers
 from tests.validators_runtime.heat.capabilities.test_capabilities import (
     HOT_SECTIONS,
     heat_accepts_environment,
 )
+from tests.validators_runtime.heat.capabilities.test_heat import heat
 from validators_runtime.heat import capabilities as api
-from validators_runtime.heat.capabilities import OutputError
 from validators_runtime.heat.hot_loader import load
 
-TRIPLEO = (
-    Path(__file__).resolve().parents[2].parent
-    / "shared"
-    / "corpora"
-    / "tripleo-heat-templates-mitaka"
+SOURCE = peers.peer("tripleo-heat-templates")
+TREE = SOURCE.location
+CAPABILITIES_MAP = (
+    Path(__file__).resolve().parents[1] / "fixtures" / "tripleo-capabilities-map.yaml"
 )
-ROOT_ENVIRONMENT = "overcloud-resource-registry-puppet.yaml"
 
-pytestmark = pytest.mark.skipif(not TRIPLEO.is_dir(), reason=f"{TRIPLEO} is missing")
+#: Environments Heat itself refuses (an empty section), as onespec does, with Heat's words.
+REFUSED = {
+    "environments/barbican-backend-dogtag.yaml": 3,
+    "environments/barbican-backend-kmip.yaml": 3,
+    "environments/firewall.yaml": 4,
+}
+EMPTY_SECTION = 'environment has empty section "parameter_defaults"'
+
+
+def plain_environments() -> list[str]:
+    """The environments TripleO ships ready to use: no Jinja sources, no release notes."""
+    if not peers.is_provided(SOURCE):
+        return ["tripleo-heat-templates-not-provided"]
+    return sorted(
+        path.relative_to(TREE).as_posix()
+        for path in (TREE / "environments").rglob("*.yaml")
+        if ".j2." not in path.name and "releasenotes" not in path.parts
+    )
 
 
 @pytest.fixture(scope="module")
-def scanned():
-    return api.scan([TRIPLEO], recursive=True, cache=False)
+def tree() -> Path:
+    peers.require("tripleo-heat-templates")
+    return TREE
+
+
+@pytest.fixture(scope="module")
+def scanned(tree):
+    return api.scan([tree], recursive=True, cache=False)
 
 
 @pytest.fixture
-def inside(monkeypatch):
-    monkeypatch.chdir(TRIPLEO)
-    return TRIPLEO
+def inside(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    return tree
 
 
-def test_every_file_loads_and_is_classified(scanned):
-    kinds: dict[str, int] = {}
-    for record in scanned.records:
-        kinds[record.kind] = kinds.get(record.kind, 0) + 1
-    assert kinds == {"template": 144, "environment": 54, "other": 10}
-    assert scanned.errors == ()
+def test_every_file_is_classified_and_the_scan_goes_on(scanned):
+    kinds = Counter(record.kind for record in scanned.records)
+    assert kinds == {"template": 279, "environment": 229, "other": 1167}
     assert scanned.problems == ()
+    errors = {
+        (Path(p.path).relative_to(TREE).as_posix(), p.line): p.message for p in scanned.errors
+    }
+    assert errors == {(path, line): EMPTY_SECTION for path, line in REFUSED.items()}
+
+
+def test_heat_refuses_the_same_environments(tree):
+    texts = [(tree / path).read_text() for path in REFUSED]
+    assert heat(environments=texts)["environments"] == [f"ValueError: {EMPTY_SECTION}"] * 3
+
+
+def test_files_that_are_not_heats_are_others_with_the_reason(scanned):
+    others = {
+        Path(r.path).relative_to(TREE).as_posix(): r.detail
+        for r in scanned.records
+        if r.kind == "other"
+    }
+    for name in ("roles_data.yaml", "zuul.d/layout.yaml", "network_data_default.yaml"):
+        assert others[name].startswith(
+            "not a template or environment (The template is not a JSON"
+        ), name
+    assert "found character '%'" in others["overcloud.j2.yaml"]  # a Jinja source, not YAML
+    assert sum(1 for name in others if ".j2." in name) == 40
+
+
+def test_a_file_named_explicitly_is_still_an_error(tree):
+    result = api.scan([tree / "roles_data.yaml"], cache=False)
+    (record,) = result.records
+    assert record.kind == "error"
+    assert "not a JSON object or YAML mapping" in record.problems[0].message
 
 
 def test_versions_are_strings(scanned):
     versions = {record.version for record in scanned.records if record.kind == "template"}
-    assert versions == {"2014-10-16", "2015-04-30", "2015-10-15"}
-    assert all(isinstance(version, str) for version in versions)
-
-
-def test_the_capabilities_map_is_not_a_template(scanned):
-    (record,) = [r for r in scanned.records if r.path.endswith("capabilities-map.yaml")]
-    assert record.kind == "other"
-    assert "capabilities map" in record.detail
-    others = sorted(Path(r.path).name for r in scanned.records if r.kind == "other")
-    assert others == [
-        "RedHat.yaml",
-        "capabilities-map.yaml",
-        "ceph.yaml",
-        "common.yaml",
-        "compute.yaml",
-        "controller.yaml",
-        "database.yaml",
-        "endpoint_data.yaml",
-        "object.yaml",
-        "volume.yaml",
-    ]
-
-
-def test_the_real_duplicate_keys_are_warned_about_with_both_lines(scanned):
-    warnings = {
-        (Path(p.path).relative_to(TRIPLEO).as_posix(), p.line): p.message
-        for p in scanned.all_problems
-        if p.severity == "warning"
-    }
-    assert set(warnings) == {
-        ("extraconfig/tasks/major_upgrade_keystone_liberty_mitaka.yaml", 27),
-        ("overcloud-without-mergepy.yaml", 1081),
-        ("overcloud.yaml", 1081),
-        ("puppet/controller.yaml", 533),
-        ("puppet/controller.yaml", 1494),
-        ("puppet/controller.yaml", 1564),
-    }
-    assert warnings[("puppet/controller.yaml", 533)].startswith(
-        "duplicate key 'NeutronL3HA' at lines 475 and 533"
-    )
+    assert versions == {"wallaby"}
 
 
 def test_no_template_has_capabilities_yet(inside):
@@ -103,38 +115,25 @@ def test_no_template_has_capabilities_yet(inside):
 
 
 def test_choices_reports_the_types_with_several_implementations(inside):
-    environments = [ROOT_ENVIRONMENT, *sorted(str(p) for p in Path("environments").rglob("*.yaml"))]
+    environments = [e for e in plain_environments() if e not in REFUSED]
     result = api.choices(environments)
     assert result.problems == ()
-    assert len(result.environments) == 52  # the root environment and environments/**
-    assert result.types["OS::TripleO::NodeUserData"] == {
-        "docker/firstboot/install_docker_agents.yaml": ["environments/docker.yaml"],
-        "firstboot/userdata_default.yaml": [ROOT_ENVIRONMENT],
+    assert len(result.environments) == len(environments)
+    assert result.types["OS::TripleO::AllNodesExtraConfig"] == {
+        "extraconfig/all_nodes/swap-partition.yaml": ["environments/enable-swap-partition.yaml"],
+        "extraconfig/all_nodes/swap.yaml": ["environments/enable-swap.yaml"],
     }
-    controller_nic = result.types["OS::TripleO::Controller::Net::SoftwareConfig"]
-    assert controller_nic["net-config-bridge.yaml"] == [ROOT_ENVIRONMENT]
-    assert "network/config/bond-with-vlans/controller.yaml" in controller_nic
-    assert result.types["OS::TripleO::ComputePostDeployment"]["OS::Heat::None"]
-    assert len(result.types) > 40
-    # Every implementation is a type, or a file that exists: paths were normalised correctly.
-    for implementations in result.types.values():
-        for implementation in implementations:
-            assert "::" in implementation or Path(implementation).is_file(), implementation
+    mysql = result.types["OS::TripleO::Services::MySQL"]
+    assert {
+        "deployment/database/mysql-container-puppet.yaml",
+        "deployment/database/mysql-pacemaker-puppet.yaml",
+    } <= set(mysql)
+    assert len(result.types) > 80
 
 
-def test_choices_over_the_whole_tree_finds_the_same(inside):
-    everything = api.choices(["."], recursive=True)
-    assert len(everything.environments) == 54
-    explicit = api.choices(
-        [ROOT_ENVIRONMENT, *sorted(str(p) for p in Path("environments").rglob("*.yaml"))]
-    )
-    assert set(explicit.types) <= set(everything.types)
-
-
-def test_every_exclusive_group_of_the_capabilities_map_is_a_choice(inside):
-    """TripleO's map groups mutually exclusive environments; they map some type differently."""
-    capabilities_map = yaml.safe_load(Path("capabilities-map.yaml").read_text())
-    assert load(capabilities_map["root_template"]).data["heat_template_version"] == "2015-04-30"
+def test_every_exclusive_group_of_a_capabilities_map_is_a_choice(inside):
+    """Groups of mutually exclusive environments map some resource type differently."""
+    capabilities_map = yaml.safe_load(CAPABILITIES_MAP.read_text())
     groups = 0
     for topic in capabilities_map["topics"]:
         for group in topic["environment_groups"]:
@@ -147,22 +146,37 @@ def test_every_exclusive_group_of_the_capabilities_map_is_a_choice(inside):
     assert groups == 2
 
 
-@pytest.mark.parametrize(
-    "environment",
-    sorted(str(p.relative_to(TRIPLEO)) for p in (TRIPLEO / "environments").rglob("*.yaml"))
-    if TRIPLEO.is_dir()
-    else [],
-)
-def test_every_real_environment_resolves_to_one_heat_accepts(inside, environment):
-    resolution = api.resolve([ROOT_ENVIRONMENT, environment])
-    assert resolution.decisions == ()  # no lists in Mitaka
+@pytest.fixture(scope="module")
+def resolutions(tree) -> dict[str, str]:
+    """Each plain environment resolved on its own, as the text onespec writes."""
+    texts = {}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tree)
+        for environment in plain_environments():
+            if environment not in REFUSED:
+                texts[environment] = api.resolve([environment]).to_yaml()
+    return texts
+
+
+def test_heat_accepts_every_resolved_environment(resolutions):
+    verdicts = heat(environments=list(resolutions.values()))["environments"]
+    refused = {name: v for name, v in zip(resolutions, verdicts, strict=True) if v is not None}
+    assert refused == {}
+    assert len(resolutions) > 180
+
+
+@pytest.mark.parametrize("environment", plain_environments())
+def test_every_plain_environment_resolves_or_is_refused_in_heats_words(inside, environment):
+    if environment in REFUSED:
+        with pytest.raises(api.CapabilitiesError, match=EMPTY_SECTION):
+            api.resolve([environment])
+        return
+    resolution = api.resolve([environment])
+    assert resolution.decisions == ()  # nothing ships capabilities yet
     heat_accepts_environment(resolution.to_yaml())
     original = load(environment).data
-    registry = resolution.environment["resource_registry"]
-    if environment == "environments/overcloud-steps.yaml":
-        assert registry["resources"] == original["resource_registry"]["resources"]
     for section in ("parameters", "parameter_defaults"):
-        for key, value in original.get(section, {}).items():
+        for key, value in (original.get(section) or {}).items():
             assert resolution.environment[section][key] == value
 
 
@@ -174,50 +188,32 @@ def annotate(path: Path, capabilities: dict) -> None:
     path.write_text("".join([*lines[: index + 1], "\n", block, *lines[index + 1 :]]))
 
 
-def test_resolving_and_writing_the_real_tree(tmp_path, monkeypatch):
-    tree = tmp_path / "tripleo"
-    shutil.copytree(TRIPLEO, tree)
-    monkeypatch.chdir(tree)
-    post = "OS::TripleO::ComputePostDeployment"
-    annotate(tree / "puppet" / "compute-post.yaml", {"deployment": "puppet", "resource_type": post})
-    annotate(tree / "docker" / "compute-post.yaml", {"deployment": "docker", "resource_type": post})
-    (tree / "environments" / "choose.yaml").write_text(
-        "requires:\n  deployment: docker\nresource_registry:\n"
-        f"  {post}: [../puppet/compute-post.yaml, ../docker/compute-post.yaml]\n"
+def test_resolving_and_writing_the_real_tree(tree, tmp_path, monkeypatch):
+    copy = tmp_path / "tripleo"
+    shutil.copytree(tree, copy, ignore=shutil.ignore_patterns(".onespec-peer"))
+    monkeypatch.chdir(copy)
+    mysql = "OS::TripleO::Services::MySQL"
+    database = copy / "deployment" / "database"
+    annotate(database / "mysql-container-puppet.yaml", {"ha": "no", "resource_type": mysql})
+    annotate(database / "mysql-pacemaker-puppet.yaml", {"ha": "pacemaker", "resource_type": mysql})
+    (copy / "environments" / "choose.yaml").write_text(
+        "requires:\n  ha: pacemaker\nresource_registry:\n"
+        f"  {mysql}:\n    - ../deployment/database/mysql-container-puppet.yaml\n"
+        "    - ../deployment/database/mysql-pacemaker-puppet.yaml\n"
     )
-    resolution = api.resolve(
-        [ROOT_ENVIRONMENT, "environments/network-isolation.yaml", "environments/choose.yaml"]
-    )
+    resolution = api.resolve(["environments/debug.yaml", "environments/choose.yaml"])
     (decision,) = resolution.decisions
-    assert decision.chosen.path == "docker/compute-post.yaml"
+    assert decision.chosen.path == "deployment/database/mysql-pacemaker-puppet.yaml"
 
-    # The YAML-only corpus lacks the scripts and manifests its templates read with get_file:
-    # each is reported, with the template and line that names it, and nothing is written.
     out = tmp_path / "out"
-    with pytest.raises(OutputError) as caught:
-        api.write_resolution(resolution, out)
-    missing = [p for p in caught.value.problems if p.endswith("which does not exist")]
-    assert missing == list(caught.value.problems)
-    assert any(":" in p.split(": ")[0] for p in missing)  # path:line of the reference
-    assert not out.exists()
-    for problem in missing:
-        target = Path(problem.split(" names ")[1].rsplit(", which", 1)[0])
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text("# placeholder for the test\n")
-
     written = api.write_resolution(resolution, out)
-    assert Path(written.root) == tree
-    assert written.stripped == ("docker/compute-post.yaml",)
+    assert Path(written.root) == copy
+    assert written.stripped == ("deployment/database/mysql-pacemaker-puppet.yaml",)
     text = (out / "environment.yaml").read_text()
-    heat_accepts_environment(text)
     registry = yaml.safe_load(text)["resource_registry"]
-    assert registry[post] == "docker/compute-post.yaml"
-    for value in registry.values():
-        if isinstance(value, str) and "::" not in value:
-            assert (out / value).is_file(), value
-    for path in out.rglob("*.yaml"):
-        data = load(path).data
-        if "heat_template_version" in data:
-            assert set(data) <= HOT_SECTIONS, path
-    # Files the copies read came along, Hiera data included.
-    assert (out / "puppet" / "hieradata" / "common.yaml").is_file()
+    assert registry[mysql] == "deployment/database/mysql-pacemaker-puppet.yaml"
+    templates = [p for p in out.rglob("*.yaml") if "heat_template_version" in load(p).data]
+    for path in templates:
+        assert set(load(path).data) <= HOT_SECTIONS, path
+    verdicts = heat(environments=[text], templates=[p.read_text() for p in templates])
+    assert verdicts == {"environments": [None], "templates": [None] * len(templates)}

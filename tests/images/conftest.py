@@ -1,5 +1,8 @@
 """Fixtures of the image-validation tests: the real plugin specs and a loopback sshd.
 
+The real specs are those the Sahara plugins ship, with the scripts they name, read from the
+plugins' source distributions (``make peers``).
+
 The SSH server is a real OpenSSH ``sshd`` started for the session on 127.0.0.1 at a free port,
 with a host key and a user key made for it in a temporary directory; nothing of the machine's
 own SSH configuration is used or changed.
@@ -8,7 +11,6 @@ own SSH configuration is used or changed.
 from __future__ import annotations
 
 import getpass
-import json
 import os
 import shutil
 import socket
@@ -19,24 +21,48 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SHARED
+from tests import peers
 
-SPECS = SHARED / "corpora" / "sahara-image-specs"
 SSHD = Path("/usr/sbin/sshd")
+
+#: The plugin source distributions that ship image specs (tests/peers/sources.txt).
+PLUGINS = ("ambari", "cdh", "mapr", "spark")
+
+
+def _spec_paths() -> dict[str, Path]:
+    """Each real spec by a stable name (``sahara-plugin-cdh__cdh_v5_13_0__image.yaml``)."""
+    specs = {}
+    for plugin in PLUGINS:
+        source = peers.peer(f"sahara-plugin-{plugin}")
+        if not peers.is_provided(source):
+            continue
+        package = source.location / f"sahara_plugin_{plugin}" / "plugins"
+        for path in sorted(package.glob("*/**/resources/images/image.yaml")):
+            version = path.relative_to(package).parts[1]
+            version = "all-versions" if version == "resources" else version
+            specs[f"{source.name}__{plugin}_{version}__image.yaml"] = path
+    return specs
+
+
+SPEC_PATHS = _spec_paths()
 
 
 def real_specs() -> list[str]:
-    """The file names of the real plugin specs, from the corpus' scripts.json."""
-    return sorted(json.loads((SPECS / "scripts.json").read_text(encoding="utf-8")))
+    """The names of the real plugin specs; one placeholder that skips when none is provided."""
+    return sorted(SPEC_PATHS) or ["sahara-plugin-specs-not-provided"]
 
 
-def build_resource_root(spec_name: str, root: Path) -> Path:
-    """A resource root holding every script ``spec_name`` names (each a harmless stub)."""
-    for relative in json.loads((SPECS / "scripts.json").read_text(encoding="utf-8"))[spec_name]:
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("#!/bin/bash\nexit 0\n", encoding="utf-8")
-    return root
+def spec_path(name: str) -> Path:
+    """The file of the real spec *name*, as the plugin ships it (skips when not provided)."""
+    if name not in SPEC_PATHS:
+        for plugin in PLUGINS:
+            peers.require(f"sahara-plugin-{plugin}")
+    return SPEC_PATHS[name]
+
+
+def resource_root(name: str) -> Path:
+    """The folder the plugin resolves the spec's scripts in: the spec's own folder."""
+    return spec_path(name).parent
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,9 @@ def test_every_instance_is_validated_at_most_max_workers_at_a_time(coreutils):
 
 def test_the_default_pool_is_eight(coreutils):
     gauge = Gauge()
-    validate_cluster(Cluster([Instance(str(i), gauge) for i in range(12)]), [coreutils], False)
+    validate_cluster(
+        Cluster([Instance(str(i), gauge) for i in range(12)]), [coreutils], reconcile=False
+    )
     assert gauge.peak == 8
 
 

@@ -18,7 +18,15 @@ from typing import Any, ClassVar
 
 from validators_runtime.images.errors import ImageError, ImageValidationError
 from validators_runtime.images.report import Outcome, ValidationReport
-from validators_runtime.images.validators import ImageValidator, SaharaImageValidator
+from validators_runtime.images.validators import (
+    ImageValidator,
+    SaharaImageValidator,
+    SaharaImageValidatorBase,
+    call_custom,
+    refuse_positional,
+    resolve_env,
+    resolve_mode,
+)
 
 LOG = logging.getLogger(__name__)
 
@@ -33,30 +41,62 @@ def _is_remote(candidate: Any) -> bool:
 def validate_instance(
     instance_or_remote: Any,
     validators: Sequence[ImageValidator],
-    reconcile: bool = True,
-    **kwargs: Any,
+    *positional: Any,
+    reconcile: bool | None = None,
+    test_only: bool | None = None,
+    env_map: Mapping[str, Any] | None = None,
+    image_arguments: Mapping[str, Any] | None = None,
+    **options: Any,
 ) -> list[ValidationReport]:
     """Run every validator against one instance (or a remote to it); return their reports.
 
-    An instance is anything with a ``remote()`` context manager, as cluster instances have. When
-    checking only, every validator runs even after a failure, so one call reports everything;
-    when reconciling, the first failure stops the run. Raises ImageValidationError naming every
+    An instance is anything with a ``remote()`` context manager, as cluster instances have. The
+    mode is a keyword, ``reconcile`` (default true) or Sahara's ``test_only``: Sahara passed
+    ``test_only`` third and positionally, the blueprint ``reconcile``, so a positional mode is
+    refused rather than read either way. ``options`` are those of
+    ``SaharaImageValidator.validate`` (an unknown one is a TypeError). When checking only,
+    every validator runs even after a failure, so one call reports everything; when
+    reconciling, the first failure stops the run. Raises ImageValidationError naming every
     failure, with the first failed report attached.
     """
+    refuse_positional("validate_instance", positional)
+    mode = resolve_mode(reconcile, test_only)
+    env = resolve_env(env_map, image_arguments)
+    unknown = sorted(set(options) - _OPTIONS)
+    if unknown:
+        raise TypeError(f"validate_instance() got unexpected keyword(s): {', '.join(unknown)}")
     if _is_remote(instance_or_remote):
-        return _validate_through(instance_or_remote, validators, reconcile, kwargs)
+        return _validate_through(instance_or_remote, validators, mode, env, options)
     with instance_or_remote.remote() as remote:
-        return _validate_through(remote, validators, reconcile, kwargs)
+        return _validate_through(remote, validators, mode, env, options)
+
+
+#: The options validate_instance passes on to each validator.
+_OPTIONS = frozenset({"distro", "progress", "timeout", "copy_destination"})
 
 
 def _validate_through(
-    remote: Any, validators: Sequence[ImageValidator], reconcile: bool, kwargs: Mapping[str, Any]
+    remote: Any,
+    validators: Sequence[ImageValidator],
+    reconcile: bool,
+    env: Mapping[str, Any],
+    options: Mapping[str, Any],
 ) -> list[ValidationReport]:
     reports: list[ValidationReport] = []
     failures: list[ImageValidationError] = []
     for validator in validators:
         try:
-            result = validator.validate(remote, reconcile=reconcile, **kwargs)
+            if isinstance(validator, SaharaImageValidatorBase):
+                result = validator.validate(remote, reconcile=reconcile, env_map=env, **options)
+            else:
+                distro = options.get("distro")
+                result = call_custom(
+                    validator,
+                    remote,
+                    reconcile=reconcile,
+                    env=env,
+                    distro=str(distro) if distro is not None else None,
+                )
         except ImageValidationError as exc:
             failures.append(exc)
             if exc.report is not None:
@@ -162,7 +202,7 @@ def _one(
     result = InstanceResult(name)
     started = time.perf_counter()
     try:
-        result.reports = validate_instance(instance, validators, reconcile, **kwargs)
+        result.reports = validate_instance(instance, validators, reconcile=reconcile, **kwargs)
     except ImageValidationError as exc:
         result.error = str(exc)
         result.reports = list(exc.reports)
@@ -176,8 +216,9 @@ def _one(
 def validate_cluster(
     cluster: Any,
     validators: Sequence[ImageValidator],
-    reconcile: bool = True,
-    *,
+    *positional: Any,
+    reconcile: bool | None = None,
+    test_only: bool | None = None,
     max_workers: int = DEFAULT_MAX_WORKERS,
     **kwargs: Any,
 ) -> ClusterReport:
@@ -187,15 +228,20 @@ def validate_cluster(
     hides another's outcome. Raises ImageValidationError listing every failed instance, with
     the :class:`ClusterReport` as ``cluster_report``; returns the report when all passed.
     """
+    refuse_positional("validate_cluster", positional)
+    mode = resolve_mode(reconcile, test_only)
     if max_workers < 1:
         raise ValueError(f"max_workers must be at least 1, not {max_workers}")
+    unknown = sorted(set(kwargs) - _OPTIONS - {"env_map", "image_arguments"})
+    if unknown:
+        raise TypeError(f"validate_cluster() got unexpected keyword(s): {', '.join(unknown)}")
     instances = instances_of(cluster)
     results: list[InstanceResult] = []
     if instances:
         with ThreadPoolExecutor(
             max_workers=min(max_workers, len(instances)), thread_name_prefix="onespec-image"
         ) as pool:
-            futures = [pool.submit(_one, i, validators, reconcile, kwargs) for i in instances]
+            futures = [pool.submit(_one, i, validators, mode, kwargs) for i in instances]
             results = [future.result() for future in futures]
     report = ClusterReport(results)
     if not report.passed:
@@ -278,7 +324,7 @@ class SpecImageValidationPlugin(ImageValidationPlugin):
         return validate_cluster(
             cluster,
             [self.image_validator(cluster)],
-            reconcile,
+            reconcile=reconcile,
             max_workers=self.image_validation_workers,
             env_map=self.image_arguments(cluster),
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import abc
 import hashlib
+import inspect
 import logging
 import re
 import shlex
@@ -135,16 +136,120 @@ class SaharaImageValidatorBase(ImageValidator):
     def validate(
         self,
         remote: Remote,
-        reconcile: bool = True,
+        *positional: Any,
+        reconcile: bool | None = None,
+        test_only: bool | None = None,
         env_map: Mapping[str, Any] | None = None,
-        **kwargs: Any,
+        image_arguments: Mapping[str, Any] | None = None,
+        distro: Distro | str | None = None,
+        progress: Progress | None = None,
+        timeout: float | None = None,
+        copy_destination: str = grammar.COPY_DESTINATION,
     ) -> ValidationReport:
         """Validate this validator alone (with what it contains) through ``remote``.
 
         Returns the report; raises ImageValidationError, with the report attached, on failure.
-        Accepts the keyword arguments of :meth:`SaharaImageValidator.validate`.
+        Takes the keyword arguments of ``SaharaImageValidator.validate``.
         """
-        return run(self, remote, reconcile=reconcile, env=dict(env_map or {}), **kwargs)
+        refuse_positional("validate", positional)
+        return run(
+            self,
+            remote,
+            reconcile=resolve_mode(reconcile, test_only),
+            env={str(k): str(v) for k, v in resolve_env(env_map, image_arguments).items()},
+            distro=distro,
+            progress=progress,
+            timeout=timeout,
+            copy_destination=copy_destination,
+        )
+
+
+# --- How a validation is called -------------------------------------------------------------------
+
+#: Sahara's plugins pass ``test_only``; the blueprint says ``reconcile``. A positional mode would
+#: mean opposite things to the two, so it is taken by keyword only.
+_POSITIONAL_MODE = (
+    "takes the mode by keyword only: reconcile=True/False or test_only=True/False "
+    "(a positional flag meant test_only to Sahara and reconcile to the blueprint: the opposite)"
+)
+
+
+def resolve_mode(reconcile: bool | None, test_only: bool | None, *, default: bool = True) -> bool:
+    """Whether to reconcile, from either spelling; ``default`` when neither is given.
+
+    Both given and contradicting is a TypeError: guessing which one was meant could turn a
+    check into a change.
+    """
+    if reconcile is not None and test_only is not None and bool(reconcile) == bool(test_only):
+        raise TypeError(
+            f"reconcile={reconcile!r} and test_only={test_only!r} contradict each other; give one"
+        )
+    if reconcile is not None:
+        return bool(reconcile)
+    if test_only is not None:
+        return not test_only
+    return default
+
+
+def resolve_env(
+    env_map: Mapping[str, Any] | None, image_arguments: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """The argument values, given as ``env_map`` or (Sahara's name) ``image_arguments``."""
+    if (
+        env_map is not None
+        and image_arguments is not None
+        and dict(env_map) != dict(image_arguments)
+    ):
+        raise TypeError("env_map and image_arguments are the same thing: give one of them")
+    return dict(env_map if env_map is not None else image_arguments or {})
+
+
+def refuse_positional(function: str, positional: Sequence[Any]) -> None:
+    """Raise the TypeError for a mode (or anything) passed positionally after the remote."""
+    if positional:
+        raise TypeError(f"{function}() {_POSITIONAL_MODE}; got {len(positional)} positional")
+
+
+def call_custom(
+    validator: ImageValidator,
+    remote: Remote,
+    *,
+    reconcile: bool,
+    env: Mapping[str, Any],
+    distro: str | None = None,
+) -> Any:
+    """Call a custom validator's ``validate`` with the keywords its signature takes.
+
+    A validator written for Sahara takes ``test_only`` and ``image_arguments``, one written for
+    the blueprint ``reconcile`` and ``env_map``; one taking only ``**kwargs`` gets both
+    spellings (they agree). A keyword it does not name is never passed when it names the other
+    spelling: it would land in ``**kwargs`` while the mode it did name kept its default -- a
+    check turned into a change.
+    """
+    try:
+        parameters = inspect.signature(validator.validate).parameters
+    except (TypeError, ValueError):  # pragma: no cover - a builtin without a signature
+        parameters = {}  # type: ignore[assignment]
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    offered: dict[str, Any] = {
+        "reconcile": reconcile,
+        "test_only": not reconcile,
+        "env_map": dict(env),
+        "image_arguments": dict(env),
+        "distro": distro,
+    }
+    named = {name for name in offered if name in parameters}
+    for spellings in (("reconcile", "test_only"), ("env_map", "image_arguments")):
+        if takes_any and not named.intersection(spellings):
+            named.update(spellings)
+    if takes_any:
+        named.add("distro")
+    if not named & {"reconcile", "test_only"}:
+        raise ImageValidationError(
+            f"{type(validator).__name__}.validate takes neither reconcile nor test_only: it "
+            "cannot be told whether it may change the image"
+        )
+    return validator.validate(remote, **{name: offered[name] for name in named})
 
 
 # --- The run --------------------------------------------------------------------------------------
@@ -377,8 +482,8 @@ class ValidationContext:
 
     def _custom(self, validator: ImageValidator, reconcile: bool) -> Outcome:
         """A validator of a custom kind: its seed-shaped ``validate`` decides."""
-        result = validator.validate(
-            self.remote, reconcile=reconcile, env_map=self.env, distro=self.distro.name
+        result = call_custom(
+            validator, self.remote, reconcile=reconcile, env=self.env, distro=self.distro.name
         )
         self.forget_packages()  # it may have changed anything
         if isinstance(result, Outcome):
@@ -423,9 +528,8 @@ def run(
     progress: Progress | None = None,
     timeout: float | None = None,
     copy_destination: str = grammar.COPY_DESTINATION,
-    **_: Any,
 ) -> ValidationReport:
-    """Validate ``validator`` through ``remote``; see :meth:`SaharaImageValidator.validate`."""
+    """Validate ``validator`` through ``remote``; see ``SaharaImageValidator.validate``."""
     started = time.perf_counter()
     target = getattr(remote, "target", type(remote).__name__)
     report = ValidationReport(
@@ -643,12 +747,14 @@ class SaharaCopyScriptValidator(SaharaImageValidatorBase):
         )
         if code == 0 and stdout.split()[:1] == [wanted]:
             return Outcome.PASSED
+        if not reconcile:
+            state = "differs from the spec's" if code == 0 else "is not there"
+            raise ImageValidationError(
+                f"{destination} {state}; it is written only when reconciling"
+            )
         context.write_file(destination, self.script_contents, 0o644)
         context.forget_packages()
-        if reconcile:
-            return Outcome.RECONCILED
-        context.note(f"written to {destination}, for the scripts that follow")
-        return Outcome.PASSED
+        return Outcome.RECONCILED
 
 
 class SaharaAggregateValidator(SaharaImageValidatorBase):
@@ -855,31 +961,46 @@ class SaharaImageValidator(SaharaImageValidatorBase):
     def validate(
         self,
         remote: Remote,
-        reconcile: bool = True,
+        *positional: Any,
+        reconcile: bool | None = None,
+        test_only: bool | None = None,
         env_map: Mapping[str, Any] | None = None,
-        **kwargs: Any,
+        image_arguments: Mapping[str, Any] | None = None,
+        distro: Distro | str | None = None,
+        progress: Progress | None = None,
+        timeout: float | None = None,
+        copy_destination: str = grammar.COPY_DESTINATION,
     ) -> ValidationReport:
         """Validate the image behind ``remote`` against the whole spec.
 
-        ``env_map`` gives argument values (and any other variable scripts may name). Keyword
-        arguments: ``distro`` (a name, to skip reading os-release), ``progress`` (called with
-        each finished :class:`~validators_runtime.images.report.Step`), ``timeout`` (seconds per
-        command), ``copy_destination`` (where copy_script writes; /tmp by default).
+        The mode is a keyword: ``reconcile`` (default true) or, as Sahara spelled it,
+        ``test_only`` (its negation); both given and contradicting is a TypeError, and so is a
+        positional mode. ``env_map`` (or Sahara's ``image_arguments``) gives argument values
+        (and any other variable scripts may name). ``distro`` (a name, to skip reading
+        os-release), ``progress`` (called with each finished
+        :class:`~validators_runtime.images.report.Step`), ``timeout`` (seconds per command),
+        ``copy_destination`` (where copy_script writes; /tmp by default). Any other keyword is
+        a TypeError naming it.
 
         Returns the :class:`~validators_runtime.images.report.ValidationReport`; raises
         :class:`~validators_runtime.images.errors.ImageValidationError` (with the report) when
         the image fails, and ImageArgumentError for bad arguments, before anything runs.
         """
-        env = self.resolve_arguments(env_map)
+        refuse_positional("validate", positional)
+        mode = resolve_mode(reconcile, test_only)
+        env = self.resolve_arguments(resolve_env(env_map, image_arguments))
         return run(
             self.validator,
             remote,
-            reconcile=reconcile,
+            reconcile=mode,
             env=env,
             spec=self.file or "spec",
             packages=self.packages(),
             warnings=[str(w) for w in self.warnings],
-            **kwargs,
+            distro=distro,
+            progress=progress,
+            timeout=timeout,
+            copy_destination=copy_destination,
         )
 
 

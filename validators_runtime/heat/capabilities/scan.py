@@ -127,6 +127,20 @@ def facts_of(loaded: Loaded) -> dict[str, Any]:
     return facts
 
 
+#: Load errors that, in a file a recursive scan came across, mean "not Heat's": the file is
+#: classified as other and the scan goes on. Named explicitly, the same file is an error.
+NOT_HEAT_CODES = frozenset({"syntax", "not-a-mapping", "encoding"})
+
+
+def _other_facts(error: LoadError) -> dict[str, Any]:
+    return {
+        "kind": "other",
+        "detail": f"not a template or environment ({error.reason.rstrip('.')})",
+        "errors": [],
+        "warnings": [],
+    }
+
+
 def _error_facts(error: LoadError) -> dict[str, Any]:
     return {
         "kind": "error",
@@ -250,6 +264,8 @@ def scan(
         )
     records: list[FileRecord] = []
     problems: list[Problem] = []
+    paths = list(paths)
+    named = {os.path.normpath(os.fspath(p)) for p in paths if not os.path.isdir(p)}
     for path, problem in iter_files(paths, recursive):
         if problem is not None:
             problems.append(problem)
@@ -269,7 +285,12 @@ def scan(
             try:
                 facts = facts_of(load(absolute, max_size=max_size, alias_limit=alias_limit))
             except LoadError as exc:
-                facts = _error_facts(exc)
+                walked_into = path not in named
+                facts = (
+                    _other_facts(exc)
+                    if walked_into and exc.code in NOT_HEAT_CODES
+                    else _error_facts(exc)
+                )
             if store is not None and stat is not None and facts.get("detail") != "unreadable":
                 store.put(absolute, stat, facts, read_at)
         records.append(_record(path, facts))

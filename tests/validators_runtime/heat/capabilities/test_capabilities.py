@@ -575,15 +575,21 @@ def test_scan_classifies_and_reports(tmp_path, monkeypatch):
     kinds = {record.path: record.kind for record in result.records}
     assert kinds == {
         "bad.yaml": "template",
-        "broken.yaml": "error",
+        "broken.yaml": "other",  # met on the walk: not Heat's, and the scan goes on
         "env.yaml": "environment",
         "other.yml": "other",
         "t.yaml": "template",
     }
     errors = [str(p) for p in result.errors]
+    assert len(errors) == 1
     assert errors[0].startswith("bad.yaml:2: the capabilities section must be a mapping")
-    assert errors[1].startswith("broken.yaml:2: Error parsing template:")
+    broken = next(r for r in result.records if r.path == "broken.yaml")
+    assert broken.detail.startswith("not a template or environment (Error parsing template:")
     assert [r.path for r in result.of_kind("template")] == ["t.yaml"]
+    # Named explicitly, the same file is an error.
+    (named,) = api.scan(["broken.yaml"], cache=False).records
+    assert named.kind == "error"
+    assert str(named.problems[0]).startswith("broken.yaml:2: Error parsing template:")
 
 
 def test_implementations_are_normalised_per_environment():

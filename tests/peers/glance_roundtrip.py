@@ -1,10 +1,10 @@
 """Load metadef files with Glance's own loader, then read them back through Glance's API code.
 
-Runs inside a virtual environment that has Glance installed (``make test`` creates
-``.venv-glance``), never inside the project's own: Glance is a heavy dependency that only this
+Runs inside the virtual environment that has Glance installed (``make peers`` creates it),
+never inside the project's own: Glance is a heavy dependency that only this
 check needs. Usage::
 
-    .venv-glance/bin/python tests/glance/roundtrip.py /absolute/metadef/dir
+    .peers/venvs/glance/bin/python tests/peers/glance_roundtrip.py /absolute/metadef/dir
 
 It loads every file with ``glance.db.sqlalchemy.metadata.db_load_metadefs`` (what
 ``glance-manage db_load_metadefs`` runs) into a fresh SQLite database, then shows each namespace
