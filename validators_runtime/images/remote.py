@@ -108,6 +108,8 @@ class LocalRemote(RemoteBase):
     ) -> CommandResult:
         """Run ``cmd``; see :class:`Remote`."""
         command = as_root(cmd, is_root=self._is_root) if run_as_root else cmd
+        if "\0" in command:
+            raise RemoteError(f"cannot run a command containing a NUL character: {cmd!r}")
         try:
             done = subprocess.run(  # noqa: S603 - a fixed argv; the command is one argument
                 ["bash", "-c", command],  # noqa: S607 - bash from PATH, as on any instance
