@@ -384,8 +384,14 @@ def script(
 
     _quiet_loader()
     loaded = _load(spec, resource_roots)
+    from validators_runtime.images.distro import known_distro
+
     try:
-        text = render_script(loaded, distro, _pairs(arguments))
+        target = known_distro(distro)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--distro") from None
+    try:
+        text = render_script(loaded, target, _pairs(arguments))
     except ImageArgumentError as exc:
         raise click.BadParameter(str(exc), param_hint="--arg") from None
     except ImageValidationSpecificationError as exc:
