@@ -268,7 +268,12 @@ def _remote(
     help="Fix what can be fixed (install packages, run scripts to repair), or only check.",
 )
 @click.option("--distro", help="The instance's distribution, instead of reading os-release.")
-@click.option("--timeout", type=float, help="Seconds each command may take.")
+@click.option(
+    "--timeout",
+    type=float,
+    help="Seconds each command may take; on the local remote, a command that takes longer is "
+    "killed with every process it started.",
+)
 @_ARGS
 @_RESOURCE_ROOTS
 @FORMAT_OPTION
