@@ -226,3 +226,64 @@ def test_copy_script_writes_when_reconciling():
     report = loads(COPY).validate(remote, reconcile=True, distro="debian")
     assert report.outcome is Outcome.RECONCILED
     assert remote.writes == ["/tmp/helper.sh"]
+
+
+# --- Sahara's constructors and exceptions -----------------------------------------------------
+
+
+def test_the_whole_spec_constructor_takes_a_parsed_spec(tmp_path):
+    from validators_runtime.images import SaharaImageValidator
+
+    (tmp_path / "check.sh").write_text("true\n")
+    spec = SaharaImageValidator.from_spec(
+        {"validators": [{"package": "curl"}, {"script": "check.sh"}]}, {}, [str(tmp_path)]
+    )
+    assert isinstance(spec, SaharaImageValidator)
+    assert spec.packages() == ["curl"]
+    assert [type(v).kind for v in spec.validators] == ["package", "script"]
+
+
+def test_the_whole_spec_constructor_reports_errors_by_yaml_path():
+    from validators_runtime.images import (
+        ImageValidationSpecificationError,
+        SaharaImageValidator,
+    )
+
+    with pytest.raises(ImageValidationSpecificationError) as caught:
+        SaharaImageValidator.from_spec({"validators": [{"package": "bad name"}]}, {}, [])
+    assert caught.value.path == "validators[0].package"
+    assert "<spec>" not in str(caught.value)
+
+
+class Wrapper(ImageValidator):
+    """A custom kind that builds a built-in one, as Sahara's plugins' validators did."""
+
+    @classmethod
+    def from_spec(cls, spec, validator_map, resource_roots):
+        from validators_runtime.images import SaharaPackageValidator
+
+        return SaharaPackageValidator.from_spec(spec, validator_map, resource_roots)
+
+    def validate(self, remote, reconcile=True, **kwargs):  # pragma: no cover - never run
+        raise AssertionError
+
+
+def test_an_error_inside_a_custom_kind_names_the_file(tmp_path):
+    from tests.images.helpers import write_spec
+    from validators_runtime.images import (
+        ImageValidationSpecificationError,
+        SaharaImageValidator,
+    )
+
+    path = write_spec(tmp_path, "validators:\n  - wrap: ['ok', 'not ok']\n")
+    with pytest.raises(ImageValidationSpecificationError) as caught:
+        SaharaImageValidator.from_yaml(path, {"wrap": Wrapper}, [str(tmp_path)])
+    text = str(caught.value)
+    assert "<spec>" not in text
+    assert text.startswith(f"{path}:2: validators[0].wrap")
+    assert "package[1]" in text and "'not ok'" in text
+    assert caught.value.file == str(path)
+
+
+def test_image_validation_error_has_a_message():
+    assert ImageValidationError("the image is unfit").message == "the image is unfit"

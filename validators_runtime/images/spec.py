@@ -75,8 +75,9 @@ class SpecWarning:
     message: str
 
     def __str__(self) -> str:
-        where = self.file + (f":{self.line}" if self.line is not None else "")
-        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+        where = self.file + (f":{self.line}" if self.file and self.line is not None else "")
+        parts = [part for part in (where, self.path, self.message) if part]
+        return ": ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping."""
@@ -282,7 +283,7 @@ class SpecLoader:
 
     def __init__(
         self,
-        file: str,
+        file: str | None,
         *,
         validator_map: Mapping[str, type[ImageValidator]] | None = None,
         resource_roots: Sequence[str | Path] = (),
@@ -315,7 +316,7 @@ class SpecLoader:
 
     def warn(self, path: YamlPath, message: str) -> None:
         """Note an oddity at ``path``."""
-        warning = SpecWarning(self.file, format_path(path), self._line(path), message)
+        warning = SpecWarning(self.file or "", format_path(path), self._line(path), message)
         self.warnings.append(warning)
         LOG.warning("%s", warning)
 
@@ -433,7 +434,9 @@ class SpecLoader:
         root = SaharaAllValidator(validators)
         root.path, root.line = "validators", self._line(("validators",))
         self._check_env_uses()
-        return SaharaImageValidator(root, self.arguments, file=self.file, warnings=self.warnings)
+        return SaharaImageValidator(
+            root, self.arguments, file=self.file or "", warnings=self.warnings
+        )
 
     def argument_section(self, value: Any, path: YamlPath) -> dict[str, ImageArgument]:
         """The ``arguments`` mapping."""
@@ -510,8 +513,9 @@ class SpecLoader:
         try:
             validator = cls.from_spec(value, self.custom, roots)  # type: ignore[attr-defined]
         except ImageValidationSpecificationError as exc:
-            if exc.file is None:
-                raise self.error(path, exc.reason) from None
+            if exc.file is None:  # built without a file: this file's, at this path, says where
+                inner = f"{exc.path}: " if exc.path else ""
+                raise self.error(path, f"{inner}{exc.reason}") from None
             raise
         except (ValueError, TypeError, KeyError) as exc:
             raise self.error(path, f"{cls.__name__} refused its spec: {exc}") from None
@@ -769,8 +773,15 @@ def build_one(
     validator_map: Mapping[str, type[ImageValidator]] | None = None,
     resource_roots: Sequence[str | Path] | None = None,
 ) -> SaharaImageValidatorBase:
-    """One validator of a built-in ``kind`` from its parsed YAML value (no arguments declared)."""
-    loader = SpecLoader("<spec>", validator_map=validator_map, resource_roots=resource_roots or ())
+    """One validator of a built-in ``kind`` from its parsed YAML value (no arguments declared).
+
+    ``kind`` ``spec`` is a whole spec (Sahara's ``SaharaImageValidator.from_spec``). Errors
+    name no file (there is none here) but the YAML path from ``kind``; when a custom kind's
+    ``from_spec`` calls this while a file loads, the file's loader adds file, line and path.
+    """
+    loader = SpecLoader(None, validator_map=validator_map, resource_roots=resource_roots or ())
+    if kind == SaharaImageValidator.kind:
+        return loader.spec(value)
     if kind not in DEFAULT_VALIDATOR_MAP:
         raise ImageValidationSpecificationError(f"{kind!r} is not a built-in validator kind")
     validator = getattr(loader, f"_{kind}")(value, (kind,))
