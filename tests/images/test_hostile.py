@@ -189,3 +189,28 @@ def test_a_nul_in_a_scripts_output_fails_that_step():
     (failed,) = caught.value.report.failures
     assert failed.path == "validators[0].script"
     assert "first printed a NUL" in failed.detail
+
+
+BROKEN = [
+    {"validators": [{"package": ["ok", "not ok", {"x": {"version": 1}}]}]},
+    {"validators": [{"all": [{"any": [{"script": {"s": {"env_vars": "X"}}}]}]}]},
+    {"validators": [{"os_case": [{"ubuntu": [{"package": []}]}]}], "arguments": []},
+    {"validators": [{"argument_set": {"argument_name": 3}}, {"copy_script": None}]},
+]
+
+
+@pytest.mark.parametrize("data", BROKEN)
+def test_the_inlined_schema_finds_exactly_what_the_schema_finds(data):
+    from jsonschema import Draft202012Validator
+
+    from validators_runtime._generated.image_validators import SCHEMA
+    from validators_runtime.images.cli import _inlined_schema
+
+    def found(schema):
+        return sorted(
+            (list(map(str, e.absolute_path)), e.message)
+            for e in Draft202012Validator(schema).iter_errors(data)
+        )
+
+    assert found(SCHEMA)
+    assert found(_inlined_schema()) == found(SCHEMA)
