@@ -287,3 +287,66 @@ def test_an_error_inside_a_custom_kind_names_the_file(tmp_path):
 
 def test_image_validation_error_has_a_message():
     assert ImageValidationError("the image is unfit").message == "the image is unfit"
+
+
+# --- The plugin SPI -----------------------------------------------------------------------------
+
+
+class SaharaPlugin:
+    """validate_images as Sahara's plugins define it."""
+
+    def __init__(self) -> None:
+        self.calls: list = []
+
+    def validate_images(self, cluster, test_only=False, image_arguments=None):
+        self.calls.append((test_only, image_arguments))
+
+
+class KwargsPlugin:
+    def __init__(self) -> None:
+        self.calls: list = []
+
+    def validate_images(self, cluster, **kwargs):
+        self.calls.append(kwargs)
+
+
+def test_call_validate_images_tells_a_sahara_plugin_test_only():
+    from validators_runtime.images import call_validate_images
+
+    plugin = SaharaPlugin()
+    call_validate_images(plugin, [], reconcile=False)
+    call_validate_images(plugin, [], test_only=False)
+    assert plugin.calls == [(True, None), (False, None)]
+
+
+def test_call_validate_images_gives_both_spellings_to_kwargs():
+    from validators_runtime.images import call_validate_images
+
+    plugin = KwargsPlugin()
+    call_validate_images(plugin, [], test_only=True)
+    assert plugin.calls == [{"reconcile": False, "test_only": True}]
+
+
+def test_call_validate_images_refuses_a_positional_mode_and_contradictions():
+    from validators_runtime.images import call_validate_images
+
+    plugin = SaharaPlugin()
+    with pytest.raises(TypeError, match="test_only="):
+        call_validate_images(plugin, [], True)
+    with pytest.raises(TypeError, match="contradict"):
+        call_validate_images(plugin, [], reconcile=True, test_only=True)
+    assert plugin.calls == []
+
+
+def test_a_spec_plugin_takes_test_only_and_refuses_a_positional_mode(tmp_path):
+    from tests.images.helpers import write_spec
+    from validators_runtime.images import SpecImageValidationPlugin
+
+    spec = write_spec(tmp_path, "validators:\n  - package: bash\n")
+
+    class Plugin(SpecImageValidationPlugin):
+        image_spec = spec
+
+    assert Plugin().validate_images([], test_only=True).passed
+    with pytest.raises(TypeError, match="test_only="):
+        Plugin().validate_images([], True)
