@@ -350,3 +350,34 @@ def test_a_spec_plugin_takes_test_only_and_refuses_a_positional_mode(tmp_path):
     assert Plugin().validate_images([], test_only=True).passed
     with pytest.raises(TypeError, match="test_only="):
         Plugin().validate_images([], True)
+
+
+def test_an_argument_error_is_an_image_validation_error_and_is_raised_as_itself():
+    from validators_runtime.images import ImageArgumentError
+
+    remote = _remote()
+    with pytest.raises(ImageValidationError) as caught:
+        validate_instance(
+            remote,
+            [loads(SPEC)],
+            test_only=True,
+            image_arguments={"java": "ibm"},
+            distro="debian",
+        )
+    assert isinstance(caught.value, ImageArgumentError)
+    assert caught.value.message == caught.value.reason
+    assert "one of openjdk, oracle" in caught.value.message
+    assert remote.commands == []
+
+
+def test_image_argument_from_spec_reads_saharas_arguments_mapping():
+    from validators_runtime.images import ImageArgument, ImageValidationSpecificationError
+
+    arguments = ImageArgument.from_spec(
+        {"java": {"description": "d", "default": "openjdk", "choices": ["openjdk", "oracle"]}}
+    )
+    assert arguments == {
+        "java": ImageArgument("java", "d", "openjdk", False, ("openjdk", "oracle"))
+    }
+    with pytest.raises(ImageValidationSpecificationError, match=r"arguments\.java\.default"):
+        ImageArgument.from_spec({"java": {"default": "x", "choices": ["y"]}})

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from validators_runtime.images.errors import ImageError, ImageValidationError
+from validators_runtime.images.errors import ImageArgumentError, ImageError, ImageValidationError
 from validators_runtime.images.report import Outcome, ValidationReport
 from validators_runtime.images.validators import (
     ImageValidator,
@@ -99,6 +99,8 @@ def _validate_through(
                     env=env,
                     distro=str(distro) if distro is not None else None,
                 )
+        except ImageArgumentError:
+            raise  # the caller's mistake, not the image's: before anything ran
         except ImageValidationError as exc:
             failures.append(exc)
             if exc.report is not None:

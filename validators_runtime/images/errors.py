@@ -47,16 +47,6 @@ class ImageValidationSpecificationError(ImageError, ValueError):
         return f"{where}: {self.reason}" if where else self.reason
 
 
-class ImageArgumentError(ImageError, ValueError):
-    """An argument given for a validation is missing, unknown or not one of its choices."""
-
-    def __init__(self, reason: str, *, name: str | None = None, value: Any = None) -> None:
-        self.reason = reason
-        self.name = name
-        self.value = value
-        super().__init__(reason)
-
-
 class ImageValidationError(ImageError):
     """An image does not satisfy its spec (or could not be made to).
 
@@ -78,6 +68,20 @@ class ImageValidationError(ImageError):
         #: Every report of the run that failed, passed ones included (validate_instance).
         self.reports = reports if reports is not None else ([report] if report else [])
         super().__init__(message)
+
+
+class ImageArgumentError(ImageValidationError, ValueError):
+    """An argument given for a validation is missing, unknown or not one of its choices.
+
+    An :class:`ImageValidationError` too, as Sahara's plugins catch it; raised before anything
+    runs, and never folded into another validation error.
+    """
+
+    def __init__(self, reason: str, *, name: str | None = None, value: Any = None) -> None:
+        self.reason = reason
+        self.name = name
+        self.value = value
+        super().__init__(reason)
 
 
 class RemoteError(ImageError):

@@ -887,6 +887,17 @@ class ImageArgument:
     required: bool = False
     choices: tuple[str, ...] = ()
 
+    @classmethod
+    def from_spec(cls, spec: Any) -> dict[str, ImageArgument]:
+        """The arguments of a spec's ``arguments`` mapping (parsed YAML), by name.
+
+        Sahara's constructor; the same checks as loading a spec, errors located at
+        ``arguments.NAME``.
+        """
+        from validators_runtime.images.spec import SpecLoader
+
+        return SpecLoader(None).argument_section(spec, ("arguments",))
+
 
 class SaharaImageValidator(SaharaImageValidatorBase):
     """A whole spec: its arguments and its validators (all of which must pass)."""
