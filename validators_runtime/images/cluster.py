@@ -56,10 +56,10 @@ def validate_instance(
     mode is a keyword, ``reconcile`` (default true) or Sahara's ``test_only``: Sahara passed
     ``test_only`` third and positionally, the blueprint ``reconcile``, so a positional mode is
     refused rather than read either way. ``options`` are those of
-    :meth:`SaharaImageValidator.validate` (an unknown one is a TypeError). When checking only,
-    every validator runs even after a failure, so one call reports everything; when
-    reconciling, the first failure stops the run. Raises ImageValidationError naming every
-    failure, with the first failed report attached.
+    :meth:`~validators_runtime.images.validators.SaharaImageValidator.validate` (an unknown
+    one is a TypeError). When checking only, every validator runs even after a failure, so
+    one call reports everything; when reconciling, the first failure stops the run. Raises
+    ImageValidationError naming every failure, with the first failed report attached.
     """
     refuse_positional("validate_instance", positional)
     mode = resolve_mode(reconcile, test_only)
@@ -363,7 +363,7 @@ class SpecImageValidationPlugin(ImageValidationPlugin):
         """Validate every instance of ``cluster`` against the plugin's spec.
 
         The mode is a keyword, ``reconcile`` (default true) or Sahara's ``test_only``;
-        ``image_arguments``, when given, replace :meth:`image_arguments`.
+        ``image_arguments``, when given, replace ``image_arguments(cluster)``.
         """
         refuse_positional("validate_images", positional)
         return validate_cluster(
