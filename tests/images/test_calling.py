@@ -226,3 +226,158 @@ def test_copy_script_writes_when_reconciling():
     report = loads(COPY).validate(remote, reconcile=True, distro="debian")
     assert report.outcome is Outcome.RECONCILED
     assert remote.writes == ["/tmp/helper.sh"]
+
+
+# --- Sahara's constructors and exceptions -----------------------------------------------------
+
+
+def test_the_whole_spec_constructor_takes_a_parsed_spec(tmp_path):
+    from validators_runtime.images import SaharaImageValidator
+
+    (tmp_path / "check.sh").write_text("true\n")
+    spec = SaharaImageValidator.from_spec(
+        {"validators": [{"package": "curl"}, {"script": "check.sh"}]}, {}, [str(tmp_path)]
+    )
+    assert isinstance(spec, SaharaImageValidator)
+    assert spec.packages() == ["curl"]
+    assert [type(v).kind for v in spec.validators] == ["package", "script"]
+
+
+def test_the_whole_spec_constructor_reports_errors_by_yaml_path():
+    from validators_runtime.images import (
+        ImageValidationSpecificationError,
+        SaharaImageValidator,
+    )
+
+    with pytest.raises(ImageValidationSpecificationError) as caught:
+        SaharaImageValidator.from_spec({"validators": [{"package": "bad name"}]}, {}, [])
+    assert caught.value.path == "validators[0].package"
+    assert "<spec>" not in str(caught.value)
+
+
+class Wrapper(ImageValidator):
+    """A custom kind that builds a built-in one, as Sahara's plugins' validators did."""
+
+    @classmethod
+    def from_spec(cls, spec, validator_map, resource_roots):
+        from validators_runtime.images import SaharaPackageValidator
+
+        return SaharaPackageValidator.from_spec(spec, validator_map, resource_roots)
+
+    def validate(self, remote, reconcile=True, **kwargs):  # pragma: no cover - never run
+        raise AssertionError
+
+
+def test_an_error_inside_a_custom_kind_names_the_file(tmp_path):
+    from tests.images.helpers import write_spec
+    from validators_runtime.images import (
+        ImageValidationSpecificationError,
+        SaharaImageValidator,
+    )
+
+    path = write_spec(tmp_path, "validators:\n  - wrap: ['ok', 'not ok']\n")
+    with pytest.raises(ImageValidationSpecificationError) as caught:
+        SaharaImageValidator.from_yaml(path, {"wrap": Wrapper}, [str(tmp_path)])
+    text = str(caught.value)
+    assert "<spec>" not in text
+    assert text.startswith(f"{path}:2: validators[0].wrap")
+    assert "package[1]" in text and "'not ok'" in text
+    assert caught.value.file == str(path)
+
+
+def test_image_validation_error_has_a_message():
+    assert ImageValidationError("the image is unfit").message == "the image is unfit"
+
+
+# --- The plugin SPI -----------------------------------------------------------------------------
+
+
+class SaharaPlugin:
+    """validate_images as Sahara's plugins define it."""
+
+    def __init__(self) -> None:
+        self.calls: list = []
+
+    def validate_images(self, cluster, test_only=False, image_arguments=None):
+        self.calls.append((test_only, image_arguments))
+
+
+class KwargsPlugin:
+    def __init__(self) -> None:
+        self.calls: list = []
+
+    def validate_images(self, cluster, **kwargs):
+        self.calls.append(kwargs)
+
+
+def test_call_validate_images_tells_a_sahara_plugin_test_only():
+    from validators_runtime.images import call_validate_images
+
+    plugin = SaharaPlugin()
+    call_validate_images(plugin, [], reconcile=False)
+    call_validate_images(plugin, [], test_only=False)
+    assert plugin.calls == [(True, None), (False, None)]
+
+
+def test_call_validate_images_gives_both_spellings_to_kwargs():
+    from validators_runtime.images import call_validate_images
+
+    plugin = KwargsPlugin()
+    call_validate_images(plugin, [], test_only=True)
+    assert plugin.calls == [{"reconcile": False, "test_only": True}]
+
+
+def test_call_validate_images_refuses_a_positional_mode_and_contradictions():
+    from validators_runtime.images import call_validate_images
+
+    plugin = SaharaPlugin()
+    with pytest.raises(TypeError, match="test_only="):
+        call_validate_images(plugin, [], True)
+    with pytest.raises(TypeError, match="contradict"):
+        call_validate_images(plugin, [], reconcile=True, test_only=True)
+    assert plugin.calls == []
+
+
+def test_a_spec_plugin_takes_test_only_and_refuses_a_positional_mode(tmp_path):
+    from tests.images.helpers import write_spec
+    from validators_runtime.images import SpecImageValidationPlugin
+
+    spec = write_spec(tmp_path, "validators:\n  - package: bash\n")
+
+    class Plugin(SpecImageValidationPlugin):
+        image_spec = spec
+
+    assert Plugin().validate_images([], test_only=True).passed
+    with pytest.raises(TypeError, match="test_only="):
+        Plugin().validate_images([], True)
+
+
+def test_an_argument_error_is_an_image_validation_error_and_is_raised_as_itself():
+    from validators_runtime.images import ImageArgumentError
+
+    remote = _remote()
+    with pytest.raises(ImageValidationError) as caught:
+        validate_instance(
+            remote,
+            [loads(SPEC)],
+            test_only=True,
+            image_arguments={"java": "ibm"},
+            distro="debian",
+        )
+    assert isinstance(caught.value, ImageArgumentError)
+    assert caught.value.message == caught.value.reason
+    assert "one of openjdk, oracle" in caught.value.message
+    assert remote.commands == []
+
+
+def test_image_argument_from_spec_reads_saharas_arguments_mapping():
+    from validators_runtime.images import ImageArgument, ImageValidationSpecificationError
+
+    arguments = ImageArgument.from_spec(
+        {"java": {"description": "d", "default": "openjdk", "choices": ["openjdk", "oracle"]}}
+    )
+    assert arguments == {
+        "java": ImageArgument("java", "d", "openjdk", False, ("openjdk", "oracle"))
+    }
+    with pytest.raises(ImageValidationSpecificationError, match=r"arguments\.java\.default"):
+        ImageArgument.from_spec({"java": {"default": "x", "choices": ["y"]}})

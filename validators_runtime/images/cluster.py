@@ -1,13 +1,15 @@
 """Validating instances and clusters, and the plugin side of the SPI.
 
-A plugin may implement ``validate_images(cluster, reconcile=True)``; a plugin that does not is
-simply not validated. The rules of the contract are enforced here rather than left to each
+A plugin may implement ``validate_images(cluster, reconcile=True)`` (or, as Sahara's plugins
+do, ``validate_images(cluster, test_only=False, image_arguments=None)``); a plugin that does
+not is simply not validated. The rules of the contract are enforced here rather than left to each
 plugin: asking a plugin that cannot reconcile to reconcile, or a plugin that cannot avoid
 changes to only check, raises instead of silently doing the other thing.
 """
 
 from __future__ import annotations
 
+import inspect
 import logging
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from validators_runtime.images.errors import ImageError, ImageValidationError
+from validators_runtime.images.errors import ImageArgumentError, ImageError, ImageValidationError
 from validators_runtime.images.report import Outcome, ValidationReport
 from validators_runtime.images.validators import (
     ImageValidator,
@@ -97,6 +99,8 @@ def _validate_through(
                     env=env,
                     distro=str(distro) if distro is not None else None,
                 )
+        except ImageArgumentError:
+            raise  # the caller's mistake, not the image's: before anything ran
         except ImageValidationError as exc:
             failures.append(exc)
             if exc.report is not None:
@@ -271,27 +275,56 @@ class ImageValidationPlugin:
     image_validation_can_check_only: ClassVar[bool] = True
 
 
-def call_validate_images(plugin: Any, cluster: Any, reconcile: bool = True) -> Any:
+def call_validate_images(
+    plugin: Any,
+    cluster: Any,
+    *positional: Any,
+    reconcile: bool | None = None,
+    test_only: bool | None = None,
+) -> Any:
     """Call a plugin's ``validate_images`` if it has one, under the SPI's rules.
 
     A plugin without the method is not validated (None is returned): the SPI is optional. A
     plugin asked to reconcile that cannot, or asked only to check that cannot avoid changes,
-    raises ImageValidationError before it touches anything.
+    raises ImageValidationError before it touches anything. The mode is a keyword
+    (``reconcile`` or ``test_only``) and reaches the plugin under the name its signature
+    takes: Sahara's plugins take ``test_only``, and a ``reconcile`` they do not name would
+    vanish into ``**kwargs`` while their ``test_only=False`` default reconciled.
     """
+    refuse_positional("call_validate_images", positional)
+    mode = resolve_mode(reconcile, test_only)
     method = getattr(plugin, "validate_images", None)
     name = type(plugin).__name__
     if method is None:
         LOG.debug("%s does not validate images; provisioning proceeds unchecked", name)
         return None
-    if reconcile and not getattr(plugin, "image_validation_can_reconcile", True):
+    if mode and not getattr(plugin, "image_validation_can_reconcile", True):
         raise ImageValidationError(
             f"{name} cannot reconcile images; ask it to check only (reconcile=False)"
         )
-    if not reconcile and not getattr(plugin, "image_validation_can_check_only", True):
+    if not mode and not getattr(plugin, "image_validation_can_check_only", True):
         raise ImageValidationError(
             f"{name} cannot validate images without changing them; reconcile=False is refused"
         )
-    return method(cluster, reconcile=reconcile)
+    return method(cluster, **_mode_keywords(method, mode, name))
+
+
+def _mode_keywords(method: Any, reconcile: bool, name: str) -> dict[str, bool]:
+    """The mode as ``method`` takes it: ``reconcile``, ``test_only``, or both for ``**kwargs``."""
+    try:
+        parameters = inspect.signature(method).parameters
+    except (TypeError, ValueError):  # pragma: no cover - a builtin without a signature
+        parameters = {}  # type: ignore[assignment]
+    offered = {"reconcile": reconcile, "test_only": not reconcile}
+    keywords = {key: value for key, value in offered.items() if key in parameters}
+    if not keywords and any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        keywords = offered
+    if not keywords:
+        raise ImageValidationError(
+            f"{name}.validate_images takes neither reconcile nor test_only: it cannot be told "
+            "whether it may change the images"
+        )
+    return keywords
 
 
 class SpecImageValidationPlugin(ImageValidationPlugin):
@@ -319,14 +352,28 @@ class SpecImageValidationPlugin(ImageValidationPlugin):
         """The argument values for ``cluster``'s validation; none by default."""
         return {}
 
-    def validate_images(self, cluster: Any, reconcile: bool = True) -> ClusterReport:
-        """Validate every instance of ``cluster`` against the plugin's spec."""
+    def validate_images(
+        self,
+        cluster: Any,
+        *positional: Any,
+        reconcile: bool | None = None,
+        test_only: bool | None = None,
+        image_arguments: Mapping[str, Any] | None = None,
+    ) -> ClusterReport:
+        """Validate every instance of ``cluster`` against the plugin's spec.
+
+        The mode is a keyword, ``reconcile`` (default true) or Sahara's ``test_only``;
+        ``image_arguments``, when given, replace ``image_arguments(cluster)``.
+        """
+        refuse_positional("validate_images", positional)
         return validate_cluster(
             cluster,
             [self.image_validator(cluster)],
-            reconcile=reconcile,
+            reconcile=resolve_mode(reconcile, test_only),
             max_workers=self.image_validation_workers,
-            env_map=self.image_arguments(cluster),
+            env_map=(
+                image_arguments if image_arguments is not None else self.image_arguments(cluster)
+            ),
         )
 
 

@@ -7,6 +7,7 @@ maps one onto the other, once, so that ``os_case`` and the package checks agree.
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass
 
@@ -17,6 +18,13 @@ from validators_runtime.images.remote import Remote
 #: Read the file systemd and every current distribution ship; the fallback location first
 #: appeared in systemd and is where some minimal images keep it.
 OS_RELEASE_COMMAND = "cat /etc/os-release 2>/dev/null || cat /usr/lib/os-release"
+
+#: A name as images and plugins write it: a distribution or family, perhaps with a version
+#: (``centos7``, ``rhel8``, ``ubuntu22.04``).
+_VERSIONED = re.compile(r"([a-z]+)(\d+(?:\.\d+)*)?")
+
+#: The families, each standing for itself (``redhat`` is Sahara's name for the Red Hat family).
+_FAMILY_NAMES = frozenset(grammar.FAMILIES.values())
 
 
 @dataclass(frozen=True)
@@ -30,10 +38,22 @@ class Distro:
 
     @classmethod
     def named(cls, name: str) -> Distro:
-        """The distribution an image-builder name (or os-release ID) stands for."""
+        """The distribution an image-builder name (or os-release ID) stands for.
+
+        A version suffix is split off (``centos7`` is CentOS 7, family redhat) and a family
+        name stands for its family, so that package checks know their tools; any other name
+        is kept as it is, with no family (its packages cannot be checked).
+        """
         key = name.strip().lower()
-        known = grammar.DISTRIBUTIONS.get(key, key)
-        return cls(known, grammar.FAMILIES.get(known), key)
+        match = _VERSIONED.fullmatch(key)
+        if match is not None:
+            base, version = match[1], match[2] or ""
+            if base in grammar.DISTRIBUTIONS:
+                known = grammar.DISTRIBUTIONS[base]
+                return cls(known, grammar.FAMILIES.get(known), base, version)
+            if base in _FAMILY_NAMES:
+                return cls(base, base, base, version)
+        return cls(key, None, key)
 
     @classmethod
     def from_os_release(cls, text: str) -> Distro:
@@ -78,6 +98,26 @@ class Distro:
     def __str__(self) -> str:
         family = f", family {self.family}" if self.family else ""
         return f"{self.name}{' ' + self.version_id if self.version_id else ''}{family}"
+
+
+def known_names() -> list[str]:
+    """The names :func:`known_distro` accepts (each may also carry a version: ``centos7``)."""
+    return sorted({*grammar.DISTRIBUTIONS, *_FAMILY_NAMES})
+
+
+def known_distro(name: str) -> Distro:
+    """The distribution ``name`` stands for, which must be known; ValueError otherwise.
+
+    Where a name ends up in generated text (``onespec image script``), an unknown one is
+    refused rather than carried along.
+    """
+    distro = Distro.named(name)
+    if distro.family is None:
+        raise ValueError(
+            f"{name!r} is not a known distribution: use one of {', '.join(known_names())}, "
+            "optionally with a version (centos7, ubuntu22.04)"
+        )
+    return distro
 
 
 def detect(remote: Remote, timeout: float | None = None) -> Distro:

@@ -39,22 +39,12 @@ class ImageValidationSpecificationError(ImageError, ValueError):
         super().__init__(self._text())
 
     def _text(self) -> str:
-        where = self.file or "<spec>"
+        where = self.file or ""
         if self.line is not None:
-            where += f":{self.line}"
+            where += f":{self.line}" if where else f"line {self.line}"
         if self.path:
-            where += f": {self.path}"
-        return f"{where}: {self.reason}"
-
-
-class ImageArgumentError(ImageError, ValueError):
-    """An argument given for a validation is missing, unknown or not one of its choices."""
-
-    def __init__(self, reason: str, *, name: str | None = None, value: Any = None) -> None:
-        self.reason = reason
-        self.name = name
-        self.value = value
-        super().__init__(reason)
+            where += f": {self.path}" if where else self.path
+        return f"{where}: {self.reason}" if where else self.reason
 
 
 class ImageValidationError(ImageError):
@@ -72,10 +62,26 @@ class ImageValidationError(ImageError):
         report: ValidationReport | None = None,
         reports: list[ValidationReport] | None = None,
     ) -> None:
+        #: The message, as Sahara's exceptions carried it (plugins read ``exc.message``).
+        self.message = message
         self.report = report
         #: Every report of the run that failed, passed ones included (validate_instance).
         self.reports = reports if reports is not None else ([report] if report else [])
         super().__init__(message)
+
+
+class ImageArgumentError(ImageValidationError, ValueError):
+    """An argument given for a validation is missing, unknown or not one of its choices.
+
+    An :class:`ImageValidationError` too, as Sahara's plugins catch it; raised before anything
+    runs, and never folded into another validation error.
+    """
+
+    def __init__(self, reason: str, *, name: str | None = None, value: Any = None) -> None:
+        self.reason = reason
+        self.name = name
+        self.value = value
+        super().__init__(reason)
 
 
 class RemoteError(ImageError):

@@ -7,9 +7,13 @@ same command means the same thing locally and over SSH.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
+import signal
 import subprocess
+import tempfile
+import time
 from pathlib import Path
 from types import TracebackType
 from typing import Protocol, Self, runtime_checkable
@@ -66,6 +70,26 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+#: Seconds a timed-out command's process group gets between SIGTERM and SIGKILL.
+KILL_GRACE = 1.0
+
+
+def _kill_group(process: subprocess.Popen[bytes], grace: float = KILL_GRACE) -> None:
+    """SIGTERM the command's process group, wait up to ``grace`` seconds, then SIGKILL it.
+
+    The group, not the process: a script's children (a download, a package manager) would
+    otherwise run on after its timeout, changing the image while nobody is watching.
+    """
+    group = process.pid  # a session leader's group id is its pid
+    for signal_number, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 0.0)):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal_number)
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.02)
+    process.wait()
+
+
 class RemoteBase:
     """Context-manager plumbing shared by the remotes."""
 
@@ -90,7 +114,10 @@ class RemoteBase:
 class LocalRemote(RemoteBase):
     """Runs commands on this machine with ``bash -c``: on the instance itself, or in an image build.
 
-    ``env`` adds variables to every command's environment (the rest is inherited).
+    ``env`` adds variables to every command's environment (the rest is inherited). Each
+    command runs in a process group of its own, its output going to files rather than pipes:
+    a timeout kills the whole group, and a background process a command leaves behind does not
+    hold the command open by keeping its output pipe.
     """
 
     target = "local"
@@ -108,25 +135,33 @@ class LocalRemote(RemoteBase):
     ) -> CommandResult:
         """Run ``cmd``; see :class:`Remote`."""
         command = as_root(cmd, is_root=self._is_root) if run_as_root else cmd
-        try:
-            done = subprocess.run(  # noqa: S603 - a fixed argv; the command is one argument
-                ["bash", "-c", command],  # noqa: S607 - bash from PATH, as on any instance
-                capture_output=True,
-                timeout=timeout,
-                env=self._env,
-                check=False,
-                stdin=subprocess.DEVNULL,
-            )
-        except subprocess.TimeoutExpired as exc:
-            raise RemoteCommandError(
-                cmd, None, _text(exc.stdout or b""), _text(exc.stderr or b""), target=self.target
-            ) from None
-        except OSError as exc:
-            raise RemoteError(f"cannot run bash on {self.target}: {exc}") from exc
-        result = (done.returncode, _text(done.stdout), _text(done.stderr))
-        if raise_when_error and done.returncode != 0:
-            raise RemoteCommandError(cmd, *result, target=self.target)
-        return result
+        if "\0" in command:
+            raise RemoteError(f"cannot run a command containing a NUL character: {cmd!r}")
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            try:
+                process = subprocess.Popen(  # noqa: S603 - a fixed argv; the command is one argument
+                    ["bash", "-c", command],  # noqa: S607 - bash from PATH, as on any instance
+                    stdout=out,
+                    stderr=err,
+                    env=self._env,
+                    stdin=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+            except OSError as exc:
+                raise RemoteError(f"cannot run bash on {self.target}: {exc}") from exc
+            try:
+                code: int | None = process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                _kill_group(process)
+                code = None
+            out.seek(0)
+            err.seek(0)
+            stdout, stderr = _text(out.read()), _text(err.read())
+        if code is None:
+            raise RemoteCommandError(cmd, None, stdout, stderr, target=self.target)
+        if raise_when_error and code != 0:
+            raise RemoteCommandError(cmd, code, stdout, stderr, target=self.target)
+        return code, stdout, stderr
 
     def write_file(self, path: str, data: bytes | str, mode: int = 0o644) -> None:
         """Write ``data`` to ``path`` (replacing it), then set ``mode``.

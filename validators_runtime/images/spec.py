@@ -14,6 +14,7 @@ import difflib
 import logging
 import os
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,8 +75,9 @@ class SpecWarning:
     message: str
 
     def __str__(self) -> str:
-        where = self.file + (f":{self.line}" if self.line is not None else "")
-        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+        where = self.file + (f":{self.line}" if self.file and self.line is not None else "")
+        parts = [part for part in (where, self.path, self.message) if part]
+        return ": ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping."""
@@ -84,28 +86,175 @@ class SpecWarning:
 
 # --- YAML with line numbers ---------------------------------------------------------------------
 
+#: The largest spec read, in characters. The specs plugins ship are a few kilobytes; one
+#: mebibyte holds tens of thousands of packages and keeps a hostile file cheap to refuse.
+MAX_SPEC_SIZE = 1 << 20
 
-def _index(node: yaml.Node, path: YamlPath, lines: dict[YamlPath, int], dupes: list) -> None:
-    lines.setdefault(path, node.start_mark.line + 1)
-    if isinstance(node, yaml.MappingNode):
-        seen: set[Any] = set()
-        for key_node, value_node in node.value:
-            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
-            if key is None:
-                continue
-            if key in seen:
-                dupes.append(((*path, key), key_node.start_mark.line + 1))
-            seen.add(key)
-            lines[(*path, key)] = key_node.start_mark.line + 1
-            _index(value_node, (*path, key), lines, dupes)
-    elif isinstance(node, yaml.SequenceNode):
-        for position, item in enumerate(node.value):
-            _index(item, (*path, position), lines, dupes)
+#: The most nodes a spec may have once its aliases are expanded: what the loader (and every
+#: report) walks. Real specs have hundreds; 40,000 packages are 40,000 nodes. A "billion
+#: laughs" alias bomb passes it within a few levels and is refused without being expanded.
+MAX_SPEC_NODES = 200_000
+
+#: The deepest nesting of YAML collections. Real specs nest a dozen levels at most; the bound
+#: keeps every walk of the spec (composing, loading, reporting) far from Python's recursion
+#: limit, so deep nesting is an error naming its line, not a RecursionError.
+MAX_SPEC_DEPTH = 64
+
+
+class _Composer(yaml.composer.Composer):
+    """PyYAML's composer, counting as it goes: depth, expanded size, aliases to themselves.
+
+    Each node's expanded size (itself and everything under it, aliases counted in full) is
+    computed once, from its children's, when it is complete; an alias reuses the size of the
+    node it names. So an alias bomb is measured in linear time and refused as soon as a node
+    passes :data:`MAX_SPEC_NODES`, and an alias to a node still being composed (a node that
+    contains itself) is refused at once.
+    """
+
+    def __init__(self, file: str) -> None:
+        super().__init__()
+        self._file = file
+        self._depth = 0
+        self._sizes: dict[int, int] = {}
+
+    def _refuse(self, reason: str, mark: Any) -> ImageValidationSpecificationError:
+        return ImageValidationSpecificationError(reason, file=self._file, line=mark.line + 1)
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            target = self.anchors.get(event.anchor)
+            if target is not None and id(target) not in self._sizes:
+                raise self._refuse(
+                    f"the alias *{event.anchor} refers to itself: the node anchored as "
+                    f"&{event.anchor} contains it, which would make the spec infinite",
+                    event.start_mark,
+                )
+            return super().compose_node(parent, index)
+        if isinstance(event, yaml.CollectionStartEvent):
+            self._depth += 1
+            if self._depth > MAX_SPEC_DEPTH:
+                raise self._refuse(
+                    f"collections are nested more than {MAX_SPEC_DEPTH} deep here; a spec "
+                    "never needs that many levels",
+                    event.start_mark,
+                )
+        try:
+            node = super().compose_node(parent, index)
+        finally:
+            if isinstance(event, yaml.CollectionStartEvent):
+                self._depth -= 1
+        size = 1
+        if isinstance(node, yaml.MappingNode):
+            size += sum(self._sizes[id(k)] + self._sizes[id(v)] for k, v in node.value)
+        elif isinstance(node, yaml.SequenceNode):
+            size += sum(self._sizes[id(item)] for item in node.value)
+        if size > MAX_SPEC_NODES:
+            raise self._refuse(
+                f"aliases expand the spec to more than {MAX_SPEC_NODES:,} nodes by this line "
+                "(an alias bomb); refusing to load it",
+                node.start_mark,
+            )
+        self._sizes[id(node)] = size
+        return node
+
+
+try:  # libyaml's event parser, when PyYAML was built with it
+    from yaml._yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - a PyYAML without libyaml
+    _CParser = None
+_Parser: type = _CParser if _CParser is not None else yaml.parser.Parser
+_Reader: tuple[type, ...] = (
+    () if _CParser is not None else (yaml.reader.Reader, yaml.scanner.Scanner)
+)
+
+
+class _SpecLoader(
+    *_Reader, _Parser, _Composer, yaml.constructor.SafeConstructor, yaml.resolver.Resolver
+):  # type: ignore[misc]
+    """The safe loader, composing through :class:`_Composer`.
+
+    Events come from libyaml when it is available (it parses without recursing), and nodes are
+    composed here in Python, so the counting above sees every one.
+    """
+
+    def __init__(self, text: str, file: str) -> None:
+        if _CParser is not None:
+            _CParser.__init__(self, text)
+        else:
+            yaml.reader.Reader.__init__(self, text)
+            yaml.scanner.Scanner.__init__(self)
+            yaml.parser.Parser.__init__(self)
+        _Composer.__init__(self, file)
+        yaml.constructor.SafeConstructor.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
+
+    def check_node(self) -> bool:
+        return _Composer.check_node(self)
+
+    def get_node(self) -> yaml.Node | None:
+        return _Composer.get_node(self)
+
+    def get_single_node(self) -> yaml.Node | None:
+        return _Composer.get_single_node(self)
+
+
+def _index(root: yaml.Node, file: str) -> tuple[dict[YamlPath, int], list]:
+    """The line of each YAML path, and the keys given twice, in one walk of the node graph.
+
+    A node reached again through an alias is not walked again: paths under it find the line
+    of the alias, the nearest indexed ancestor. So the walk is linear in the composed nodes,
+    however far aliases would expand them, and iterative, however deep they nest. A NUL
+    character in any value is refused here, where its path is known.
+    """
+    lines: dict[YamlPath, int] = {}
+    dupes: list = []
+    seen_nodes: set[int] = set()
+    pending: list[tuple[yaml.Node, YamlPath]] = [(root, ())]
+    while pending:
+        node, path = pending.pop()
+        lines.setdefault(path, node.start_mark.line + 1)
+        if id(node) in seen_nodes:
+            continue
+        seen_nodes.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            seen: set[Any] = set()
+            for key_node, value_node in node.value:
+                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+                if key is None:
+                    continue
+                if key in seen:
+                    dupes.append(((*path, key), key_node.start_mark.line + 1))
+                seen.add(key)
+                lines[(*path, key)] = key_node.start_mark.line + 1
+                pending.append((value_node, (*path, key)))
+        elif isinstance(node, yaml.SequenceNode):
+            pending.extend((item, (*path, i)) for i, item in enumerate(node.value))
+        elif "\0" in node.value:
+            raise ImageValidationSpecificationError(
+                "this value contains a NUL character, which no command line or environment "
+                "variable can carry",
+                file=file,
+                path=format_path(path) or None,
+                line=node.start_mark.line + 1,
+            )
+    return lines, dupes
 
 
 def read_yaml(text: str, file: str) -> tuple[Any, dict[YamlPath, int], list]:
-    """Parse with the safe loader; return the data, the line of each path, duplicate keys."""
-    loader = yaml.SafeLoader(text)
+    """Parse with the safe loader; return the data, the line of each path, duplicate keys.
+
+    Refuses, naming the file and line: a text over :data:`MAX_SPEC_SIZE`, nesting deeper than
+    :data:`MAX_SPEC_DEPTH`, aliases expanding past :data:`MAX_SPEC_NODES` or referring to
+    themselves, and NUL characters.
+    """
+    if len(text) > MAX_SPEC_SIZE:
+        raise ImageValidationSpecificationError(
+            f"the spec is {len(text):,} characters; the size limit is {MAX_SPEC_SIZE:,}",
+            file=file,
+            line=text.count("\n", 0, MAX_SPEC_SIZE) + 1,
+        )
+    loader = _SpecLoader(text, file)
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
@@ -121,7 +270,7 @@ def read_yaml(text: str, file: str) -> tuple[Any, dict[YamlPath, int], list]:
     lines: dict[YamlPath, int] = {}
     dupes: list = []
     if node is not None:
-        _index(node, (), lines, dupes)
+        lines, dupes = _index(node, file)
     # YAML reads `2.6` as a number: keys are looked up as the loader constructed them.
     return data, lines, dupes
 
@@ -134,7 +283,7 @@ class SpecLoader:
 
     def __init__(
         self,
-        file: str,
+        file: str | None,
         *,
         validator_map: Mapping[str, type[ImageValidator]] | None = None,
         resource_roots: Sequence[str | Path] = (),
@@ -167,7 +316,7 @@ class SpecLoader:
 
     def warn(self, path: YamlPath, message: str) -> None:
         """Note an oddity at ``path``."""
-        warning = SpecWarning(self.file, format_path(path), self._line(path), message)
+        warning = SpecWarning(self.file or "", format_path(path), self._line(path), message)
         self.warnings.append(warning)
         LOG.warning("%s", warning)
 
@@ -285,7 +434,9 @@ class SpecLoader:
         root = SaharaAllValidator(validators)
         root.path, root.line = "validators", self._line(("validators",))
         self._check_env_uses()
-        return SaharaImageValidator(root, self.arguments, file=self.file, warnings=self.warnings)
+        return SaharaImageValidator(
+            root, self.arguments, file=self.file or "", warnings=self.warnings
+        )
 
     def argument_section(self, value: Any, path: YamlPath) -> dict[str, ImageArgument]:
         """The ``arguments`` mapping."""
@@ -362,8 +513,9 @@ class SpecLoader:
         try:
             validator = cls.from_spec(value, self.custom, roots)  # type: ignore[attr-defined]
         except ImageValidationSpecificationError as exc:
-            if exc.file is None:
-                raise self.error(path, exc.reason) from None
+            if exc.file is None:  # built without a file: this file's, at this path, says where
+                inner = f"{exc.path}: " if exc.path else ""
+                raise self.error(path, f"{inner}{exc.reason}") from None
             raise
         except (ValueError, TypeError, KeyError) as exc:
             raise self.error(path, f"{cls.__name__} refused its spec: {exc}") from None
@@ -407,8 +559,8 @@ class SpecLoader:
             packages = [self._package_entry(entry, (*path, i)) for i, entry in enumerate(value)]
         else:
             packages = [self._package_entry(value, path)]
-        names = [p.name for p in packages]
-        for name in sorted({n for n in names if names.count(n) > 1}):
+        counts = Counter(p.name for p in packages)
+        for name in sorted(name for name, count in counts.items() if count > 1):
             self.warn(path, f"package {name} is listed more than once")
         return SaharaPackageValidator(packages)
 
@@ -621,8 +773,15 @@ def build_one(
     validator_map: Mapping[str, type[ImageValidator]] | None = None,
     resource_roots: Sequence[str | Path] | None = None,
 ) -> SaharaImageValidatorBase:
-    """One validator of a built-in ``kind`` from its parsed YAML value (no arguments declared)."""
-    loader = SpecLoader("<spec>", validator_map=validator_map, resource_roots=resource_roots or ())
+    """One validator of a built-in ``kind`` from its parsed YAML value (no arguments declared).
+
+    ``kind`` ``spec`` is a whole spec (Sahara's ``SaharaImageValidator.from_spec``). Errors
+    name no file (there is none here) but the YAML path from ``kind``; when a custom kind's
+    ``from_spec`` calls this while a file loads, the file's loader adds file, line and path.
+    """
+    loader = SpecLoader(None, validator_map=validator_map, resource_roots=resource_roots or ())
+    if kind == SaharaImageValidator.kind:
+        return loader.spec(value)
     if kind not in DEFAULT_VALIDATOR_MAP:
         raise ImageValidationSpecificationError(f"{kind!r} is not a built-in validator kind")
     validator = getattr(loader, f"_{kind}")(value, (kind,))

@@ -719,6 +719,11 @@ class SaharaScriptValidator(SaharaImageValidatorBase):
             last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
             raise ImageValidationError(f"{self.name} exited {code}" + (f": {last}" if last else ""))
         if self.output_var:
+            if "\0" in stdout:
+                raise ImageValidationError(
+                    f"{self.name} printed a NUL character: its output cannot become "
+                    f"{self.output_var}, which no environment variable can carry"
+                )
             context.env[self.output_var] = stdout.rstrip("\n")
         return outcome
 
@@ -882,6 +887,17 @@ class ImageArgument:
     required: bool = False
     choices: tuple[str, ...] = ()
 
+    @classmethod
+    def from_spec(cls, spec: Any) -> dict[str, ImageArgument]:
+        """The arguments of a spec's ``arguments`` mapping (parsed YAML), by name.
+
+        Sahara's constructor; the same checks as loading a spec, errors located at
+        ``arguments.NAME``.
+        """
+        from validators_runtime.images.spec import SpecLoader
+
+        return SpecLoader(None).argument_section(spec, ("arguments",))
+
 
 class SaharaImageValidator(SaharaImageValidatorBase):
     """A whole spec: its arguments and its validators (all of which must pass)."""
@@ -928,7 +944,14 @@ class SaharaImageValidator(SaharaImageValidatorBase):
         not a shell variable name.
         """
         given = {str(k): "" if v is None else str(v) for k, v in (env_map or {}).items()}
-        for name in given:
+        for name, value in given.items():
+            if "\0" in value:
+                raise ImageArgumentError(
+                    f"the value of {name} contains a NUL character, which no environment "
+                    "variable can carry",
+                    name=name,
+                    value=value,
+                )
             if not _ENV_NAME.fullmatch(name):
                 raise ImageArgumentError(f"{name!r} is not a shell variable name", name=name)
             if name in grammar.RESERVED_VARIABLES:

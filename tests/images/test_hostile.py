@@ -1,0 +1,228 @@
+"""Hostile specs cost little and end in a located error, never a traceback.
+
+Each input runs through ``onespec image check`` in a child process capped at 1 GiB of address
+space and 20 seconds, so that a regression fails the test instead of exhausting the machine;
+the test then holds it to the budget: under 1 second of CPU and 200 MB, an error naming the
+file, and no traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.images.helpers import ONESPEC
+from validators_runtime.images import (
+    ImageArgumentError,
+    ImageValidationError,
+    ImageValidationSpecificationError,
+    LocalRemote,
+)
+from validators_runtime.images.spec import MAX_SPEC_SIZE, loads
+
+SECONDS = 1.0
+MEGABYTES = 200
+
+
+def _bomb(levels: int, width: int) -> str:
+    lines = ["a0: &a0 [" + ", ".join(["x"] * width) + "]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * width) + "]" for i in range(1, levels)]
+    body = "\n".join("      " + line for line in lines)
+    return (
+        "arguments:\n  x:\n    description: d\n    default: y\n    bomb:\n"
+        f"{body}\nvalidators:\n  - package: curl\n"
+    )
+
+
+def _package_bomb() -> str:
+    lines = ["x: &a0 [" + ",".join(["curl"] * 9) + "]"]
+    lines += [f"x{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
+    return "\n".join(lines) + "\nvalidators:\n  - package: *a8\n"
+
+
+def _deep_all(depth: int) -> str:
+    nested = "".join("  " * (i + 1) + "- all:\n" for i in range(depth))
+    return "validators:\n" + nested + "  " * (depth + 1) + "- package: curl\n"
+
+
+def _many_packages(count: int) -> str:
+    return "validators:\n  - package:\n" + "".join(f"      - pkg{i}\n" for i in range(count))
+
+
+HOSTILE = {
+    "alias bomb": (_bomb(9, 9), "alias"),
+    "alias bomb of packages": (_package_bomb(), "alias"),
+    "100-deep all": (_deep_all(100), "nest"),
+    "5000-deep lists": ("validators: " + "[" * 5000 + "]" * 5000 + "\n", "nest"),
+    "self-referencing alias": ("validators: &v\n  - all: *v\n", "refers to itself"),
+    "self-referencing alias elsewhere": ("x: &v [*v]\nvalidators: []\n", "refers to itself"),
+    "NUL in a default": (
+        'arguments:\n  x:\n    description: d\n    default: "a\\0b"\n'
+        'validators:\n  - script: {s: {inline: "true", env_vars: [x]}}\n',
+        "NUL",
+    ),
+    "over the size limit": (
+        "validators:\n  - package: curl\n" + "#" * (MAX_SPEC_SIZE + 1) + "\n",
+        "size",
+    ),
+}
+
+
+def _check(path: Path) -> tuple[float, float, int, str]:
+    """Run ``onespec image check`` capped; return CPU seconds, peak MB, exit status, output.
+
+    CPU time rather than wall time, so that other work on a shared machine does not fail the
+    budget; a child that hangs is killed at the deadline and fails on its exit status. The
+    peak is the child's ``VmHWM``, read as it runs: its ``ru_maxrss`` would count the test
+    process's own size, which a child shares until it executes the command.
+    """
+    out = path.with_suffix(".out")
+    with out.open("wb") as stream:
+        process = subprocess.Popen(
+            [
+                "bash",
+                "-c",
+                'ulimit -v 1048576 && exec "$0" "$@"',
+                str(ONESPEC),
+                "image",
+                "check",
+                str(path),
+            ],
+            stdout=stream,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.perf_counter() + 20
+        peak = 0
+        status_file = Path(f"/proc/{process.pid}/status")
+        while True:
+            with contextlib.suppress(OSError):
+                for line in status_file.read_text().splitlines():
+                    if line.startswith("VmHWM:"):
+                        peak = max(peak, int(line.split()[1]))
+            done, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if done:
+                break
+            if time.perf_counter() > deadline:
+                process.kill()
+                _, status, usage = os.wait4(process.pid, 0)
+                break
+            time.sleep(0.005)
+        process.returncode = os.waitstatus_to_exitcode(status)
+    seconds = usage.ru_utime + usage.ru_stime
+    return seconds, peak / 1024, process.returncode, out.read_text()
+
+
+@pytest.mark.parametrize("label", list(HOSTILE))
+def test_a_hostile_spec_is_refused_cheaply_with_a_located_error(tmp_path, label):
+    text, words = HOSTILE[label]
+    path = tmp_path / "hostile.yaml"
+    path.write_text(text, encoding="utf-8")
+    seconds, megabytes, status, output = _check(path)
+    assert "Traceback" not in output, output[-2000:]
+    assert status == 1, output[-2000:]
+    assert str(path) in output
+    assert words in output
+    assert seconds < SECONDS, f"{label}: {seconds:.2f} s"
+    assert megabytes < MEGABYTES, f"{label}: {megabytes:.0f} MB"
+
+
+def _load_seconds(count: int, *, collect: bool = True) -> float:
+    """CPU seconds to load ``count`` packages; without the cyclic garbage collector if asked.
+
+    The collector's passes cost in proportion to everything the test process holds, so the
+    ratio between two sizes is measured without it: it then reflects the loader alone.
+    """
+    text = _many_packages(count)
+    gc.collect()
+    if not collect:
+        gc.disable()
+    try:
+        started = time.process_time()
+        spec = loads(text, file="many.yaml")
+        seconds = time.process_time() - started
+    finally:
+        gc.enable()
+    assert len(spec.packages()) == count
+    return seconds
+
+
+def test_forty_thousand_packages_load_in_linear_time():
+    large = min(_load_seconds(40_000) for _ in range(2))
+    assert large < SECONDS, f"{large:.2f} s"
+    small = min(_load_seconds(10_000, collect=False) for _ in range(2))
+    large = min(_load_seconds(40_000, collect=False) for _ in range(2))
+    # Four times the packages: about four times the time (quadratic would be sixteen).
+    assert large < 7 * small, f"10,000: {small:.2f} s, 40,000: {large:.2f} s"
+
+
+def test_forty_thousand_packages_check_within_the_memory_budget(tmp_path):
+    path = tmp_path / "many.yaml"
+    path.write_text(_many_packages(40_000), encoding="utf-8")
+    _, megabytes, status, output = _check(path)
+    assert status == 0, output[-2000:]
+    assert "valid" in output
+    assert megabytes < MEGABYTES, f"{megabytes:.0f} MB"
+
+
+def test_the_loader_names_the_line_of_an_alias_bomb():
+    with pytest.raises(ImageValidationSpecificationError) as caught:
+        loads(_bomb(9, 9), file="bomb.yaml")
+    assert caught.value.file == "bomb.yaml"
+    assert caught.value.line is not None
+
+
+def test_a_nul_default_is_located():
+    with pytest.raises(ImageValidationSpecificationError) as caught:
+        loads(HOSTILE["NUL in a default"][0], file="nul.yaml")
+    assert caught.value.line == 4
+    assert caught.value.path == "arguments.x.default"
+
+
+def test_a_nul_argument_value_is_an_argument_error():
+    spec = loads("validators:\n  - script: {s: {inline: 'true', env_vars: [x]}}\n")
+    with pytest.raises(ImageArgumentError, match="NUL"):
+        spec.validate(LocalRemote(), reconcile=False, env_map={"x": "a\0b"}, distro="debian")
+
+
+def test_a_nul_in_a_scripts_output_fails_that_step():
+    spec = loads(
+        "validators:\n"
+        "  - script: {first: {inline: 'printf \"a\\\\0b\"', output: x}}\n"
+        "  - script: {second: {inline: 'true', env_vars: [x]}}\n"
+    )
+    with pytest.raises(ImageValidationError, match="NUL") as caught:
+        spec.validate(LocalRemote(), reconcile=False, distro="debian")
+    (failed,) = caught.value.report.failures
+    assert failed.path == "validators[0].script"
+    assert "first printed a NUL" in failed.detail
+
+
+BROKEN = [
+    {"validators": [{"package": ["ok", "not ok", {"x": {"version": 1}}]}]},
+    {"validators": [{"all": [{"any": [{"script": {"s": {"env_vars": "X"}}}]}]}]},
+    {"validators": [{"os_case": [{"ubuntu": [{"package": []}]}]}], "arguments": []},
+    {"validators": [{"argument_set": {"argument_name": 3}}, {"copy_script": None}]},
+]
+
+
+@pytest.mark.parametrize("data", BROKEN)
+def test_the_inlined_schema_finds_exactly_what_the_schema_finds(data):
+    from jsonschema import Draft202012Validator
+
+    from validators_runtime._generated.image_validators import SCHEMA
+    from validators_runtime.images.cli import _inlined_schema
+
+    def found(schema):
+        return sorted(
+            (list(map(str, e.absolute_path)), e.message)
+            for e in Draft202012Validator(schema).iter_errors(data)
+        )
+
+    assert found(SCHEMA)
+    assert found(_inlined_schema()) == found(SCHEMA)
