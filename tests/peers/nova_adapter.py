@@ -26,9 +26,9 @@ VALIDATORS_MODULE = "nova.api.validation.extra_specs.validators"
 
 def swap_in_adapter(root):
     sys.path.insert(0, root)
-    from validators_runtime import nova_validators
-
     import nova.api.validation.extra_specs as package
+
+    from validators_runtime import nova_validators
 
     sys.modules[VALIDATORS_MODULE] = nova_validators
     package.validators = nova_validators
@@ -41,7 +41,7 @@ def point_at_installed_paste_config():
 
     original = conf_fixture.ConfFixture.setUp
 
-    def setUp(self):  # noqa: N802 - the fixture's own method name
+    def setUp(self):
         original(self)
         path = os.path.join(sys.prefix, "etc", "nova", "api-paste.ini")
         self.conf.set_default("api_paste_config", path, group="wsgi")
@@ -54,19 +54,22 @@ class Outcomes(unittest.TestResult):
         super().__init__()
         self.outcomes = {}
 
-    def addSuccess(self, test):  # noqa: N802
+    def addSuccess(self, test):
         self.outcomes[test.id()] = {"outcome": "pass"}
 
-    def addFailure(self, test, err):  # noqa: N802
-        self.outcomes[test.id()] = {"outcome": "fail", "detail": self._exc_info_to_string(err, test)}
+    def addFailure(self, test, err):
+        self.outcomes[test.id()] = {
+            "outcome": "fail",
+            "detail": self._exc_info_to_string(err, test),
+        }
 
-    def addError(self, test, err):  # noqa: N802
+    def addError(self, test, err):
         self.outcomes[test.id()] = {
             "outcome": "error",
             "detail": self._exc_info_to_string(err, test),
         }
 
-    def addSkip(self, test, reason):  # noqa: N802
+    def addSkip(self, test, reason):
         self.outcomes[test.id()] = {"outcome": "skip", "detail": reason}
 
 
