@@ -128,7 +128,7 @@ def render_pyproject(package: str) -> str:
         "[project]\n"
         f'name = "{package}"\n'
         'version = "0.1.0"\n'
-        f'description = "Flavor extra-spec definitions for onespec, imported with onespec import."\n'
+        'description = "Flavor extra-spec definitions for onespec, from onespec import."\n'
         'requires-python = ">=3.11"\n'
         'dependencies = ["onespec"]\n\n'
         f'[project.entry-points."{ENTRY_POINT_GROUP}"]\n'
