@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
-from generator.importer.metadefs import MetadefImportError, read_directory
+from generator.importer.metadefs import ImportedNamespace, MetadefImportError, read_directory
+from generator.importer.nova import read_tree
 from generator.importer.package import PackageNameError, render_package
 
 _PACKAGE = click.option(
@@ -56,10 +58,41 @@ def glance_metadefs(directory: Path, package: str, output: Path, output_format: 
     Example:
       onespec import glance-metadefs /etc/glance/metadefs --package acme-specs --output acme
     """
+    _write(package, output, output_format, lambda: read_directory(directory), "metadef files")
+
+
+@import_.command("nova")
+@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@_PACKAGE
+@_OUTPUT
+@_FORMAT
+def nova(path: Path, package: str, output: Path, output_format: str) -> None:
+    """Import Nova's extra-spec validators from the Nova tree at PATH.
+
+    PATH is a Nova source tree, an installed ``nova`` package's parent, or Nova's
+    ``nova/api/validation/extra_specs`` folder itself. The modules are parsed, never imported:
+    validators stated with literals become definitions; those built when Nova runs (in loops
+    over os-traits, with f-strings) are listed as not carried.
+
+    \b
+    Example:
+      onespec import nova ~/src/nova --package nova-validators --output nova-validators
+    """
+    _write(package, output, output_format, lambda: read_tree(path), "validator modules")
+
+
+def _write(
+    package: str,
+    output: Path,
+    output_format: str,
+    read: Callable[[], tuple[ImportedNamespace, ...]],
+    kind: str,
+) -> None:
+    """Read, write the package, and report: the part every source shares."""
     if output.exists() and any(output.iterdir()):
         raise click.UsageError(f"--output {output}: not empty; give a new or empty directory")
     try:
-        namespaces = read_directory(directory)
+        namespaces = read()
         files = render_package(package, namespaces)
     except (MetadefImportError, PackageNameError) as error:
         raise click.UsageError(str(error)) from None
@@ -87,7 +120,7 @@ def glance_metadefs(directory: Path, package: str, output: Path, output_format: 
         return
     click.echo(
         f"Wrote {package} to {output}: {imported} definitions from {len(namespaces)} "
-        f"metadef files, {len(files)} files."
+        f"{kind}, {len(files)} files."
     )
     if not_carried:
         click.echo(f"Not carried over ({len(not_carried)}):")

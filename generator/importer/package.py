@@ -14,7 +14,7 @@ import textwrap
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from definitions.model import ENTRY_POINT_GROUP, ExtraSpec, Value
+from definitions.model import ENTRY_POINT_GROUP, ExtraSpec, Parameter, Value
 from generator.importer.metadefs import ImportedNamespace
 
 _WIDTH = 88
@@ -71,14 +71,29 @@ def _value(value: Value, indent: int) -> str:
     return "Value(\n" + "\n".join(lines) + "\n" + " " * indent + ")"
 
 
+def _parameter(parameter: Parameter) -> str:
+    fields = [repr(parameter.name), parameter.type.__name__]
+    if parameter.description:
+        fields.append(repr(parameter.description))
+    for name in ("pattern", "min", "max", "max_length"):
+        if getattr(parameter, name) is not None:
+            fields.append(f"{name}={getattr(parameter, name)!r}")
+    return f"            Parameter({', '.join(fields)}),\n"
+
+
 def _definition(definition: ExtraSpec) -> str:
-    return (
-        "    ExtraSpec(\n"
-        f"        name={definition.name!r},\n"
-        f"        description={_string(definition.description, 8)},\n"
-        f"        value={_value(definition.value, 8)},\n"
-        "    ),\n"
-    )
+    lines = [
+        "    ExtraSpec(\n",
+        f"        name={definition.name!r},\n",
+        f"        description={_string(definition.description, 8)},\n",
+        f"        value={_value(definition.value, 8)},\n",
+    ]
+    if definition.parameters:
+        parameters = "".join(_parameter(parameter) for parameter in definition.parameters)
+        lines.append(f"        parameters=(\n{parameters}        ),\n")
+    if definition.status.deprecated:
+        lines.append('        status=Status("deprecated"),\n')
+    return "".join(lines) + "    ),\n"
 
 
 def _comment(text: str) -> str:
@@ -94,7 +109,7 @@ def render_module(namespace: ImportedNamespace) -> str:
         f'"""{namespace.display_name} ({namespace.name}), imported from {namespace.source}.\n\n'
         "Written by `onespec import glance-metadefs`; edit freely, it is yours now.\n"
         '"""\n\n'
-        "from definitions.model import ExtraSpec, Value\n\n",
+        "from definitions.model import ExtraSpec, Parameter, Status, Value  # noqa: F401\n\n",
         f"NAMESPACE = {namespace.name!r}\n",
         f"DESCRIPTION = {_string(namespace.description, 0)}\n\n",
     ]

@@ -276,3 +276,77 @@ def test_metadefs_of_the_imported_definitions_load_in_glance(round_trip):
     }
     assert len(flavor_keys) >= int(written.stdout)
     print(f"imported definitions loaded by Glance: {len(flavor_keys)} flavor keys", file=sys.stderr)
+
+
+# --- From Nova's validator modules -------------------------------------------------------------
+
+NOVA_MODULE = '''
+"""Validators for the acme namespace."""
+from nova.api.validation.extra_specs import base
+
+SHARED = 'Shared words.'
+
+EXTRA_SPEC_VALIDATORS = [
+    base.ExtraSpecValidator(
+        name='acme:slot.{id}',
+        description=SHARED + ' A slot.',
+        value={'type': int, 'min': 1},
+        parameters=[{'name': 'id', 'pattern': r'\\d+', 'description': 'The slot.'}],
+    ),
+]
+for kind in ('a', 'b'):
+    EXTRA_SPEC_VALIDATORS.append(
+        base.ExtraSpecValidator(name=f'acme:{kind}', description='x', value={'type': str})
+    )
+'''
+
+
+def nova_tree(tmp_path: Path) -> Path:
+    folder = tmp_path / "nova" / "api" / "validation" / "extra_specs"
+    folder.mkdir(parents=True)
+    for name in ("__init__.py", "base.py", "validators.py"):
+        (folder / name).write_text("", encoding="utf-8")
+    (folder / "acme.py").write_text(NOVA_MODULE, encoding="utf-8")
+    return tmp_path
+
+
+def test_literal_validators_are_read_without_importing_nova(tmp_path):
+    from generator.importer.nova import read_tree
+
+    (acme,) = read_tree(nova_tree(tmp_path))
+    (definition,) = acme.definitions
+    assert definition.name == "acme:slot.{id}"
+    assert definition.description == "Shared words. A slot."
+    assert definition.value.min == 1
+    assert definition.parameters[0].pattern == r"\d+"
+    (lost,) = acme.not_carried
+    assert "f-string" in lost.reason and lost.source == "acme.py"
+
+
+def test_the_nova_command_writes_a_package_that_loads(tmp_path):
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        cli,
+        ["import", "nova", str(nova_tree(tmp_path)), "--package", "acme", "--output", str(out)],
+    )
+    assert result.exit_code == 0, result.output
+    assert "1 definitions from 1 validator modules" in result.output
+    module = out / "acme" / "nova_acme.py"
+    (definition,) = _definitions_of(module)
+    assert definition.name == "acme:slot.{id}"
+    assert "f-string" in module.read_text(encoding="utf-8")
+
+
+def test_nova_34s_own_validators_import_and_compile(tmp_path):
+    from generator.importer.nova import read_tree
+
+    site = next((peers.require("nova") / "lib").glob("python3*/site-packages"))
+    namespaces = read_tree(site)
+    definitions = [d for ns in namespaces for d in ns.definitions]
+    names = {d.name for d in definitions}
+    # 34.0.0 registers the real names (fixed in 32.0.0) and never registered maxphysaddr.
+    assert {"hw:cpu_max_sockets", "hw:cpu_policy", "hw:numa_cpus.{num}"} <= names
+    assert not any(name.startswith("hw:maxphysaddr") for name in names)
+    assert len(compile_registry(definitions)) == len(definitions) > 40
+    lost = [item for ns in namespaces for item in ns.not_carried]
+    assert {item.source for item in lost} >= {"resources.py", "traits.py"}
