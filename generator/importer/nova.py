@@ -22,6 +22,12 @@ VALIDATORS_DIR = Path("nova", "api", "validation", "extra_specs")
 #: Modules of that folder that are machinery, not validators.
 _MACHINERY = {"__init__.py", "base.py", "validators.py"}
 _TYPES = {"str": str, "int": int, "bool": bool}
+_KINDS = {
+    "Attribute": "an attribute of a module or class",
+    "Call": "a function call",
+    "Subscript": "a subscript",
+    "ListComp": "a list comprehension",
+}
 
 
 class _NotLiteral(ValueError):
@@ -50,7 +56,8 @@ def _evaluate(node: ast.AST, names: dict[str, Any]) -> Any:
         return _evaluate(node.left, names) + _evaluate(node.right, names)
     if isinstance(node, ast.JoinedStr):
         raise _NotLiteral("an f-string")
-    raise _NotLiteral(f"a {type(node).__name__} expression")
+    kind = type(node).__name__
+    raise _NotLiteral(_KINDS.get(kind, f"an expression ({kind})"))
 
 
 def _module_constants(tree: ast.Module) -> dict[str, Any]:
