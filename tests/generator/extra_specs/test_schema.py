@@ -34,8 +34,8 @@ from definitions.model import (
 )
 from definitions.registry import in_tree
 from generator import manifest
-from generator.catalog import CATALOG_FILE
 from generator import schema as schema_documents
+from generator.catalog import CATALOG_FILE
 from generator.extra_specs import schema as generator
 from generator.extra_specs.schema import DIFFERENCES, FLAVOR_EXTRA_SPECS
 from generator.schema import SchemaError
