@@ -47,7 +47,7 @@ def import_() -> None:
 @_OUTPUT
 @_FORMAT
 def glance_metadefs(directory: Path, package: str, output: Path, output_format: str) -> None:
-    """Import Glance metadef files (DIRECTORY/*.json) as extra-spec definitions.
+    """Import the Glance metadef files of DIRECTORY (its .json files) as extra-spec definitions.
 
     The properties each namespace associates with OS::Nova::Flavor become definitions, named
     with that association's prefix; types, enums, bounds, patterns and defaults are carried.
