@@ -27,7 +27,7 @@ $(STAMP): pyproject.toml constraints.txt
 
 venv: $(STAMP) ## Create .venv and install onespec with every extra
 
-peers: $(STAMP) ## Provide the peer programs the tests run against (first time: 1.4 GB, ~5 minutes)
+peers: $(STAMP) ## Provide the peer programs the tests run against (first time: 1.8 GB, ~6 minutes)
 	$(BIN)/python -m tests.peers provide
 
 all: outputs ## Build every output and the documentation

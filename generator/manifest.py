@@ -16,6 +16,7 @@ from typing import Any
 from definitions.registry import in_tree
 from generator.api import labels as api_labels
 from generator.api import schemas as api_schemas
+from generator.catalog import CATALOG_FILE, catalog
 from generator.components import runtime as components_runtime
 from generator.components.schema import SOFTWARE_COMPONENT, software_component_schema
 from generator.extra_specs import metadefs
@@ -44,8 +45,10 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
 
 
 def render_schemas() -> dict[Path, str]:
-    """Every schema's file and text."""
-    return {DIRECTORY / name: dumps(build()) for name, build in SCHEMAS.items()}
+    """Every schema's file and text, and the catalog that maps files to them for editors."""
+    files = {DIRECTORY / name: dumps(build()) for name, build in SCHEMAS.items()}
+    files[DIRECTORY / CATALOG_FILE] = dumps(catalog(set(SCHEMAS)))
+    return files
 
 
 def schemas_output() -> Output:

@@ -86,10 +86,12 @@ class Program:
         return self.location / "bin" / "python"
 
     def fingerprint(self) -> str:
-        """The hash of the pins (comments aside): the environment is rebuilt when it changes."""
-        text = (HERE / self.requirements).read_text(encoding="utf-8")
-        pins = [line.strip() for line in text.splitlines() if line.strip()[:1] not in ("", "#")]
-        return _sha256("\n".join(pins).encode())
+        """The hash of the pins (comments aside): the environment is rebuilt when it changes.
+
+        A ``-r FILE`` line is replaced by FILE's pins, so an environment that extends another
+        (``nova-tests.txt`` reads ``nova.txt``) is rebuilt when either changes.
+        """
+        return _sha256("\n".join(_pins(HERE / self.requirements)).encode())
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,21 @@ class Source:
 
     def fingerprint(self) -> str:
         return self.sha256
+
+
+def _pins(path: Path) -> list[str]:
+    """The requirement lines of *path*, comments and blanks aside, with ``-r`` files inlined."""
+    pins = []
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if line[:1] in ("", "#"):
+            continue
+        option, _, included = line.partition(" ")
+        if option in ("-r", "--requirement"):
+            pins += _pins(path.parent / included.strip())
+        else:
+            pins.append(line)
+    return pins
 
 
 _SOURCE_LINE = re.compile(
@@ -136,6 +153,11 @@ PROGRAMS: dict[str, Program] = {
     program.name: program
     for program in (
         Program("nova", "nova.txt", "Nova 34.0.0: its own extra-spec validators and verdicts"),
+        Program(
+            "nova-tests",
+            "nova-tests.txt",
+            "Nova 34.0.0 with its test harness: its own tests, run against the Nova adapter",
+        ),
         Program("glance", "glance.txt", "Glance 33.0.0: metadef loader, API read-back, catalogue"),
         Program("heat", "heat.txt", "Heat 27.0.1: template and environment parsers, validation"),
         Program("sahara", "sahara.txt", "Sahara 19.0.0 and its plugins 10.0.0: image code"),

@@ -35,6 +35,7 @@ from definitions.model import (
 from definitions.registry import in_tree
 from generator import manifest
 from generator import schema as schema_documents
+from generator.catalog import CATALOG_FILE
 from generator.extra_specs import schema as generator
 from generator.extra_specs.schema import DIFFERENCES, FLAVOR_EXTRA_SPECS
 from generator.schema import SchemaError
@@ -661,7 +662,9 @@ def test_the_output_owns_its_directory():
     output = manifest.schemas_output()
     assert output.name == "schemas"
     assert output.owns == ROOT / "outputs" / "schemas"
-    assert set(output.render()) == {output.owns / name for name in manifest.SCHEMAS}
+    # Every schema, and the catalog that maps files to them for editors.
+    expected = {output.owns / name for name in (*manifest.SCHEMAS, CATALOG_FILE)}
+    assert set(output.render()) == expected
 
 
 def test_the_committed_schemas_are_what_the_definitions_generate():

@@ -1,0 +1,352 @@
+"""``onespec import glance-metadefs``: unit checks, and the round trip through Glance 33.0.0.
+
+The round trip imports Glance's own catalogue, installs the written package with onespec (from
+this checkout) into a fresh virtual environment, and checks there that ``onespec definitions
+doctor`` lists it with its clashes (the in-tree catalogue wins them), that the package's own
+test passes, and that the generator's metadefs of the imported definitions load with Glance's
+loader (the glance peer).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+import venv
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from definitions.model import ExtraSpec
+from definitions.registry import in_tree
+from generator.importer.metadefs import FLAVOR, read_directory, read_namespace
+from generator.importer.package import PackageNameError, module_name, render_package
+from tests import peers
+from tests.conftest import ROOT
+from validators_runtime.cli import cli
+from validators_runtime.extra_specs import compile_registry
+
+PACKAGE = "glance-catalogue"
+
+
+def write(path: Path, document: dict) -> Path:
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def namespace(properties: dict, prefix: str | None = "acme:") -> dict:
+    associations = [{"name": "OS::Glance::Image", "prefix": "acme_"}]
+    if prefix is not None:
+        associations.append({"name": FLAVOR, "prefix": prefix})
+    return {
+        "namespace": "OS::Acme::Things",
+        "display_name": "Acme things",
+        "description": "Things of Acme.",
+        "resource_type_associations": associations,
+        "properties": properties,
+    }
+
+
+# --- Reading metadefs ----------------------------------------------------------------------------
+
+
+def test_types_enums_bounds_and_defaults_are_carried(tmp_path):
+    path = write(
+        tmp_path / "acme.json",
+        namespace(
+            {
+                "tier": {
+                    "title": "Tier",
+                    "description": "The tier.",
+                    "type": "string",
+                    "enum": ["gold", "silver"],
+                    "default": "gold",
+                },
+                "slots": {"type": "integer", "minimum": 1, "maximum": 8, "description": "Slots."},
+                "fast": {"type": "boolean", "description": "Fast."},
+                "code": {"type": "string", "pattern": "^[A-Z]+$", "maxLength": 12},
+            }
+        ),
+    )
+    imported = read_namespace(path, set())
+    by_name = {d.name: d for d in imported.definitions}
+    assert set(by_name) == {"acme:tier", "acme:slots", "acme:fast", "acme:code"}
+    assert by_name["acme:tier"].value.enum_values == ("gold", "silver")
+    assert by_name["acme:tier"].value.default == "gold"
+    assert by_name["acme:tier"].description == "Tier. The tier."
+    assert (by_name["acme:slots"].value.min, by_name["acme:slots"].value.max) == (1, 8)
+    assert by_name["acme:fast"].value.type is bool
+    assert by_name["acme:code"].value.max_length == 12
+    assert imported.not_carried == ()
+
+
+def test_what_cannot_be_carried_is_listed_with_its_reason(tmp_path):
+    path = write(
+        tmp_path / "acme.json",
+        namespace(
+            {
+                "list": {"type": "array", "items": {"type": "string"}},
+                "ratio": {"type": "number"},
+                "mode": {"type": "string", "enum": ["a"], "operators": ["<or>"]},
+            }
+        ),
+    )
+    imported = read_namespace(path, {"acme:taken"})
+    assert [d.name for d in imported.definitions] == ["acme:mode"]
+    reasons = {item.what: item.reason for item in imported.not_carried}
+    assert "array" in reasons["properties.list (acme:list)"]
+    assert "number" in reasons["properties.ratio (acme:ratio)"]
+    assert "operators" in reasons["properties.mode (acme:mode)"]
+
+
+def test_image_only_namespaces_and_repeated_keys_are_not_carried(tmp_path):
+    image_only = write(tmp_path / "a.json", namespace({"x": {"type": "string"}}, prefix=None))
+    first = write(tmp_path / "b.json", namespace({"x": {"type": "string"}}))
+    second = write(tmp_path / "c.json", namespace({"x": {"type": "integer"}}))
+    imported = read_directory(tmp_path)
+    assert [len(ns.definitions) for ns in imported] == [0, 1, 0]
+    assert FLAVOR in imported[0].not_carried[0].reason
+    assert "first is kept" in imported[2].not_carried[0].reason
+    assert {image_only.name, first.name, second.name} == {ns.source for ns in imported}
+
+
+def test_the_written_modules_define_what_was_read(tmp_path):
+    path = write(tmp_path / "acme.json", namespace({"tier": {"type": "string", "enum": ["a"]}}))
+    imported = read_directory(tmp_path)
+    files = render_package("acme-specs", imported)
+    module = files[next(p for p in files if p.name == "os_acme_things.py")]
+    scope: dict = {}
+    exec(compile(module, "os_acme_things.py", "exec"), scope)  # noqa: S102 - our own output
+    assert scope["EXTRA_SPECS"] == imported[0].definitions
+    assert all(isinstance(d, ExtraSpec) for d in scope["EXTRA_SPECS"])
+    assert module_name("acme-specs") == "acme_specs"
+    pyproject = files[next(p for p in files if p.name == "pyproject.toml")]
+    assert '[project.entry-points."onespec.extra_specs"]' in pyproject
+    assert path.exists()
+
+
+def test_a_package_name_that_cannot_be_a_module_is_refused():
+    with pytest.raises(PackageNameError, match="--package"):
+        module_name("9 lives")
+
+
+def test_the_command_refuses_a_directory_without_metadefs(tmp_path):
+    result = CliRunner().invoke(
+        cli,
+        ["import", "glance-metadefs", str(tmp_path), "--package", "x", "--output", "out"],
+    )
+    assert result.exit_code == 2
+    assert "no metadef files" in result.output
+
+
+# --- The round trip --------------------------------------------------------------------------
+
+
+def run(*command: str | Path, cwd: Path | None = None, check: bool = True):
+    result = subprocess.run(
+        [str(part) for part in command], capture_output=True, text=True, cwd=cwd, timeout=600
+    )
+    if check and result.returncode != 0:
+        raise AssertionError(f"{command} failed:\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+@pytest.fixture(scope="module")
+def round_trip(tmp_path_factory):
+    metadefs = peers.require("glance") / "etc" / "glance" / "metadefs"
+    work = tmp_path_factory.mktemp("import")
+    package = work / "package"
+    result = CliRunner().invoke(
+        cli,
+        [
+            "import",
+            "glance-metadefs",
+            str(metadefs),
+            "--package",
+            PACKAGE,
+            "--output",
+            str(package),
+            "--format",
+            "json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    environment = work / "venv"
+    venv.EnvBuilder(with_pip=True).create(environment)
+    python = environment / "bin" / "python"
+    pip = (python, "-m", "pip", "--disable-pip-version-check", "--quiet", "install")
+    run(*pip, "--no-deps", ROOT, package)
+    requirements = ("PyYAML", "jsonschema", "click", "os-traits", "os-resource-classes", "pytest")
+    run(*pip, "--constraint", ROOT / "constraints.txt", *requirements)
+    return {"report": report, "package": package, "python": python, "work": work}
+
+
+def test_glances_catalogue_imports_with_every_loss_reported(round_trip):
+    report = round_trip["report"]
+    assert report["definitions"] > 50
+    assert len(report["namespaces"]) == len(
+        list((peers.require("glance") / "etc" / "glance" / "metadefs").glob("*.json"))
+    )
+    assert report["not_carried"]
+    assert all(item["reason"] for item in report["not_carried"])
+
+
+def test_doctor_lists_the_package_and_its_clashes_and_the_catalogue_wins(round_trip):
+    python = round_trip["python"]
+    onespec = python.parent / "onespec"
+    doctor = run(onespec, "definitions", "doctor", "--format", "json", check=False)
+    assert doctor.returncode == 1  # clashes are problems
+    found = json.loads(doctor.stdout)
+    (source,) = found["out_of_tree"]
+    assert f"from {PACKAGE} 0.1.0" in source["source"]
+    imported = [
+        d
+        for path in sorted((round_trip["package"] / module_name(PACKAGE)).glob("*.py"))
+        for d in _definitions_of(path)
+    ]
+    catalogue = compile_registry(in_tree())
+    governed = {d.name for d in imported if catalogue.lookup(d.name) is not None}
+    clashes = {p["name"] for p in found["problems"] if p["kind"] == "clash"}
+    assert clashes == governed and governed
+    assert {p["kind"] for p in found["problems"]} == {"clash"}
+    assert source["definitions"] == len(imported) - len(governed)
+    # Glance allows only shared and dedicated; the in-tree definition, which wins, allows mixed.
+    assert run(onespec, "validate", "extra-specs", "hw:cpu_policy=mixed").returncode == 0
+    round_trip["counts"] = (len(imported), len(governed), source["definitions"])
+
+
+def _definitions_of(path: Path) -> tuple[ExtraSpec, ...]:
+    if path.name == "__init__.py":
+        return ()
+    scope: dict = {}
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), scope)  # noqa: S102
+    return scope["EXTRA_SPECS"]
+
+
+def test_the_packages_own_test_passes(round_trip):
+    package = round_trip["package"]
+    result = run(
+        round_trip["python"], "-m", "pytest", "-q", "-p", "no:cacheprovider", package / "tests"
+    )
+    assert "2 passed" in result.stdout
+
+
+METADEFS_SCRIPT = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from definitions.registry import load
+    from generator.extra_specs.metadefs import render_texts
+
+    registry = load()
+    mine = [d for d in registry.definitions if sys.argv[2] in registry.sources[d.name]]
+    spaces = [n for n in registry.namespaces if any(d.namespace == n.name for d in mine)]
+    for name, text in render_texts(mine, spaces).items():
+        Path(sys.argv[1], name).write_text(text, encoding="utf-8")
+    print(len(mine))
+    """
+)
+
+
+def test_metadefs_of_the_imported_definitions_load_in_glance(round_trip):
+    out = round_trip["work"] / "metadefs"
+    out.mkdir()
+    written = run(round_trip["python"], "-c", METADEFS_SCRIPT, out, PACKAGE)
+    assert int(written.stdout) > 0
+    result = subprocess.run(
+        [
+            str(peers.PROGRAMS["glance"].python),
+            str(ROOT / "tests" / "peers" / "glance_roundtrip.py"),
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    report = json.loads(result.stdout)
+    assert report["failures"] == [] and result.returncode == 0
+    flavor_keys = {
+        key
+        for entry in report["namespaces"].values()
+        for key in entry["keys"].get("OS::Nova::Flavor", [])
+    }
+    assert len(flavor_keys) >= int(written.stdout)
+    print(f"imported definitions loaded by Glance: {len(flavor_keys)} flavor keys", file=sys.stderr)
+
+
+# --- From Nova's validator modules -------------------------------------------------------------
+
+NOVA_MODULE = '''
+"""Validators for the acme namespace."""
+from nova.api.validation.extra_specs import base
+
+SHARED = 'Shared words.'
+
+EXTRA_SPEC_VALIDATORS = [
+    base.ExtraSpecValidator(
+        name='acme:slot.{id}',
+        description=SHARED + ' A slot.',
+        value={'type': int, 'min': 1},
+        parameters=[{'name': 'id', 'pattern': r'\\d+', 'description': 'The slot.'}],
+    ),
+]
+for kind in ('a', 'b'):
+    EXTRA_SPEC_VALIDATORS.append(
+        base.ExtraSpecValidator(name=f'acme:{kind}', description='x', value={'type': str})
+    )
+'''
+
+
+def nova_tree(tmp_path: Path) -> Path:
+    folder = tmp_path / "nova" / "api" / "validation" / "extra_specs"
+    folder.mkdir(parents=True)
+    for name in ("__init__.py", "base.py", "validators.py"):
+        (folder / name).write_text("", encoding="utf-8")
+    (folder / "acme.py").write_text(NOVA_MODULE, encoding="utf-8")
+    return tmp_path
+
+
+def test_literal_validators_are_read_without_importing_nova(tmp_path):
+    from generator.importer.nova import read_tree
+
+    (acme,) = read_tree(nova_tree(tmp_path))
+    (definition,) = acme.definitions
+    assert definition.name == "acme:slot.{id}"
+    assert definition.description == "Shared words. A slot."
+    assert definition.value.min == 1
+    assert definition.parameters[0].pattern == r"\d+"
+    (lost,) = acme.not_carried
+    assert "f-string" in lost.reason and lost.source == "acme.py"
+
+
+def test_the_nova_command_writes_a_package_that_loads(tmp_path):
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        cli,
+        ["import", "nova", str(nova_tree(tmp_path)), "--package", "acme", "--output", str(out)],
+    )
+    assert result.exit_code == 0, result.output
+    assert "1 definitions from 1 validator modules" in result.output
+    module = out / "acme" / "nova_acme.py"
+    (definition,) = _definitions_of(module)
+    assert definition.name == "acme:slot.{id}"
+    assert "f-string" in module.read_text(encoding="utf-8")
+
+
+def test_nova_34s_own_validators_import_and_compile(tmp_path):
+    from generator.importer.nova import read_tree
+
+    site = next((peers.require("nova") / "lib").glob("python3*/site-packages"))
+    namespaces = read_tree(site)
+    definitions = [d for ns in namespaces for d in ns.definitions]
+    names = {d.name for d in definitions}
+    # 34.0.0 registers the real names (fixed in 32.0.0) and never registered maxphysaddr.
+    assert {"hw:cpu_max_sockets", "hw:cpu_policy", "hw:numa_cpus.{num}"} <= names
+    assert not any(name.startswith("hw:maxphysaddr") for name in names)
+    assert len(compile_registry(definitions)) == len(definitions) > 40
+    lost = [item for ns in namespaces for item in ns.not_carried]
+    assert {item.source for item in lost} >= {"resources.py", "traits.py"}

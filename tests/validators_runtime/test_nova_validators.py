@@ -1,0 +1,147 @@
+"""The Nova adapter: Nova's validator interface over onespec, proven by Nova's own tests.
+
+The unit tests run here, without Nova. The peer tests run Nova 34.0.0's own
+``test_validators.py``, ``test_flavors_extraspecs.py`` and functional
+``test_flavor_extraspecs.py`` in the ``nova-tests`` environment twice: as released, and with
+``nova.api.validation.extra_specs.validators`` replaced by the adapter through ``sys.modules``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from definitions.nova_differences import DIFFERENCES
+from tests import peers
+from tests.conftest import ROOT
+from tests.validators_runtime.test_isolation import imported_after, offending
+from validators_runtime import nova_validators
+from validators_runtime.extra_specs import ExtraSpecValidationError
+
+NOVA_TESTS = (
+    "nova.tests.unit.api.validation.extra_specs.test_validators",
+    "nova.tests.unit.api.openstack.compute.test_flavors_extraspecs",
+    "nova.tests.functional.test_flavor_extraspecs",
+)
+
+#: Nova's tests that fail with the adapter on purpose: test id -> the title of the entry of
+#: ``definitions.nova_differences`` that explains why. None do with Nova 34.0.0: its tests never
+#: exercise a key or value on which the verdicts differ.
+DELIBERATE: dict[str, str] = {}
+
+
+# --- Without Nova --------------------------------------------------------------------------------
+
+
+def test_valid_specs_pass_and_foreign_keys_are_left_alone():
+    for key, value in {
+        "hw:cpu_policy": "dedicated",
+        "hw:numa_cpus.0": "0-3",
+        "resources1:VCPU": "2",
+        "trait_foo:CUSTOM_BAR": "required",
+        "foo": "bar",
+        "hww:cpu_policy": "x",
+    }.items():
+        assert nova_validators.validate(key, value) is None
+
+
+def test_refusals_name_every_problem_and_start_as_novas_do():
+    with pytest.raises(ExtraSpecValidationError) as caught:
+        nova_validators.validate("hw:cpu_policy", "sharrred")
+    assert [f.code for f in caught.value.findings] == ["invalid-value"]
+    with pytest.raises(ExtraSpecValidationError) as caught:
+        nova_validators.validate("hw:cpu_policyyyy", "shared")
+    assert caught.value.findings[0].code == "unknown-key"
+
+
+def test_namespaces_are_spelt_as_nova_spells_them():
+    assert {
+        "hw",
+        "hw_rng",
+        "quota",
+        "resources(?P<group>([a-zA-Z0-9_-]{1,64})?)",
+        "trait(?P<group>([a-zA-Z0-9_-]{1,64})?)",
+    } <= nova_validators.NAMESPACES
+    for namespace in nova_validators.NAMESPACES:
+        re.compile(namespace)
+
+
+def test_validators_have_novas_shape():
+    validator = nova_validators.VALIDATORS["hw:numa_cpus.{id}"]
+    assert validator.value["type"] is str and "pattern" in validator.value
+    assert [p["name"] for p in validator.parameters] == ["id"]
+    assert re.fullmatch(validator.name_regex, "hw:numa_cpus.3")
+    # The dot is a dot, unlike in Nova (definitions.nova_differences: "The dot in numbered keys").
+    assert not re.fullmatch(validator.name_regex, "hw:numa_cpus_3")
+    assert nova_validators.VALIDATORS["hw:numa_nodes"].value["min"] == 1
+    assert nova_validators.VALIDATORS["hw:cpu_policy"].value["enum"] == [
+        "dedicated",
+        "shared",
+        "mixed",
+    ]
+    assert "NUMA" in validator.description
+
+
+def test_a_validator_refuses_a_name_it_does_not_govern():
+    validator = nova_validators.VALIDATORS["hw:numa_nodes"]
+    validator.validate("hw:numa_nodes", "2")
+    with pytest.raises(ExtraSpecValidationError, match="Validation failed; expected a name"):
+        validator.validate("hw:numa_mem.0", "2")
+
+
+def test_importing_the_adapter_imports_no_tooling():
+    modules = imported_after(
+        "from validators_runtime import nova_validators\n"
+        "nova_validators.validate('hw:cpu_policy', 'dedicated')\n"
+    )
+    assert offending(modules) == set()
+
+
+# --- In Nova's own environment -------------------------------------------------------------------
+
+
+def run_novas_tests(which: str) -> dict:
+    return peers.run_script(
+        "nova-tests", "nova_adapter.py", "tests", str(ROOT), which, *NOVA_TESTS, timeout=900
+    )
+
+
+@pytest.fixture(scope="module")
+def with_adapter() -> dict:
+    return run_novas_tests("adapter")
+
+
+@pytest.fixture(scope="module")
+def as_released() -> dict:
+    return run_novas_tests("nova")
+
+
+def failed(report: dict) -> set[str]:
+    return {test for test, result in report["result"].items() if result["outcome"] != "pass"}
+
+
+def test_the_adapter_is_what_novas_api_calls(with_adapter, as_released):
+    assert with_adapter["controller_validators"] == "validators_runtime.nova_validators"
+    assert as_released["controller_validators"] == "nova.api.validation.extra_specs.validators"
+    # A listed difference shows which module answered.
+    assert with_adapter["maxphysaddr_accepted"] is True
+    assert as_released["maxphysaddr_accepted"] is False
+
+
+def test_novas_tests_pass_as_released(as_released):
+    assert failed(as_released) == set()
+    assert len(as_released["result"]) >= 50
+
+
+def test_novas_tests_pass_with_the_adapter_but_for_listed_differences(with_adapter, as_released):
+    assert set(with_adapter["result"]) == set(as_released["result"])
+    details = {test: with_adapter["result"][test].get("detail") for test in failed(with_adapter)}
+    assert set(details) == set(DELIBERATE), details
+    modules = {test.rsplit(".", 2)[0] for test in with_adapter["result"]}
+    assert modules == set(NOVA_TESTS)
+
+
+def test_every_deliberate_failure_is_a_listed_difference():
+    titles = {difference.title for difference in DIFFERENCES}
+    assert set(DELIBERATE.values()) <= titles
