@@ -703,7 +703,11 @@ class SaharaScriptValidator(SaharaImageValidatorBase):
         )
 
     def check(self, context: ValidationContext, reconcile: bool) -> Outcome:
-        unset = [name for name in self.env_vars if name not in context.env]
+        unset = [
+            name
+            for name in self.env_vars
+            if name not in context.env and name not in grammar.RESERVED_VARIABLES
+        ]
         if unset:
             context.note(f"not set (no value given): {', '.join(unset)}")
         path = context.stage(self, self.name, self.script_contents)
