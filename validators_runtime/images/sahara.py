@@ -212,10 +212,12 @@ def as_remote(remote: Any) -> Any:
     """
     if isinstance(remote, SaharaFacingRemote):
         return remote.remote
-    if isinstance(remote, SaharaRemote) or hasattr(remote, "write_file"):
+    if isinstance(remote, SaharaRemote):
         return remote
-    if hasattr(remote, "write_file_to"):
+    if hasattr(remote, "write_file_to"):  # Sahara's name, looked for first in Sahara's module
         return SaharaRemote(remote)
+    if hasattr(remote, "write_file"):
+        return remote
     raise TypeError(f"{type(remote).__name__} is neither a onespec nor a Sahara remote")
 
 
@@ -399,14 +401,14 @@ class SaharaImageValidatorBase(validators.SaharaImageValidatorBase):
         Any keyword onespec's ``validate`` does not take is a TypeError.
         """
         onespec_remote = as_remote(remote)
-        distro = _distro_of(remote)
+        values = _values(image_arguments)
+        # Sahara's inner validators read the distribution from image_arguments['distro'].
+        given = values.pop(DISTRO_KEY, None)
+        distro = given if given is not None else _distro_of(remote)
         if distro is not None:
-            kwargs.setdefault("distro", distro)
+            kwargs.setdefault("distro", str(distro))
         return super().validate(
-            onespec_remote,
-            test_only=bool(test_only),
-            image_arguments=_values(image_arguments),
-            **kwargs,
+            onespec_remote, test_only=bool(test_only), image_arguments=values, **kwargs
         )
 
     def try_validate(
