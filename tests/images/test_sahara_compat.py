@@ -159,7 +159,7 @@ def test_a_whole_spec_keeps_its_declared_arguments_when_built_through_the_map():
 
 
 def test_try_validate_returns_a_false_attempt_instead_of_raising():
-    instance, remote = _instance()
+    _, remote = _instance()
     validator = sahara.SaharaPackageValidator.from_spec("java")
     attempt = validator.try_validate(remote, test_only=True)
     assert not attempt and isinstance(attempt, sahara.ValidationAttemptFailed)

@@ -183,9 +183,12 @@ class SaharaFacingRemote:
         code, stdout, stderr = self.remote.execute_command(
             cmd,
             run_as_root=run_as_root,
-            raise_when_error=raise_when_error,
+            raise_when_error=False,
             timeout=timeout if timeout is not None else self.timeout,
         )
+        if raise_when_error and code != 0:
+            target = getattr(self.remote, "target", "remote")
+            raise RemoteCommandError(cmd, code, stdout, stderr, target=str(target))
         return (code, stdout, stderr) if get_stderr else (code, stdout)
 
     def write_file_to(self, remote_file: str, data: bytes | str, run_as_root: bool = False) -> None:
