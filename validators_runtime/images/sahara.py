@@ -6,7 +6,7 @@ Sahara's remotes. This module gives them those names, so that porting is a chang
 
 * the validator classes, Sahara-shaped subclasses of onespec's: ``from_yaml(..., package=)``
   reading the spec and its resource roots inside an installed package (through
-  :mod:`importlib.resources`), ``from_spec``, ``from_spec_list``, ``get_class_from_spec``,
+  ``importlib.resources``), ``from_spec``, ``from_spec_list``, ``get_class_from_spec``,
   ``get_validator_map``, ``try_validate`` and :class:`ValidationAttemptFailed`,
   ``SaharaPackageValidator.Package`` (printed ``name-version``, as Sahara did),
   ``SaharaOSCaseValidator.distros``, :class:`ImageArgument` with ``from_spec``;
