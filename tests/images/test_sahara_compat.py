@@ -1,4 +1,4 @@
-"""Sahara's interface over onespec: a Sahara remote and Sahara's validate_instance."""
+"""Sahara's interface over onespec: remotes, validate_instance, the classes and the plugin SPI."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from contextlib import contextmanager
 import pytest
 
 from tests.images.test_reconcile_packages import PackageManagerRemote
-from validators_runtime.images import sahara
+from validators_runtime.images import LocalRemote, sahara
 from validators_runtime.images.errors import RemoteCommandError
 from validators_runtime.images.spec import loads
 
@@ -272,3 +272,30 @@ def test_a_onespec_remote_faces_sahara_code_and_is_unwrapped_again():
         facing, test_only=True, image_arguments={"distro": "centos"}
     )
     assert report.passed
+
+
+def test_a_test_only_among_the_arguments_never_overrides_the_mode():
+    """Sahara's scripts list test_only in env_vars; a value given for it must not reach them."""
+    script = sahara.SaharaScriptValidator.from_spec(
+        {"probe": {"inline": 'echo "$test_only $SIV_RECONCILE"; exit 1'}}
+    )
+    assert "test_only" in script.env_vars
+    with LocalRemote() as remote, pytest.raises(sahara.ImageValidationError) as caught:
+        script.validate(
+            remote, test_only=True, image_arguments={"test_only": "0", "distro": "ubuntu"}
+        )
+    (command,) = [c for c in caught.value.report.commands if c.startswith("env ")]
+    assert "test_only=1" in command and "test_only=0" not in command
+
+
+def test_onespec_scripts_keep_reserved_variables_whatever_the_arguments_say():
+    from validators_runtime.images import SaharaScriptValidator
+
+    script = SaharaScriptValidator(b"exit 1", ["test_only", "distro"], name="probe")
+    with LocalRemote() as remote, pytest.raises(sahara.ImageValidationError) as caught:
+        script.validate(
+            remote, reconcile=False, env_map={"test_only": "0", "distro": "x"}, distro="ubuntu"
+        )
+    (command,) = [c for c in caught.value.report.commands if c.startswith("env ")]
+    assert "test_only=1" in command and "test_only=0" not in command
+    assert "distro=ubuntu" in command and "distro=x" not in command

@@ -407,6 +407,7 @@ class SaharaImageValidatorBase(validators.SaharaImageValidatorBase):
         values = _values(image_arguments)
         # Sahara's inner validators read the distribution from image_arguments['distro'].
         given = values.pop(DISTRO_KEY, None)
+        values.pop(TEST_ONLY_KEY, None)  # the mode is test_only's argument, as Sahara set it
         distro = given if given is not None else _distro_of(remote)
         if distro is not None:
             kwargs.setdefault("distro", str(distro))
