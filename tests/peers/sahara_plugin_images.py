@@ -137,8 +137,9 @@ class ThrowawayRoot(RemoteBase):
         self._run(f"cat > {shlex.quote(path)} && chmod {mode:o} {shlex.quote(path)}", stdin=payload)
 
     def changed(self):
+        """Every path the commands created or changed, files and directories alike."""
         upper = self.folder / "upper"
-        return sorted(str(p.relative_to(upper)) for p in upper.rglob("*") if not p.is_dir())
+        return sorted(str(p.relative_to(upper)) for p in upper.rglob("*"))
 
 
 class Instance:
@@ -224,6 +225,10 @@ def main():
             ]
             outcome["commands"] = len(root.commands)
             outcome["changed_in_root"] = root.changed()
+            # What the check created in the throwaway root that this machine itself lacks.
+            outcome["not_on_this_machine"] = [
+                path for path in outcome["changed_in_root"] if not (Path("/") / path).exists()
+            ]
             entry["check on throwaway root"] = outcome
     json.dump(found, sys.stdout, indent=1)
 

@@ -1,7 +1,8 @@
 """Sahara's own unit tests of its image module, run against onespec's compatibility module.
 
-Runs in the Sahara environment. ``sahara.plugins.images`` is pointed at
-``validators_runtime.images.sahara`` (a ``sys.modules`` swap: no file of Sahara changes), then
+Runs in the ``sahara-tests`` environment (Sahara with oslotest, which its test base imports).
+``sahara.plugins.images`` is pointed at ``validators_runtime.images.sahara`` (a ``sys.modules``
+swap: no file of Sahara changes), then
 ``sahara/tests/unit/plugins/test_images.py`` -- the installed file, imports unchanged -- is
 loaded and run with unittest. Prints ``{"tests": {NAME: {"outcome": ..., "detail": ...}}}``;
 with ``--original`` the swap is left out, to show the same tests pass on Sahara's own module.
