@@ -161,6 +161,11 @@ PROGRAMS: dict[str, Program] = {
         Program("glance", "glance.txt", "Glance 33.0.0: metadef loader, API read-back, catalogue"),
         Program("heat", "heat.txt", "Heat 27.0.1: template and environment parsers, validation"),
         Program("sahara", "sahara.txt", "Sahara 19.0.0 and its plugins 10.0.0: image code"),
+        Program(
+            "sahara-tests",
+            "sahara-tests.txt",
+            "Sahara 19.0.0, its plugins and oslotest: Sahara's own tests of its image module",
+        ),
     )
 }
 SOURCES: dict[str, Source] = _read_sources()

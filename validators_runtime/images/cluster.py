@@ -281,6 +281,7 @@ def call_validate_images(
     *positional: Any,
     reconcile: bool | None = None,
     test_only: bool | None = None,
+    image_arguments: Any = None,
 ) -> Any:
     """Call a plugin's ``validate_images`` if it has one, under the SPI's rules.
 
@@ -290,6 +291,8 @@ def call_validate_images(
     (``reconcile`` or ``test_only``) and reaches the plugin under the name its signature
     takes: Sahara's plugins take ``test_only``, and a ``reconcile`` they do not name would
     vanish into ``**kwargs`` while their ``test_only=False`` default reconciled.
+    ``image_arguments``, when given, is passed as ``image_arguments`` to a plugin that takes
+    it; one that does not is refused with a TypeError rather than validated without them.
     """
     refuse_positional("call_validate_images", positional)
     mode = resolve_mode(reconcile, test_only)
@@ -306,7 +309,23 @@ def call_validate_images(
         raise ImageValidationError(
             f"{name} cannot validate images without changing them; reconcile=False is refused"
         )
-    return method(cluster, **_mode_keywords(method, mode, name))
+    keywords: dict[str, Any] = dict(_mode_keywords(method, mode, name))
+    if image_arguments is not None:
+        if not _takes(method, "image_arguments"):
+            raise TypeError(
+                f"{name}.validate_images takes no image_arguments: it cannot be given them"
+            )
+        keywords["image_arguments"] = image_arguments
+    return method(cluster, **keywords)
+
+
+def _takes(method: Any, keyword: str) -> bool:
+    """Whether ``method`` accepts ``keyword``: by name, or through ``**kwargs``."""
+    try:
+        parameters = inspect.signature(method).parameters
+    except (TypeError, ValueError):  # pragma: no cover - a builtin without a signature
+        return False
+    return keyword in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
 
 
 def _mode_keywords(method: Any, reconcile: bool, name: str) -> dict[str, bool]:

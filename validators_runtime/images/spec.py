@@ -488,7 +488,7 @@ class SpecLoader:
         """One ``{kind: value}`` item."""
         kind, value = self._single(item, path, "a validator")
         where = (*path, kind)
-        if kind in self.custom:
+        if kind in self.custom and not _builds_as_builtin(self.custom[kind], kind):
             validator = self._custom(self.custom[kind], value, where)
         elif kind in DEFAULT_VALIDATOR_MAP:
             validator = getattr(self, f"_{kind}")(value, where)
@@ -698,6 +698,23 @@ class SpecLoader:
                     f"{name} is neither a declared argument nor a script's output: the script "
                     "gets it only when the caller supplies a value",
                 )
+
+
+def _builds_as_builtin(cls: type[ImageValidator], kind: str) -> bool:
+    """Whether ``validator_map``'s class for ``kind`` is the built-in kind under another name.
+
+    A class that subclasses the built-in class of its kind and says ``loaded_as_builtin``
+    (as :mod:`validators_runtime.images.sahara`'s do) is loaded by this loader, so that it
+    sees the spec's declared arguments and its errors keep file, line and path; its
+    ``from_spec`` is for callers building one validator on their own.
+    """
+    builtin = DEFAULT_VALIDATOR_MAP.get(kind)
+    return (
+        builtin is not None
+        and isinstance(cls, type)
+        and issubclass(cls, builtin)
+        and bool(getattr(cls, "loaded_as_builtin", False))
+    )
 
 
 def _kind_of(value: Any) -> str:

@@ -686,7 +686,9 @@ class SaharaScriptValidator(SaharaImageValidatorBase):
             "reconcile": "1" if reconcile else "0",
         }
         for name in self.env_vars:
-            if name in context.env:
+            # A reserved name (Sahara's scripts list test_only and distro) keeps the run's value:
+            # a value given for test_only must never tell a script to change a checked image.
+            if name in context.env and name not in grammar.RESERVED_VARIABLES:
                 env[name] = context.env[name]
         return env
 
@@ -703,7 +705,11 @@ class SaharaScriptValidator(SaharaImageValidatorBase):
         )
 
     def check(self, context: ValidationContext, reconcile: bool) -> Outcome:
-        unset = [name for name in self.env_vars if name not in context.env]
+        unset = [
+            name
+            for name in self.env_vars
+            if name not in context.env and name not in grammar.RESERVED_VARIABLES
+        ]
         if unset:
             context.note(f"not set (no value given): {', '.join(unset)}")
         path = context.stage(self, self.name, self.script_contents)
