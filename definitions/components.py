@@ -532,11 +532,10 @@ PROPERTIES = Shape(
         Field(
             "options",
             "map",
-            "Options for the tools, the same for every configuration. When the configurations "
-            "use more than one tool, the options are namespaced: one mapping per tool, under "
-            "the tool's name (``{chef: {...}, script: {...}}``), and a section for a tool no "
-            "configuration uses is an error. With one tool, the options may be that tool's "
-            "mapping or a mapping holding it under the tool's name.",
+            "Options for the tools, the same for every configuration, passed through whole: "
+            "Heat delivers them unchanged in the derived config, and heat-agents and onespec's "
+            "hook hand them unchanged to the hook of the chosen configuration's tool, which "
+            "reads the keys it knows. Nothing is namespaced, narrowed or dropped.",
         ),
     ),
 )
