@@ -292,6 +292,13 @@ def _print_metadata(derived: DeploymentConfig, resource: str, notes: list[str]) 
     help="An input value, overriding the deployment's (repeatable).",
 )
 @click.option("--server-id", help="deploy_server_id. [default: the deployment's server]")
+@click.option(
+    "--signal-transport",
+    type=click.Choice(facts.SIGNAL_TRANSPORTS),
+    help="How the server signals its result; adds the inputs Heat adds for it, with "
+    "placeholders where Heat puts a URL or a credential. [default: the deployment's "
+    f"signal_transport, else {facts.DEFAULT_SIGNAL_TRANSPORT}]",
+)
 @click.option("--stack-id", default="", help="deploy_stack_id.")
 @click.option("--config-id", help="The derived config's id. [default: a new UUID]")
 @_template_options
@@ -303,6 +310,7 @@ def metadata_command(
     status: str,
     inputs: tuple[str, ...],
     server_id: str | None,
+    signal_transport: str | None,
     stack_id: str,
     config_id: str | None,
     files_root: Path | None,
@@ -346,6 +354,8 @@ def metadata_command(
     if server_id is not None:
         settings["server_id"] = server_id
     settings.setdefault("server_id", "")
+    if signal_transport is not None:
+        settings["signal_transport"] = signal_transport
     try:
         derived = build_deployment_config(
             template.component(component_name),
