@@ -1,7 +1,7 @@
 """A YAML composer that counts as it composes: nesting depth, expanded size, aliases to themselves.
 
 Every YAML reader of the project outside the image specs (which have their own counting
-composer in :mod:`validators_runtime.images.spec`, with the spec's limits and errors) composes
+composer in ``validators_runtime.images.spec``, with the spec's limits and errors) composes
 through :class:`CountingComposer`: Heat templates and environments
 (:mod:`validators_runtime.heat.hot_loader`) and extra-spec files (``onespec validate
 extra-specs --file``).
@@ -39,7 +39,7 @@ class YAMLLimitError(Exception):
     """A document passes a counting limit. ``code`` is ``alias-limit``, ``alias-loop`` or
     ``too-deep``; ``line`` is 1-based; ``reason`` is the message without a location.
 
-    Deliberately not a :class:`yaml.YAMLError`: readers that turn YAML errors into syntax
+    Deliberately not a ``yaml.YAMLError``: readers that turn YAML errors into syntax
     messages must not mistake a refusal for one.
     """
 

@@ -169,12 +169,14 @@ def write_resolution(
 ) -> Written:
     """Write ``output_dir/environment.yaml`` beside copies of every template it uses.
 
-    The copies keep their layout relative to ``root`` (by default :func:`default_root`, the
-    directory of the environments; nothing outside it is copied), lose their
-    ``capabilities`` section, and bring along the files they reference (``get_file`` and
-    nested ``type`` templates), so the directory is complete. A reference that leaves the root,
-    or names a missing file, is reported and nothing is written. The directory must be new or
-    empty unless ``overwrite``; files are never written through a symbolic link out of it.
+    The copies keep their layout relative to ``root`` (by default
+    :func:`~validators_runtime.heat.capabilities.write.default_root`, the directory of the
+    environments; nothing outside it is copied), lose their ``capabilities`` section, and bring
+    along the files they reference (``get_file`` and nested ``type`` templates), so the
+    directory is complete. A reference that leaves the root, or names a missing file, is
+    reported and nothing is written. The directory must be new or empty unless ``overwrite``;
+    files are never written through a symbolic link out of it, and a copy never gets a wider
+    mode than its source.
     Raises :class:`OutputError`.
     """
     registry = resolution.environment.get("resource_registry", {})
