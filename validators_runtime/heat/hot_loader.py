@@ -342,6 +342,18 @@ def _positions(root: Node, sections: frozenset[str]) -> dict[tuple[Any, ...], in
 
 def _syntax_error(text: str, path: str, error: yaml.YAMLError) -> LoadError:
     """The YAML error, re-read with the pure-Python loader whose message quotes the line."""
+    problem = getattr(error, "problem", None) or ""
+    if "maximum nesting depth" in problem:  # libyaml's own flow limit (1,000 levels)
+        # Refused for the same reason as the composer's limit, and said the same way; the
+        # pure-Python scanner would take quadratic time to re-read such nesting.
+        mark = getattr(error, "problem_mark", None)
+        return LoadError(
+            "too-deep",
+            f"collections are nested more than {MAX_DEPTH} deep here; refusing to read the "
+            "document",
+            path=path,
+            line=mark.line + 1 if mark is not None else None,
+        )
     if C_LOADER:
         try:
             yaml.load(text, Loader=HeatPythonLoader)  # noqa: S506 - a SafeLoader subclass
