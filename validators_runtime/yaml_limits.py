@@ -1,10 +1,9 @@
 """A YAML composer that counts as it composes: nesting depth, expanded size, aliases to themselves.
 
-Every YAML reader of the project outside the image specs (which have their own counting
-composer in ``validators_runtime.images.spec``, with the spec's limits and errors) composes
-through :class:`CountingComposer`: Heat templates and environments
-(:mod:`validators_runtime.heat.hot_loader`) and extra-spec files (``onespec validate
-extra-specs --file``).
+Every YAML reader of the project composes through :class:`CountingComposer`: Heat templates and
+environments (:mod:`validators_runtime.heat.hot_loader`), extra-spec files (``onespec validate
+extra-specs --file``) and image specs (``validators_runtime.images.spec``, which subclasses it
+with the spec's limits and the spec's errors).
 
 Counting happens while the nodes are built, not by a pattern over the text: each node's expanded
 size (itself and everything under it, aliases counted in full) is computed once, from its
@@ -65,29 +64,42 @@ class CountingComposer(yaml.composer.Composer):
         self._sizes = {}
         return super().compose_document()
 
+    # What a refusal says, and how it is raised: readers with errors of their own (the image
+    # specs) override these; the counting is the same for every reader.
+
+    def _refuse(self, code: str, reason: str, mark: Any) -> Exception:
+        return YAMLLimitError(code, reason, mark.line + 1)
+
+    def _loop_reason(self, anchor: str) -> str:
+        return (
+            f"the alias *{anchor} refers to itself: the node anchored as &{anchor} contains it "
+            "(a recursive alias), which would make the document infinite"
+        )
+
+    def _depth_reason(self) -> str:
+        return (
+            f"collections are nested more than {self.max_depth} deep here; refusing to read "
+            "the document"
+        )
+
+    def _size_reason(self) -> str:
+        return (
+            f"aliases expand this document to more than {self.max_nodes:,} nodes by this line "
+            "(an alias bomb); refusing to load it"
+        )
+
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
         event = self.peek_event()
         if isinstance(event, yaml.AliasEvent):
             target = self.anchors.get(event.anchor)
             if target is not None and id(target) not in self._sizes:
-                raise YAMLLimitError(
-                    "alias-loop",
-                    f"the alias *{event.anchor} refers to itself: the node anchored as "
-                    f"&{event.anchor} contains it (a recursive alias), which would make the "
-                    "document infinite",
-                    event.start_mark.line + 1,
-                )
+                raise self._refuse("alias-loop", self._loop_reason(event.anchor), event.start_mark)
             return super().compose_node(parent, index)
         collection = isinstance(event, yaml.CollectionStartEvent)
         if collection:
             self._depth += 1
             if self._depth > self.max_depth:
-                raise YAMLLimitError(
-                    "too-deep",
-                    f"collections are nested more than {self.max_depth} deep here; refusing "
-                    "to read the document",
-                    event.start_mark.line + 1,
-                )
+                raise self._refuse("too-deep", self._depth_reason(), event.start_mark)
         try:
             node = super().compose_node(parent, index)
         finally:
@@ -100,12 +112,7 @@ class CountingComposer(yaml.composer.Composer):
         elif isinstance(node, yaml.SequenceNode):
             size += sum(sizes[id(item)] for item in node.value)
         if size > self.max_nodes:
-            raise YAMLLimitError(
-                "alias-limit",
-                f"aliases expand this document to more than {self.max_nodes:,} nodes by this "
-                "line (an alias bomb); refusing to load it",
-                node.start_mark.line + 1,
-            )
+            raise self._refuse("alias-limit", self._size_reason(), node.start_mark)
         sizes[id(node)] = size
         return node
 
