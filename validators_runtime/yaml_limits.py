@@ -90,30 +90,35 @@ class CountingComposer(yaml.composer.Composer):
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
         event = self.peek_event()
+        if isinstance(event, yaml.ScalarEvent):  # the common case: size 1, not recorded
+            return super().compose_node(parent, index)
         if isinstance(event, yaml.AliasEvent):
             target = self.anchors.get(event.anchor)
-            if target is not None and id(target) not in self._sizes:
+            if (
+                target is not None
+                and not isinstance(target, yaml.ScalarNode)
+                and id(target) not in self._sizes
+            ):
                 raise self._refuse("alias-loop", self._loop_reason(event.anchor), event.start_mark)
             return super().compose_node(parent, index)
-        collection = isinstance(event, yaml.CollectionStartEvent)
-        if collection:
-            self._depth += 1
-            if self._depth > self.max_depth:
-                raise self._refuse("too-deep", self._depth_reason(), event.start_mark)
+        self._depth += 1
+        if self._depth > self.max_depth:
+            raise self._refuse("too-deep", self._depth_reason(), event.start_mark)
         try:
             node = super().compose_node(parent, index)
         finally:
-            if collection:
-                self._depth -= 1
+            self._depth -= 1
         size = 1
-        sizes = self._sizes
+        get = self._sizes.get
         if isinstance(node, yaml.MappingNode):
-            size += sum(sizes[id(k)] + sizes[id(v)] for k, v in node.value)
-        elif isinstance(node, yaml.SequenceNode):
-            size += sum(sizes[id(item)] for item in node.value)
+            for key, value in node.value:
+                size += get(id(key), 1) + get(id(value), 1)
+        else:
+            for item in node.value:
+                size += get(id(item), 1)
         if size > self.max_nodes:
             raise self._refuse("alias-limit", self._size_reason(), node.start_mark)
-        sizes[id(node)] = size
+        self._sizes[id(node)] = size
         return node
 
 
