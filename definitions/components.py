@@ -532,11 +532,10 @@ PROPERTIES = Shape(
         Field(
             "options",
             "map",
-            "Options for the tools, the same for every configuration. When the configurations "
-            "use more than one tool, the options are namespaced: one mapping per tool, under "
-            "the tool's name (``{chef: {...}, script: {...}}``), and a section for a tool no "
-            "configuration uses is an error. With one tool, the options may be that tool's "
-            "mapping or a mapping holding it under the tool's name.",
+            "Options for the tools, the same for every configuration, passed through whole: "
+            "Heat delivers them unchanged in the derived config, and heat-agents and onespec's "
+            "hook hand them unchanged to the hook of the chosen configuration's tool, which "
+            "reads the keys it knows. Nothing is namespaced, narrowed or dropped.",
         ),
     ),
 )
@@ -584,10 +583,79 @@ DEPLOY_INPUTS: tuple[DeployValue, ...] = (
     ),
     DeployValue(
         "deploy_signal_id",
-        "Where the server signals the result to, for the transports that signal to an address.",
+        "Where the server signals the result to: a signed URL, for ``CFN_SIGNAL`` and "
+        "``TEMP_URL_SIGNAL``.",
+        always=False,
+    ),
+    DeployValue(
+        "deploy_signal_verb",
+        "The HTTP method of the signal: ``POST`` for ``CFN_SIGNAL``, ``PUT`` for "
+        "``TEMP_URL_SIGNAL``.",
+        always=False,
+    ),
+    DeployValue(
+        "deploy_auth_url",
+        "Keystone's URL, for ``HEAT_SIGNAL`` and ``ZAQAR_SIGNAL``.",
+        always=False,
+    ),
+    DeployValue(
+        "deploy_username",
+        "The stack domain user that signals, for ``HEAT_SIGNAL`` and ``ZAQAR_SIGNAL``.",
+        always=False,
+    ),
+    DeployValue(
+        "deploy_user_id",
+        "That user's ID, for ``HEAT_SIGNAL`` and ``ZAQAR_SIGNAL``.",
+        always=False,
+    ),
+    DeployValue(
+        "deploy_password",
+        "That user's password, for ``HEAT_SIGNAL`` and ``ZAQAR_SIGNAL``.",
+        always=False,
+    ),
+    DeployValue(
+        "deploy_project_id",
+        "The stack's user project, for ``HEAT_SIGNAL`` and ``ZAQAR_SIGNAL``.",
+        always=False,
+    ),
+    DeployValue(
+        "deploy_region_name",
+        "The region, for ``HEAT_SIGNAL`` and ``ZAQAR_SIGNAL`` when the cloud names one.",
+        always=False,
+    ),
+    DeployValue(
+        "deploy_queue_id",
+        "The Zaqar queue the server posts the result to, for ``ZAQAR_SIGNAL``.",
         always=False,
     ),
 )
+
+_CREDENTIALS: tuple[tuple[str, str], ...] = (
+    ("deploy_auth_url", "<keystone URL: set by Heat>"),
+    ("deploy_username", "<stack domain user: set by Heat>"),
+    ("deploy_user_id", "<stack domain user ID: set by Heat>"),
+    ("deploy_password", "<password: set by Heat>"),
+    ("deploy_project_id", "<stack user project ID: set by Heat>"),
+    ("deploy_region_name", "<region: set by Heat>"),
+)
+
+#: The inputs Heat's ``SoftwareDeployment`` adds for each signal transport, after
+#: ``deploy_signal_transport``, in its order, with the placeholder ``onespec component
+#: metadata`` shows where Heat puts a URL or a credential (checked against Heat's own code in
+#: ``tests/peers/heat_derived_inputs.py``).
+SIGNAL_INPUTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "CFN_SIGNAL": (
+        ("deploy_signal_id", "<signed CFN signal URL: set by Heat>"),
+        ("deploy_signal_verb", "POST"),
+    ),
+    "TEMP_URL_SIGNAL": (
+        ("deploy_signal_id", "<Swift TempURL: set by Heat>"),
+        ("deploy_signal_verb", "PUT"),
+    ),
+    "HEAT_SIGNAL": _CREDENTIALS,
+    "ZAQAR_SIGNAL": (*_CREDENTIALS, ("deploy_queue_id", "<Zaqar queue ID: set by Heat>")),
+    "NO_SIGNAL": (),
+}
 
 #: The keys of the hook's result besides the outputs.
 HOOK_RESULT: tuple[DeployValue, ...] = (
@@ -648,6 +716,10 @@ SIGNAL_TRANSPORTS: tuple[str, ...] = (
     "NO_SIGNAL",
 )
 DEFAULT_SIGNAL_TRANSPORT = "CFN_SIGNAL"
+if set(SIGNAL_INPUTS) != set(SIGNAL_TRANSPORTS) or not {
+    name for values in SIGNAL_INPUTS.values() for name, _ in values
+} <= {value.name for value in DEPLOY_INPUTS}:
+    raise DefinitionError("SIGNAL_INPUTS must cover every transport, with deploy inputs only")
 
 #: Input names a component may not declare: the deployment or the ``script`` tool sets them.
 RESERVED_INPUT_NAMES: tuple[str, ...] = (

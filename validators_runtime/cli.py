@@ -19,6 +19,8 @@ from typing import Any
 import click
 import yaml
 
+from validators_runtime import yaml_limits
+
 #: ``--format text|json``, shared by every command whose output is data.
 FORMAT_OPTION = click.option(
     "--format",
@@ -102,15 +104,18 @@ def validate() -> None:
     """Validate metadata against the definitions."""
 
 
-class _StringLoader(yaml.SafeLoader):
-    """A safe loader that keeps every scalar a string, as extra specs arrive over the API.
+class _StringResolver(yaml.resolver.Resolver):
+    """No implicit tags: every scalar stays a string, as extra specs arrive over the API.
 
     Without this, YAML would turn ``yes`` into True and ``1.0`` into a float, and the value
     checked would not be the value the user wrote.
     """
 
 
-_StringLoader.yaml_implicit_resolvers = {}
+_StringResolver.yaml_implicit_resolvers = {}
+#: A safe loader with the string resolver, composing through the counting composer
+#: (:mod:`validators_runtime.yaml_limits`): alias bombs and deep nesting are refused with a line.
+_StringLoader: type = yaml_limits.counting_loader("_StringLoader", resolver=_StringResolver)
 
 
 def _looks_like_json(text: str) -> bool:
@@ -179,6 +184,8 @@ def _load_file(path: str) -> list[tuple[str | None, dict[Any, Any]]]:
             data = json.loads(text, parse_int=str, parse_float=str)
         else:
             data = yaml.load(text, Loader=_StringLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml_limits.YAMLLimitError as exc:
+        raise click.BadParameter(f"{name}:{exc.line}: {exc.reason}", param_hint="--file") from None
     except (ValueError, yaml.YAMLError) as exc:
         raise click.BadParameter(f"{name} is not valid: {exc}", param_hint="--file") from None
     except RecursionError:

@@ -97,6 +97,7 @@ def render_lines() -> Iterator[str]:
         "DEPLOY_INPUTS",
         tuple((d.name, plain_text(d.description), d.type, d.always) for d in v.DEPLOY_INPUTS),
     )
+    yield from assignment("SIGNAL_INPUTS", v.SIGNAL_INPUTS)
     yield from assignment("HOOK_RESULT", tuple(d.name for d in v.HOOK_RESULT))
     yield from assignment("HOOK_STATUS_CODES", {c.name: c.code for c in v.HOOK_STATUS_CODES})
     yield from assignment("SIGNAL_STATUS_BASE", v.SIGNAL_STATUS_BASE)

@@ -33,11 +33,6 @@ DIFFERENCES: tuple[tuple[str, str], ...] = (
         "Inputs have unique names, and so do outputs; the schema does not compare them.",
     ),
     (
-        "namespaced-options",
-        "When the configs use more than one tool, options must hold one mapping per tool used, "
-        "under the tool's name; the schema accepts any mapping.",
-    ),
-    (
         "json-text",
         "A string given for a Json input must hold a JSON object or array; the schema accepts "
         "any string.",

@@ -206,8 +206,12 @@ def test_resolving_and_writing_the_real_tree(tree, tmp_path, monkeypatch):
     assert decision.chosen.path == "deployment/database/mysql-pacemaker-puppet.yaml"
 
     out = tmp_path / "out"
-    written = api.write_resolution(resolution, out)
-    assert Path(written.root) == copy
+    # The default root is the environments' folder: TripleO's templates lie beside it.
+    with pytest.raises(api.OutputError, match="give --root a directory that holds it"):
+        api.write_resolution(resolution, out)
+    assert not out.exists()  # refused: nothing written
+    written = api.write_resolution(resolution, out, root=copy)
+    assert Path(written.root) == copy.resolve()
     assert written.stripped == ("deployment/database/mysql-pacemaker-puppet.yaml",)
     text = (out / "environment.yaml").read_text()
     registry = yaml.safe_load(text)["resource_registry"]

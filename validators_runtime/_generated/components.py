@@ -38,7 +38,9 @@ SIGNAL_TRANSPORTS = ('CFN_SIGNAL', 'TEMP_URL_SIGNAL', 'HEAT_SIGNAL', 'ZAQAR_SIGN
 DEFAULT_SIGNAL_TRANSPORT = 'CFN_SIGNAL'
 
 RESERVED_INPUT_NAMES = ('deploy_server_id', 'deploy_action', 'deploy_status', 'deploy_stack_id', 'deploy_resource_name',
- 'deploy_signal_transport', 'deploy_signal_id', 'heat_outputs_path')
+ 'deploy_signal_transport', 'deploy_signal_id', 'deploy_signal_verb', 'deploy_auth_url',
+ 'deploy_username', 'deploy_user_id', 'deploy_password', 'deploy_project_id', 'deploy_region_name',
+ 'deploy_queue_id', 'heat_outputs_path')
 
 RESERVED_OUTPUT_NAMES = ('deploy_stdout', 'deploy_stderr', 'deploy_status_code')
 
@@ -225,8 +227,40 @@ DEPLOY_INPUTS = (('deploy_server_id', 'ID of the server being deployed to.', 'St
  ('deploy_signal_transport',
   'How the server should signal to Heat with the deployment output values.', 'String', True),
  ('deploy_signal_id',
-  'Where the server signals the result to, for the transports that signal to an address.', 'String',
+  'Where the server signals the result to: a signed URL, for CFN_SIGNAL and TEMP_URL_SIGNAL.',
+  'String', False),
+ ('deploy_signal_verb',
+  'The HTTP method of the signal: POST for CFN_SIGNAL, PUT for TEMP_URL_SIGNAL.', 'String', False),
+ ('deploy_auth_url', "Keystone's URL, for HEAT_SIGNAL and ZAQAR_SIGNAL.", 'String', False),
+ ('deploy_username', 'The stack domain user that signals, for HEAT_SIGNAL and ZAQAR_SIGNAL.',
+  'String', False),
+ ('deploy_user_id', "That user's ID, for HEAT_SIGNAL and ZAQAR_SIGNAL.", 'String', False),
+ ('deploy_password', "That user's password, for HEAT_SIGNAL and ZAQAR_SIGNAL.", 'String', False),
+ ('deploy_project_id', "The stack's user project, for HEAT_SIGNAL and ZAQAR_SIGNAL.", 'String',
+  False),
+ ('deploy_region_name', 'The region, for HEAT_SIGNAL and ZAQAR_SIGNAL when the cloud names one.',
+  'String', False),
+ ('deploy_queue_id', 'The Zaqar queue the server posts the result to, for ZAQAR_SIGNAL.', 'String',
   False))
+
+SIGNAL_INPUTS = {'CFN_SIGNAL': (('deploy_signal_id', '<signed CFN signal URL: set by Heat>'),
+                ('deploy_signal_verb', 'POST')),
+ 'TEMP_URL_SIGNAL': (('deploy_signal_id', '<Swift TempURL: set by Heat>'),
+                     ('deploy_signal_verb', 'PUT')),
+ 'HEAT_SIGNAL': (('deploy_auth_url', '<keystone URL: set by Heat>'),
+                 ('deploy_username', '<stack domain user: set by Heat>'),
+                 ('deploy_user_id', '<stack domain user ID: set by Heat>'),
+                 ('deploy_password', '<password: set by Heat>'),
+                 ('deploy_project_id', '<stack user project ID: set by Heat>'),
+                 ('deploy_region_name', '<region: set by Heat>')),
+ 'ZAQAR_SIGNAL': (('deploy_auth_url', '<keystone URL: set by Heat>'),
+                  ('deploy_username', '<stack domain user: set by Heat>'),
+                  ('deploy_user_id', '<stack domain user ID: set by Heat>'),
+                  ('deploy_password', '<password: set by Heat>'),
+                  ('deploy_project_id', '<stack user project ID: set by Heat>'),
+                  ('deploy_region_name', '<region: set by Heat>'),
+                  ('deploy_queue_id', '<Zaqar queue ID: set by Heat>')),
+ 'NO_SIGNAL': ()}
 
 HOOK_RESULT = ('deploy_stdout', 'deploy_stderr', 'deploy_status_code')
 

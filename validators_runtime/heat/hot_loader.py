@@ -10,8 +10,10 @@ characters (524,288 by default). :func:`load` does the same, and adds what Heat 
 * a key given twice in one mapping, which YAML (and so Heat) silently resolves by keeping the
   last value, is a :class:`LoadWarning` that names both lines;
 * a document whose aliases expand it beyond :data:`MAX_ALIAS_EXPANSION` nodes (a "billion
-  laughs" alias bomb), or that refers to itself, fails at once instead of exhausting memory in
-  whatever walks it next.
+  laughs" alias bomb), that refers to itself, or that nests collections more than
+  :data:`MAX_DEPTH` deep fails at once, with its line, instead of exhausting memory or the
+  stack in whatever walks it next. The nodes are counted as they are composed
+  (:mod:`validators_runtime.yaml_limits`), never guessed from the text.
 
 Only PyYAML and the standard library are used; nothing here knows about capabilities.
 """
@@ -20,7 +22,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -28,6 +29,7 @@ from typing import Any, Literal
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from validators_runtime import yaml_limits
 from validators_runtime._generated import template_capabilities as _facts
 
 #: Heat's default ``max_template_size``, in characters.
@@ -37,6 +39,11 @@ MAX_TEMPLATE_SIZE: int = _facts.MAX_TEMPLATE_SIZE
 #: limit has a few hundred thousand nodes at most; a billion-laughs bomb has billions.
 MAX_ALIAS_EXPANSION = 1_000_000
 
+#: The deepest nesting of collections. TripleO's deepest templates nest about twenty levels;
+#: the bound keeps every walk of a document far from Python's recursion limit, so deep nesting
+#: is a located error, not a RecursionError.
+MAX_DEPTH = 200
+
 #: Whether PyYAML's C extension is available (Heat uses it when it is, and so do we).
 C_LOADER: bool = hasattr(yaml, "CSafeLoader")
 
@@ -45,14 +52,18 @@ POSITION_SECTIONS: frozenset[str] = frozenset({"capabilities", "requires", "reso
 
 Format = Literal["json", "yaml"]
 ErrorCode = Literal[
-    "unreadable", "encoding", "too-large", "syntax", "not-a-mapping", "alias-limit", "no-version"
+    "unreadable",
+    "encoding",
+    "too-large",
+    "syntax",
+    "not-a-mapping",
+    "alias-limit",
+    "too-deep",
+    "no-version",
 ]
 
 # A JSON text can only start with one of these (Python's json also reads NaN and Infinity).
 _JSON_STARTS = frozenset('{["-0123456789tfnNI')
-# An alias is "*name" after a line start, whitespace or a flow indicator. Texts without one
-# (most templates) skip the alias walk; a false positive only costs the walk.
-_ALIAS = re.compile(r"(?:^|[\s\[{,])\*[^\s,\[\]{}]")
 _POSITION_DEPTH = 4
 
 
@@ -202,7 +213,11 @@ class _FastResolver:
         """No path resolvers are registered on these loaders: nothing to track."""
 
 
-def _make_loader(base: type) -> type:
+def _make_loader(python: bool) -> type:
+    base = yaml_limits.counting_loader(
+        "CountingSafeLoader", python=python, max_nodes=MAX_ALIAS_EXPANSION, max_depth=MAX_DEPTH
+    )
+
     class Loader(_FastResolver, _DuplicateKeys, base):  # type: ignore[valid-type, misc]
         def __init__(self, stream: str) -> None:
             super().__init__(stream)
@@ -216,14 +231,16 @@ def _make_loader(base: type) -> type:
     Loader.add_constructor(
         "tag:yaml.org,2002:timestamp", yaml.constructor.BaseConstructor.construct_scalar
     )
-    Loader.__name__ = Loader.__qualname__ = f"Heat{base.__name__}"
+    Loader.__name__ = Loader.__qualname__ = "HeatPythonLoader" if python else "HeatLoader"
     return Loader
 
 
-#: The loader Heat uses: C when available, safe always, strings and dates as str.
-HeatLoader: type = _make_loader(yaml.CSafeLoader if C_LOADER else yaml.SafeLoader)
+#: The loader Heat uses: libyaml's parser when available, safe always, strings and dates as
+#: str; nodes composed through :class:`~validators_runtime.yaml_limits.CountingComposer`, which
+#: refuses alias bombs, recursive aliases and deep nesting as it composes.
+HeatLoader: type = _make_loader(python=False)
 #: The pure-Python twin, whose errors quote the offending line (Heat re-parses with it too).
-HeatPythonLoader: type = _make_loader(yaml.SafeLoader)
+HeatPythonLoader: type = _make_loader(python=True)
 
 
 # --- Loading --------------------------------------------------------------------------------------
@@ -325,11 +342,25 @@ def _positions(root: Node, sections: frozenset[str]) -> dict[tuple[Any, ...], in
 
 def _syntax_error(text: str, path: str, error: yaml.YAMLError) -> LoadError:
     """The YAML error, re-read with the pure-Python loader whose message quotes the line."""
+    problem = getattr(error, "problem", None) or ""
+    if "maximum nesting depth" in problem:  # libyaml's own flow limit (1,000 levels)
+        # Refused for the same reason as the composer's limit, and said the same way; the
+        # pure-Python scanner would take quadratic time to re-read such nesting.
+        mark = getattr(error, "problem_mark", None)
+        return LoadError(
+            "too-deep",
+            f"collections are nested more than {MAX_DEPTH} deep here; refusing to read the "
+            "document",
+            path=path,
+            line=mark.line + 1 if mark is not None else None,
+        )
     if C_LOADER:
         try:
             yaml.load(text, Loader=HeatPythonLoader)  # noqa: S506 - a SafeLoader subclass
         except yaml.YAMLError as detailed:
             error = detailed
+        except (yaml_limits.YAMLLimitError, RecursionError):
+            pass
     mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
     line = mark.line + 1 if mark is not None else None
     column = mark.column + 1 if mark is not None else None
@@ -337,6 +368,11 @@ def _syntax_error(text: str, path: str, error: yaml.YAMLError) -> LoadError:
     return LoadError(
         "syntax", f"Error parsing template: {message}", path=path, line=line, column=column
     )
+
+
+def _limit_error(error: yaml_limits.YAMLLimitError, path: str) -> LoadError:
+    code: ErrorCode = "too-deep" if error.code == "too-deep" else "alias-limit"
+    return LoadError(code, error.reason, path=path, line=error.line)
 
 
 def _load_json(text: str, path: str) -> tuple[Any, list[tuple[Any, int | None, int | None]]]:
@@ -363,15 +399,18 @@ def _load_json(text: str, path: str) -> tuple[Any, list[tuple[Any, int | None, i
                 found = list(loader.duplicates)
             finally:
                 loader.dispose()
-        except yaml.YAMLError:
+        except (yaml.YAMLError, yaml_limits.YAMLLimitError, RecursionError):
             found = [(key, None, None) for key in duplicates]
     return data, found
 
 
-def _json_positions(text: str) -> dict[tuple[Any, ...], int]:
+def _json_positions(text: str, path: str) -> dict[tuple[Any, ...], int]:
+    """Lines of the keys, from the YAML composer (which refuses JSON nested too deeply, too)."""
     try:
         node = yaml.compose(text, Loader=HeatLoader)
-    except yaml.YAMLError:
+    except yaml_limits.YAMLLimitError as error:
+        raise _limit_error(error, path) from None
+    except (yaml.YAMLError, RecursionError):
         return {}
     return _positions(node, POSITION_SECTIONS) if node is not None else {}
 
@@ -415,13 +454,13 @@ def loads(
                     line=_line_at(text, len(text) - len(stripped)),
                 )
             warnings = tuple(_duplicate_warning(path, *item) for item in duplicates)
-            return Loaded(path, data, "json", text, warnings, _json_positions(text))
+            return Loaded(path, data, "json", text, warnings, _json_positions(text, path))
     loader = HeatLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return Loaded(path, {}, "yaml", text)
-        if "*" in text and _ALIAS.search(text):
+        if alias_limit < MAX_ALIAS_EXPANSION:  # a stricter limit than the loader's
             check_aliases(node, path, alias_limit)
         data = loader.construct_document(node)
         if data is None:  # "---", "~": Heat reads them as {}, as an empty file
@@ -435,6 +474,8 @@ def loads(
             )
         lines = _positions(node, positions)
         duplicates = loader.duplicates
+    except yaml_limits.YAMLLimitError as error:
+        raise _limit_error(error, path) from None
     except yaml.YAMLError as error:
         raise _syntax_error(text, path, error) from None
     except RecursionError:

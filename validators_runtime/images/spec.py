@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from validators_runtime import yaml_limits
 from validators_runtime._generated import image_validators as grammar
 from validators_runtime.images.errors import ImageValidationSpecificationError
 from validators_runtime.images.packages import Package
@@ -101,8 +102,9 @@ MAX_SPEC_NODES = 200_000
 MAX_SPEC_DEPTH = 64
 
 
-class _Composer(yaml.composer.Composer):
-    """PyYAML's composer, counting as it goes: depth, expanded size, aliases to themselves.
+class _Composer(yaml_limits.CountingComposer):
+    """The project's counting composer (:mod:`validators_runtime.yaml_limits`) with the spec's
+    limits and the spec's errors: depth, expanded size, aliases to themselves.
 
     Each node's expanded size (itself and everything under it, aliases counted in full) is
     computed once, from its children's, when it is complete; an alias reuses the size of the
@@ -111,52 +113,33 @@ class _Composer(yaml.composer.Composer):
     contains itself) is refused at once.
     """
 
+    max_nodes = MAX_SPEC_NODES
+    max_depth = MAX_SPEC_DEPTH
+
     def __init__(self, file: str) -> None:
         super().__init__()
         self._file = file
-        self._depth = 0
-        self._sizes: dict[int, int] = {}
 
-    def _refuse(self, reason: str, mark: Any) -> ImageValidationSpecificationError:
+    def _refuse(self, code: str, reason: str, mark: Any) -> ImageValidationSpecificationError:
         return ImageValidationSpecificationError(reason, file=self._file, line=mark.line + 1)
 
-    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
-        event = self.peek_event()
-        if isinstance(event, yaml.AliasEvent):
-            target = self.anchors.get(event.anchor)
-            if target is not None and id(target) not in self._sizes:
-                raise self._refuse(
-                    f"the alias *{event.anchor} refers to itself: the node anchored as "
-                    f"&{event.anchor} contains it, which would make the spec infinite",
-                    event.start_mark,
-                )
-            return super().compose_node(parent, index)
-        if isinstance(event, yaml.CollectionStartEvent):
-            self._depth += 1
-            if self._depth > MAX_SPEC_DEPTH:
-                raise self._refuse(
-                    f"collections are nested more than {MAX_SPEC_DEPTH} deep here; a spec "
-                    "never needs that many levels",
-                    event.start_mark,
-                )
-        try:
-            node = super().compose_node(parent, index)
-        finally:
-            if isinstance(event, yaml.CollectionStartEvent):
-                self._depth -= 1
-        size = 1
-        if isinstance(node, yaml.MappingNode):
-            size += sum(self._sizes[id(k)] + self._sizes[id(v)] for k, v in node.value)
-        elif isinstance(node, yaml.SequenceNode):
-            size += sum(self._sizes[id(item)] for item in node.value)
-        if size > MAX_SPEC_NODES:
-            raise self._refuse(
-                f"aliases expand the spec to more than {MAX_SPEC_NODES:,} nodes by this line "
-                "(an alias bomb); refusing to load it",
-                node.start_mark,
-            )
-        self._sizes[id(node)] = size
-        return node
+    def _loop_reason(self, anchor: str) -> str:
+        return (
+            f"the alias *{anchor} refers to itself: the node anchored as &{anchor} contains it, "
+            "which would make the spec infinite"
+        )
+
+    def _depth_reason(self) -> str:
+        return (
+            f"collections are nested more than {MAX_SPEC_DEPTH} deep here; a spec never needs "
+            "that many levels"
+        )
+
+    def _size_reason(self) -> str:
+        return (
+            f"aliases expand the spec to more than {MAX_SPEC_NODES:,} nodes by this line "
+            "(an alias bomb); refusing to load it"
+        )
 
 
 try:  # libyaml's event parser, when PyYAML was built with it

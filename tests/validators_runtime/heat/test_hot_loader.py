@@ -11,6 +11,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
+from validators_runtime import yaml_limits
 from validators_runtime.heat import hot_loader
 from validators_runtime.heat.hot_loader import (
     MAX_TEMPLATE_SIZE,
@@ -49,9 +50,11 @@ def heat_simple_parse(text: str):
 
 def test_the_c_loader_is_used_when_available():
     assert hasattr(yaml, "CSafeLoader") == hot_loader.C_LOADER
-    if hot_loader.C_LOADER:
-        assert issubclass(HeatLoader, yaml.CSafeLoader)
-    assert issubclass(hot_loader.HeatPythonLoader, yaml.SafeLoader)
+    if hot_loader.C_LOADER:  # libyaml parses; the counting composer composes
+        assert issubclass(HeatLoader, yaml._yaml.CParser)
+    assert issubclass(HeatLoader, yaml_limits.CountingComposer)
+    assert issubclass(hot_loader.HeatPythonLoader, yaml.parser.Parser)
+    assert issubclass(hot_loader.HeatPythonLoader, yaml.constructor.SafeConstructor)
 
 
 def test_unquoted_dates_stay_strings():
@@ -188,8 +191,50 @@ def test_a_recursive_alias_is_refused():
     with pytest.raises(LoadError) as caught:
         loads("a: &a\n  - *a\n", "loop.yaml")
     assert caught.value.code == "alias-limit"
-    assert "refers back to it (a recursive alias)" in str(caught.value)
-    assert caught.value.line == 1  # where the anchored node starts
+    assert "refers to itself" in str(caught.value)
+    assert "(a recursive alias)" in str(caught.value)
+    assert caught.value.line == 2  # where the alias is
+
+
+def flow_bomb(levels: int = 11) -> str:
+    """The issue's bomb: each alias right after a colon in flow style (``{"k":*a}``)."""
+    lines = ['a0: &a0 ["x","x","x","x","x","x","x","x","x"]']
+    for level in range(1, levels + 1):
+        items = ",".join([f'{{"k":*a{level - 1}}}'] * 9)
+        lines.append(f"a{level}: &a{level} [{items}]")
+    return "\n".join(lines) + "\n"
+
+
+def test_an_alias_after_a_colon_in_flow_style_is_counted_too():
+    text = flow_bomb()
+    assert len(text) < 1200
+    started = time.perf_counter()
+    with pytest.raises(LoadError) as caught:
+        loads(text, "env.yaml")
+    assert time.perf_counter() - started < 1.0
+    assert caught.value.code == "alias-limit"
+    assert caught.value.path == "env.yaml" and caught.value.line == 7
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "resource_registry: " + "[" * 900 + "]" * 900 + "\n",
+        "resource_registry:\n  " + "- " * 3000 + "x\n",
+        '{"resource_registry": ' + "[" * 5000 + "]" * 5000 + "}",
+        '{"resource_registry": ' + "[" * 300 + "]" * 300 + "}",
+    ],
+    ids=["flow", "block", "json-deeper-than-python", "json"],
+)
+def test_deep_nesting_is_a_located_error(text):
+    started = time.perf_counter()
+    with pytest.raises(LoadError) as caught:
+        loads(text, "deep.yaml")
+    assert time.perf_counter() - started < 1.0
+    assert caught.value.path == "deep.yaml"
+    assert caught.value.line is not None
+    assert caught.value.code in {"too-deep", "syntax"}
+    assert "deep" in str(caught.value) or "depth" in str(caught.value)
 
 
 def test_the_size_limit_is_heats_with_its_kind_of_message(tmp_path):

@@ -243,8 +243,8 @@ def choices_command(
     "--root",
     type=click.Path(exists=True, file_okay=False),
     metavar="DIR",
-    help="With --output-dir: the directory whose layout the copies keep (default: the "
-    "deepest one holding every environment and every template they name).",
+    help="With --output-dir: the directory whose layout the copies keep, and outside which "
+    "nothing is copied (default: the directory of the environments).",
 )
 @click.option(
     "--overwrite", is_flag=True, help="With --output-dir: write into a directory that has files."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -185,10 +186,19 @@ class Resolution:
         }
 
 
+def comment_text(value: str) -> str:
+    """``value`` as it may stand in a YAML comment: as is when it is plain printable text, else
+    quoted with every control or line-breaking character escaped (JSON's escapes), so a file
+    name can never end the comment and add YAML of its own."""
+    if value.isprintable() and not value.startswith(('"', " ")) and not value.endswith(" "):
+        return value
+    return json.dumps(value, ensure_ascii=not value.isprintable())
+
+
 def _environment_yaml(environment: Mapping[str, Any], sources: Sequence[str]) -> str:
     header = (
         "# Resolved by `onespec capabilities resolve` from:\n"
-        + "".join(f"#   {source}\n" for source in sources)
+        + "".join(f"#   {comment_text(source)}\n" for source in sources)
         + "# Each list of templates is replaced by the one whose capabilities satisfy 'requires'.\n"
     )
     body = yaml.safe_dump(

@@ -4,9 +4,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
+import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -137,6 +139,26 @@ def _inside(path: str, root: str) -> bool:
     return os.path.commonpath([path, root]) == root
 
 
+def _behind_link(target: Path, directory: Path) -> bool:
+    """Whether an existing folder between ``directory`` and ``target`` leads out of it."""
+    if not directory.exists():
+        return False
+    real = os.path.realpath(directory)
+    folder = target.parent
+    while True:
+        if folder.exists() or folder.is_symlink():
+            return not _inside(os.path.realpath(folder), real)
+        if folder == directory or folder == folder.parent:
+            return False
+        folder = folder.parent
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_resolution(
     resolution: Resolution,
     output_dir: str | os.PathLike[str],
@@ -147,12 +169,14 @@ def write_resolution(
 ) -> Written:
     """Write ``output_dir/environment.yaml`` beside copies of every template it uses.
 
-    The copies keep their layout relative to ``root`` (by default the deepest directory that
-    holds every environment file and every file the registry names), lose their
-    ``capabilities`` section, and bring along the files they reference (``get_file`` and
-    nested ``type`` templates), so the directory is complete. A reference that leaves the root,
-    or names a missing file, is reported and nothing is written. The directory must be new or
-    empty unless ``overwrite``; files are never written through a symbolic link out of it.
+    The copies keep their layout relative to ``root`` (by default
+    :func:`~validators_runtime.heat.capabilities.write.default_root`, the directory of the
+    environments; nothing outside it is copied), lose their ``capabilities`` section, and bring
+    along the files they reference (``get_file`` and nested ``type`` templates), so the
+    directory is complete. A reference that leaves the root, or names a missing file, is
+    reported and nothing is written. The directory must be new or empty unless ``overwrite``;
+    files are never written through a symbolic link out of it, and a copy never gets a wider
+    mode than its source.
     Raises :class:`OutputError`.
     """
     registry = resolution.environment.get("resource_registry", {})
@@ -169,21 +193,24 @@ def write_resolution(
                 registry_files.append((path, os.path.abspath(value)))
 
     collect(registry, ())
-    anchors = [os.path.dirname(os.path.abspath(e)) for e in resolution.environments]
-    anchors += [os.path.dirname(path) for _, path in registry_files]
-    base = os.path.abspath(root) if root is not None else os.path.commonpath(anchors)
+    base = os.path.realpath(root if root is not None else default_root(resolution.environments))
     problems: list[str] = []
     contents: dict[str, bytes] = {}
+    modes: dict[str, int] = {}
     stripped: list[str] = []
     pending = [(path, None, "resource_registry " + "/".join(key)) for key, path in registry_files]
     while pending:
         path, referrer, how = pending.pop(0)
-        if not _inside(path, base):
+        real = os.path.realpath(path)
+        if not _inside(real, base):
+            via = f" (a symbolic link to {real})" if real != os.path.abspath(path) else ""
             problems.append(
-                f"{referrer or resolution.environments[-1]}: {how} names {path}, which lies "
-                f"outside {base}; a copy would not find it (give --root a directory that holds it)"
+                f"{referrer or resolution.environments[-1]}: {how} names {path}{via}, which lies "
+                f"outside {base}; refusing to copy it (give --root a directory that holds it, "
+                "if it belongs in the output)"
             )
             continue
+        path = real
         relative = os.path.relpath(path, base)
         if relative in contents:
             continue
@@ -199,6 +226,7 @@ def write_resolution(
                 "goes; give --root another directory"
             )
             continue
+        modes[relative] = os.stat(path).st_mode & 0o777
         if not path.endswith(_LOADABLE_SUFFIXES):
             contents[relative] = Path(path).read_bytes()
             continue
@@ -237,7 +265,9 @@ def write_resolution(
     environment = copy.deepcopy(resolution.environment)
     out_registry = environment.get("resource_registry", {})
     for key, path in registry_files:
-        _assign(out_registry, key, os.path.relpath(path, base).replace(os.sep, "/"))
+        _assign(
+            out_registry, key, os.path.relpath(os.path.realpath(path), base).replace(os.sep, "/")
+        )
     return _write_directory(
         Path(output_dir),
         base,
@@ -245,7 +275,16 @@ def write_resolution(
         _environment_yaml(environment, resolution.environments),
         stripped,
         overwrite,
+        modes,
     )
+
+
+def default_root(environments: Sequence[str]) -> str:
+    """The root the copies keep their layout from, without ``--root``: the deepest directory
+    holding every environment file (for one environment, its directory). Nothing outside it is
+    copied: a registry entry or reference that leaves it is refused."""
+    folders = [os.path.dirname(os.path.realpath(e)) for e in environments]
+    return os.path.commonpath(folders)
 
 
 def _write_directory(
@@ -255,6 +294,7 @@ def _write_directory(
     environment_text: str,
     stripped: Sequence[str],
     overwrite: bool,
+    modes: Mapping[str, int],
 ) -> Written:
     if directory.exists() and not directory.is_dir():
         raise OutputError([f"{directory} exists and is not a directory"], usage=True)
@@ -263,19 +303,51 @@ def _write_directory(
             [f"{directory} is not empty; choose a new or empty directory, or overwrite"],
             usage=True,
         )
-    directory.mkdir(parents=True, exist_ok=True)
-    real = os.path.realpath(directory)
     files = {ENVIRONMENT_FILE: environment_text.encode("utf-8"), **contents}
+    # Every target is checked before anything is written: a refusal writes nothing.
+    real = os.path.realpath(directory) if directory.exists() else None
+    problems = []
     for relative in sorted(files):
         target = directory / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if not _inside(os.path.realpath(target.parent), real) or target.is_symlink():
-            raise OutputError(
-                [f"{target} lies behind a symbolic link out of {directory}; refusing to write"]
+        if target.is_symlink() or _behind_link(target, directory):
+            problems.append(
+                f"{target} lies behind a symbolic link out of {directory}; refusing to write"
             )
-        temporary = target.with_name(f".{target.name}.onespec-tmp")
-        temporary.write_bytes(files[relative])
-        os.replace(temporary, target)
+        elif target.exists() and not target.is_file():
+            problems.append(f"{target} exists and is not a file; refusing to write")
+    if problems:
+        raise OutputError(problems)
+    directory.mkdir(parents=True, exist_ok=True)
+    real = os.path.realpath(directory)
+    umask = _umask()
+    written: list[tuple[str, Path]] = []
+    try:
+        for relative in sorted(files):
+            target = directory / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if not _inside(os.path.realpath(target.parent), real):
+                raise OutputError(
+                    [f"{target} lies behind a symbolic link out of {directory}; refusing to write"]
+                )
+            # mkstemp: O_CREAT | O_EXCL and mode 0600, in the target's own directory, so a
+            # planted file or link at a guessable name is never written through.
+            handle, temporary = tempfile.mkstemp(
+                prefix=f".{target.name}.", suffix=".onespec-tmp", dir=target.parent
+            )
+            written.append((temporary, target))
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(files[relative])
+                # A copy never gets more permission than its source had (nor than the umask
+                # gives a new file); the environment gets what a new file gets.
+                source = modes.get(relative, 0o666) if relative != ENVIRONMENT_FILE else 0o666
+                os.fchmod(stream.fileno(), source & 0o777 & ~umask)
+        for temporary, target in written:
+            os.replace(temporary, target)
+    except BaseException:
+        for temporary, _ in written:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+        raise
     return Written(
         str(directory),
         str(directory / ENVIRONMENT_FILE),

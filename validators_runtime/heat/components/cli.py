@@ -8,6 +8,7 @@ error.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import textwrap
@@ -22,12 +23,15 @@ from validators_runtime.cli import FORMAT_OPTION, Invalid
 from validators_runtime.heat.components.deployment import DeploymentConfig, build_deployment_config
 from validators_runtime.heat.components.hook import (
     OUTPUTS_DIR,
+    SCRIPT_OUTPUTS_DIR,
+    SCRIPT_WORKING_DIR,
     USAGE,
     WORKING_DIR,
     HookSettings,
     dumps,
     failure,
     run_hook,
+    run_script_hook,
 )
 from validators_runtime.heat.components.template import Template, TemplateError
 from validators_runtime.heat.components.validation import (
@@ -288,6 +292,13 @@ def _print_metadata(derived: DeploymentConfig, resource: str, notes: list[str]) 
     help="An input value, overriding the deployment's (repeatable).",
 )
 @click.option("--server-id", help="deploy_server_id. [default: the deployment's server]")
+@click.option(
+    "--signal-transport",
+    type=click.Choice(facts.SIGNAL_TRANSPORTS),
+    help="How the server signals its result; adds the inputs Heat adds for it, with "
+    "placeholders where Heat puts a URL or a credential. [default: the deployment's "
+    f"signal_transport, else {facts.DEFAULT_SIGNAL_TRANSPORT}]",
+)
 @click.option("--stack-id", default="", help="deploy_stack_id.")
 @click.option("--config-id", help="The derived config's id. [default: a new UUID]")
 @_template_options
@@ -299,6 +310,7 @@ def metadata_command(
     status: str,
     inputs: tuple[str, ...],
     server_id: str | None,
+    signal_transport: str | None,
     stack_id: str,
     config_id: str | None,
     files_root: Path | None,
@@ -342,6 +354,8 @@ def metadata_command(
     if server_id is not None:
         settings["server_id"] = server_id
     settings.setdefault("server_id", "")
+    if signal_transport is not None:
+        settings["signal_transport"] = signal_transport
     try:
         derived = build_deployment_config(
             template.component(component_name),
@@ -386,6 +400,17 @@ class _AnswersInJson(click.Command):
 
 @component.command("hook", cls=_AnswersInJson)
 @click.option(
+    "--as",
+    "mode",
+    type=click.Choice(["component", "script"]),
+    default="component",
+    show_default=True,
+    help="component: the hook for group 'component', choosing the config for deploy_action. "
+    "script: a drop-in for heat-agents' 'script' hook, which the stock 55-heat-config calls "
+    "for a component whose chosen tool is script (HEAT_SCRIPT_WORKING, HEAT_SCRIPT_OUTPUTS; "
+    "always exits 0, the failure in deploy_status_code).",
+)
+@click.option(
     "--hooks-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=facts.HOOKS_DIR,
@@ -396,18 +421,14 @@ class _AnswersInJson(click.Command):
 @click.option(
     "--working-dir",
     type=click.Path(file_okay=False, path_type=Path),
-    default=WORKING_DIR,
-    show_default=True,
-    envvar="HEAT_COMPONENT_WORKING",
-    help="Where script configs are written and run (also HEAT_COMPONENT_WORKING).",
+    help="Where script configs are written and run. [default: HEAT_COMPONENT_WORKING, else "
+    f"{WORKING_DIR}; with --as script, HEAT_SCRIPT_WORKING, else {SCRIPT_WORKING_DIR}]",
 )
 @click.option(
     "--outputs-dir",
     type=click.Path(file_okay=False, path_type=Path),
-    default=OUTPUTS_DIR,
-    show_default=True,
-    envvar="HEAT_COMPONENT_OUTPUTS",
-    help="Where script configs write their outputs (also HEAT_COMPONENT_OUTPUTS).",
+    help="Where script configs write their outputs. [default: HEAT_COMPONENT_OUTPUTS, else "
+    f"{OUTPUTS_DIR}; with --as script, HEAT_SCRIPT_OUTPUTS, else {SCRIPT_OUTPUTS_DIR}]",
 )
 @click.option(
     "--timeout",
@@ -415,7 +436,11 @@ class _AnswersInJson(click.Command):
     help="Seconds a config may run; then its whole process group is killed. [default: none]",
 )
 def hook_command(
-    hooks_dir: Path, working_dir: Path, outputs_dir: Path, timeout: float | None
+    mode: str,
+    hooks_dir: Path,
+    working_dir: Path | None,
+    outputs_dir: Path | None,
+    timeout: float | None,
 ) -> None:
     """The heat-config hook for group 'component': JSON on standard input, JSON on standard output.
 
@@ -424,11 +449,26 @@ def hook_command(
     for any other -- and prints the outputs with deploy_stdout, deploy_stderr and
     deploy_status_code. Install it as the hook 'component' (see the guide). Whatever fails, the
     answer is JSON; exits 0 when deploy_status_code is 0, 1 otherwise.
+
+    With --as script it is heat-agents' 'script' hook instead, without its crashes: install it
+    as the hook 'script', which the stock agent calls for components too. It exits 0 whatever
+    the script did, as heat-agents' hooks do.
     """
-    settings = HookSettings(hooks_dir, working_dir, outputs_dir, timeout)
-    answer = run_hook(sys.stdin.buffer.read(), settings)
+    script = mode == "script"
+    prefix = "HEAT_SCRIPT" if script else "HEAT_COMPONENT"
+    if working_dir is None:
+        working_dir = Path(
+            os.environ.get(f"{prefix}_WORKING") or (SCRIPT_WORKING_DIR if script else WORKING_DIR)
+        )
+    if outputs_dir is None:
+        outputs_dir = Path(
+            os.environ.get(f"{prefix}_OUTPUTS") or (SCRIPT_OUTPUTS_DIR if script else OUTPUTS_DIR)
+        )
+    settings = HookSettings(hooks_dir, working_dir, outputs_dir, timeout, mode=mode)
+    stdin = sys.stdin.buffer.read()
+    answer = run_script_hook(stdin, settings) if script else run_hook(stdin, settings)
     click.echo(dumps(answer))
-    if answer["deploy_status_code"] != 0:
+    if answer["deploy_status_code"] != 0 and not script:
         raise Invalid() from None
 
 

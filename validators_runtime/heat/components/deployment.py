@@ -120,10 +120,13 @@ def build_deployment_config(
         "deploy_stack_id": stack_id,
         "deploy_resource_name": resource_name,
         "deploy_signal_transport": signal_transport,
-        "deploy_signal_id": signal_id,
+        # What Heat adds for the transport: placeholders where Heat puts URLs and credentials.
+        **dict(facts.SIGNAL_INPUTS.get(signal_transport, ())),
     }
+    if signal_id is not None and "deploy_signal_id" in deploy_values:
+        deploy_values["deploy_signal_id"] = signal_id
     for input_name, description, type_name, always in facts.DEPLOY_INPUTS:
-        if always or deploy_values[input_name] is not None:
+        if always or deploy_values.get(input_name) is not None:
             inputs.append(
                 _input_document(input_name, type_name, deploy_values[input_name], description)
             )

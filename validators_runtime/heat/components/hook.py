@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from validators_runtime._generated import components as facts
-from validators_runtime.heat.components.validation import ComponentError, tool_options
+from validators_runtime.heat.components.validation import ComponentError
 
 LOG = logging.getLogger(__name__)
 
@@ -45,6 +45,16 @@ LOG = logging.getLogger(__name__)
 WORKING_DIR = "/var/lib/heat-config/heat-config-component"
 #: Where the programs write their outputs (``HEAT_COMPONENT_OUTPUTS``).
 OUTPUTS_DIR = "/var/run/heat-config/heat-config-component"
+
+#: Where heat-agents' ``script`` hook writes programs (``HEAT_SCRIPT_WORKING``); ``--as script``
+#: uses it too, so onespec can replace that hook file for file.
+SCRIPT_WORKING_DIR = "/var/lib/heat-config/heat-config-script"
+#: Where heat-agents' ``script`` hook has programs write outputs (``HEAT_SCRIPT_OUTPUTS``).
+SCRIPT_OUTPUTS_DIR = "/var/run/heat-config/heat-config-script"
+
+#: The most bytes of one output file read into the result (heat-agents reads it whole: a 200 MB
+#: output costs it 800 MB). A longer output is cut there, and the result says so.
+MAX_OUTPUT_VALUE = 1024 * 1024
 
 #: How long a timed-out process group has between SIGTERM and SIGKILL.
 KILL_GRACE = 5.0
@@ -77,6 +87,9 @@ class HookSettings:
     outputs_dir: Path = Path(OUTPUTS_DIR)
     timeout: float | None = None
     kill_grace: float = KILL_GRACE
+    #: ``script``: heat-agents' script-hook contract (notes go to the hook's own standard error,
+    #: never into ``deploy_stderr``, which is the script's as written).
+    mode: str = "component"
 
 
 @dataclass(frozen=True)
@@ -343,7 +356,7 @@ def failure(message: str, status_code: int = FAILED) -> dict[str, Any]:
     return result(stderr=f"{_PREFIX}{message}\n", status_code=status_code)
 
 
-def _note(answer: dict[str, Any], message: str) -> None:
+def _note(answer: dict[str, Any], message: str, settings: HookSettings | None = None) -> None:
     stderr = answer["deploy_stderr"]
     if stderr and not stderr.endswith("\n"):
         stderr += "\n"
@@ -402,25 +415,44 @@ def run_script(request: Request, entry: Entry, settings: HookSettings) -> dict[s
     unreadable: list[str] = []
     for name in names:
         try:
-            values[name] = Path(f"{outputs_path}.{name}").read_text(
-                encoding="utf-8", errors="replace"
-            )
+            values[name], cut = read_output(Path(f"{outputs_path}.{name}"))
         except FileNotFoundError:
             continue
         except OSError as exc:
             unreadable.append(f"the output {name!r} cannot be read: {exc.strerror or exc}.")
+            continue
+        if cut:
+            unreadable.append(
+                f"the output {name!r} has more than {MAX_OUTPUT_VALUE} bytes; its value is the "
+                "first of them."
+            )
     answer = result(run.stdout, run.stderr, run.status_code, values)
-    _explain(answer, run, f"configs[{entry.index}]")
+    _explain(answer, run, f"configs[{entry.index}]", settings)
     for note in unreadable:
-        _note(answer, note)
+        _note(answer, note, settings)
     return answer
 
 
-def _explain(answer: dict[str, Any], run: Run, what: str) -> None:
+def read_output(path: Path) -> tuple[str, bool]:
+    """An output file's text, at most :data:`MAX_OUTPUT_VALUE` bytes of it; and whether it was
+    cut. Never follows the file past the cap, whatever its size."""
+    with path.open("rb") as stream:
+        data = stream.read(MAX_OUTPUT_VALUE + 1)
+    cut = len(data) > MAX_OUTPUT_VALUE
+    return data[:MAX_OUTPUT_VALUE].decode("utf-8", errors="replace"), cut
+
+
+def _explain(
+    answer: dict[str, Any], run: Run, what: str, settings: HookSettings | None = None
+) -> None:
     if run.error is not None:
-        _note(answer, f"{what}: {run.error}")
+        _note(answer, f"{what}: {run.error}", settings)
     elif run.timed_out:
         _note(answer, f"{what} did not finish in time; its process group was killed.")
+    elif run.returncode and settings is not None and settings.mode == "script":
+        # heat-agents' contract: deploy_stderr is the script's, as written; the status code
+        # says it failed. The note goes to the hook's own standard error, which heat-config logs.
+        LOG.warning("%s exited with status %s", what, run.status_code)
     elif run.returncode:
         _note(answer, f"{what} exited with status {run.status_code}.")
 
@@ -450,7 +482,7 @@ def dispatch(request: Request, entry: Entry, settings: HookSettings) -> dict[str
     narrowed["id"] = request.config_id
     narrowed["group"] = entry.tool
     narrowed["config"] = entry.config
-    narrowed["options"] = tool_options(request.options, entry.tool, request.tools)
+    narrowed["options"] = request.options  # whole, as Heat and heat-agents pass them
     LOG.info("handing configs[%d] for %s to %s", entry.index, request.action, hook)
     run = run_program(
         [str(hook)],
@@ -509,6 +541,82 @@ def handle(document: Any, settings: HookSettings) -> dict[str, Any]:
         answer = dispatch(request, entry, settings)
     _check_error_outputs(request, answer)
     return answer
+
+
+def parse_script_request(document: Any) -> tuple[Request, Entry]:
+    """Read a config as heat-agents' ``script`` hook does (``id``, ``config`` text, ``inputs``,
+    ``outputs``); raise :class:`HookInputError` naming what is wrong with it."""
+    if not isinstance(document, Mapping):
+        raise HookInputError(
+            f"The input must be a JSON object (a derived config), not {type(document).__name__}."
+        )
+    config_id = document.get("id")
+    if not isinstance(config_id, str) or not _CONFIG_ID.fullmatch(config_id):
+        raise HookInputError(
+            f"id {config_id!r} cannot name a file: up to 128 letters, digits, '_', '.' and '-', "
+            "starting with a letter or digit."
+        )
+    config = document.get("config")
+    if config is None:
+        config = ""
+    if not isinstance(config, str):
+        raise HookInputError(
+            f"config must be the script's text, not {type(config).__name__}; a config of group "
+            f"{facts.GROUP!r} goes to the component hook (onespec component hook)."
+        )
+    inputs: dict[str, Any] = {}
+    for index, item in enumerate(_list(document, "inputs", "inputs")):
+        name = item.get("name") if isinstance(item, Mapping) else None
+        if not isinstance(name, str) or not name:
+            raise HookInputError(f"inputs[{index}] must be a mapping with a name.")
+        inputs[name] = item.get("value", "")
+    outputs: list[tuple[str, bool]] = []
+    for index, item in enumerate(_list(document, "outputs", "outputs")):
+        name = item.get("name") if isinstance(item, Mapping) else None
+        if not isinstance(name, str) or not name:
+            raise HookInputError(f"outputs[{index}] must be a mapping with a name.")
+        outputs.append((name, False))  # Heat itself acts on error_output
+    action = inputs.get("deploy_action")
+    entry = Entry(0, (), config, "script")
+    request = Request(
+        document,
+        config_id,
+        action if isinstance(action, str) else "",
+        (entry,),
+        tuple(inputs.items()),
+        tuple(outputs),
+        document.get("options") or {},
+    )
+    return request, entry
+
+
+def run_script_hook(stdin: bytes | str, settings: HookSettings | None = None) -> dict[str, Any]:
+    """heat-agents' ``script`` hook, without its crashes: the answer to ``stdin``; never raises.
+
+    The same contract as ``hook-script.py``: the config's text is written to
+    ``WORKING/ID`` and run there with each input as an environment variable and
+    ``heat_outputs_path`` set to ``OUTPUTS/ID``; the answer holds each output found in
+    ``OUTPUTS/ID.NAME``, and ``deploy_stdout``, ``deploy_stderr`` (the script's, as written) and
+    ``deploy_status_code``.
+    """
+    settings = settings or HookSettings(mode="script")
+    try:
+        text = stdin.decode("utf-8") if isinstance(stdin, bytes) else stdin
+        try:
+            document = json.loads(text)
+        except ValueError as exc:
+            raise HookInputError(f"The input is not JSON: {exc}.") from None
+        except RecursionError:
+            raise HookInputError("The input is JSON nested too deeply to read.") from None
+        request, entry = parse_script_request(document)
+        return run_script(request, entry, settings)
+    except UnicodeDecodeError:
+        return failure("The input is not UTF-8 text.")
+    except HookInputError as exc:
+        return failure(str(exc))
+    except Exception as exc:  # the deployment must get an answer, whatever happened
+        LOG.exception("the script hook failed")
+        return failure(f"internal error: {type(exc).__name__}: {exc}")
 
 
 def run_hook(stdin: bytes | str, settings: HookSettings | None = None) -> dict[str, Any]:

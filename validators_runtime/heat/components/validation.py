@@ -43,7 +43,7 @@ class Problem:
     ``code`` names the rule: ``wrong-type``, ``unknown-field``, ``missing-field``, ``empty``,
     ``invalid-action``, ``duplicate-action``, ``invalid-tool``, ``not-executable``,
     ``invalid-name``, ``reserved-name``, ``duplicate-name``, ``invalid-type``,
-    ``invalid-value``, ``unknown-option-section`` or ``unresolvable``.
+    ``invalid-value`` or ``unresolvable``.
     """
 
     path: str
@@ -217,19 +217,18 @@ class Component:
 
 
 def tool_options(options: Any, tool: str, tools: Sequence[str]) -> Any:
-    """The options section for ``tool`` when ``tools`` are used.
+    """The options ``tool`` is given: the whole ``options`` section, whatever the tools.
 
-    With more than one tool the options are namespaced: the tool's section, or nothing. With one,
-    a mapping holding only a mapping under the tool's name is read as namespaced too; any other
-    mapping is that tool's options as they stand.
+    One rule, as Heat and heat-agents apply it: Heat delivers a component's ``options`` whole in
+    the derived config, heat-agents' ``55-heat-config`` passes them on unchanged to the hook of
+    the chosen entry's tool, and so does onespec's component hook. Nothing is namespaced,
+    narrowed or dropped; a hook reads the keys it knows (``tool`` and ``tools`` are kept for
+    callers of the older signature).
     """
-    if not isinstance(options, Mapping):
-        return options if isinstance(options, Unresolved) else {}
-    if len(tools) > 1:
-        return options.get(tool, {})
-    if set(options) == {tool} and isinstance(options[tool], Mapping):
-        return options[tool]
-    return options
+    del tool, tools
+    if isinstance(options, Unresolved):
+        return options
+    return dict(options) if isinstance(options, Mapping) else {}
 
 
 # --- Values and their types ----------------------------------------------------------------------
@@ -684,23 +683,6 @@ def _check_options(
         return options
     if not checker.kind(options, "options", "map", "options"):
         return {}
-    if len(tools) > 1:
-        for key, section in options.items():
-            where = child("options", key)
-            if key not in tools:
-                checker.add(
-                    where,
-                    "unknown-option-section",
-                    f"No config uses the tool {key!r}. The configs use {_names(tools)}, so the "
-                    "options are namespaced by tool: each key names a tool a config uses, and "
-                    f"holds that tool's options.{_hint(key, tools)}",
-                )
-            elif section is not None and not isinstance(section, Unresolved | Mapping):
-                checker.add(
-                    where,
-                    "wrong-type",
-                    f"The options of the tool {key!r} are a mapping, not {describe(section)}.",
-                )
     return options
 
 

@@ -64,7 +64,7 @@ def test_inputs_carry_values_then_the_deploy_inputs_including_action_and_status(
         status="IN_PROGRESS",
         stack_id="stack/1234",
         resource_name="appserver-deployment",
-        signal_transport="HEAT_SIGNAL",
+        signal_transport="NO_SIGNAL",
     )
     names = [item["name"] for item in derived.document["inputs"]]
     assert names == [
@@ -87,7 +87,7 @@ def test_inputs_carry_values_then_the_deploy_inputs_including_action_and_status(
         "deploy_status": "IN_PROGRESS",
         "deploy_stack_id": "stack/1234",
         "deploy_resource_name": "appserver-deployment",
-        "deploy_signal_transport": "HEAT_SIGNAL",
+        "deploy_signal_transport": "NO_SIGNAL",
     }
     declared = derived.document["inputs"][2]
     assert declared == {
@@ -109,11 +109,19 @@ def test_an_undeclared_value_becomes_a_string_input():
     assert extra == {"name": "extra", "description": None, "type": "String", "value": "x"}
 
 
-def test_a_signal_id_is_passed_only_when_given():
-    assert "deploy_signal_id" not in inputs(build())
+def test_each_transport_adds_what_heat_adds_with_placeholders():
+    cfn = inputs(build())  # CFN_SIGNAL, Heat's default
+    assert cfn["deploy_signal_verb"] == "POST"
+    assert cfn["deploy_signal_id"].startswith("<signed CFN signal URL")
     assert inputs(build(signal_id="https://heat/signal"))["deploy_signal_id"] == (
         "https://heat/signal"
     )
+    heat = inputs(build(signal_transport="HEAT_SIGNAL"))
+    assert "deploy_signal_id" not in heat and "deploy_queue_id" not in heat
+    assert heat["deploy_password"] == "<password: set by Heat>"  # noqa: S105 - a placeholder
+    assert "deploy_queue_id" in inputs(build(signal_transport="ZAQAR_SIGNAL"))
+    none = inputs(build(signal_transport="NO_SIGNAL"))
+    assert not {"deploy_signal_id", "deploy_signal_verb", "deploy_auth_url"} & set(none)
 
 
 def test_the_id_defaults_to_a_new_uuid():

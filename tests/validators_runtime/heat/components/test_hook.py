@@ -14,12 +14,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from validators_runtime.heat.components import build_deployment_config
+from validators_runtime.heat.components import hook as hook_module
 from validators_runtime.heat.components.hook import (
     HookInputError,
     HookSettings,
     environment_text,
     parse_request,
     run_hook,
+    run_script_hook,
 )
 
 RESULT_KEYS = {"deploy_stdout", "deploy_stderr", "deploy_status_code"}
@@ -389,7 +391,7 @@ def test_another_tool_gets_the_narrowed_json_from_its_hook(dirs, tmp_path):
     assert given["id"] == "cfg-1"
     assert given["group"] == "puppet"
     assert given["config"] == "class { 'appserver': }"
-    assert given["options"] == {"modulepath": "/etc/puppet"}
+    assert given["options"] == options  # whole, as Heat and heat-agents pass them
     assert given["outputs"] == [
         {"name": "root_url", "description": None, "type": "String", "error_output": False}
     ]
@@ -608,3 +610,105 @@ def test_parse_request_raises_only_the_documented_error(document):
     assert request.action in {value for name, value in request.inputs if name == "deploy_action"}
     for entry in request.entries:
         assert entry.tool and "/" not in entry.tool
+
+
+# --- --as script: heat-agents' script-hook contract, minus its crashes --------------------------
+
+
+def script_config(body: str, inputs: list[dict] | None = None, config_id: str = "1234") -> str:
+    return json.dumps(
+        {
+            "id": config_id,
+            "group": "script",
+            "inputs": inputs or [],
+            "outputs": [{"name": "result"}],
+            "config": f"#!/bin/bash\n{body}\n",
+        }
+    )
+
+
+def script_settings(dirs: HookSettings, **changes: Any) -> HookSettings:
+    values = {
+        "hooks_dir": dirs.hooks_dir,
+        "working_dir": dirs.working_dir,
+        "outputs_dir": dirs.outputs_dir,
+        "kill_grace": 1.0,
+        "mode": "script",
+        **changes,
+    }
+    return HookSettings(**values)
+
+
+def test_the_script_hook_passes_numbers_booleans_maps_and_lists_as_text(dirs):
+    inputs = [
+        {"name": "n", "type": "Number", "value": 8080},
+        {"name": "f", "type": "Number", "value": 1.5},
+        {"name": "b", "type": "Boolean", "value": True},
+        {"name": "m", "type": "Json", "value": {"k": ["v", 1]}},
+        {"name": "l", "type": "CommaDelimitedList", "value": ["a", "b"]},
+    ]
+    answer = run_script_hook(
+        script_config('printf "%s|%s|%s|%s|%s" "$n" "$f" "$b" "$m" "$l"', inputs),
+        script_settings(dirs),
+    )
+    assert answer["deploy_status_code"] == 0, answer
+    assert answer["deploy_stdout"] == '8080|1.5|true|{"k": ["v", 1]}|["a", "b"]'
+
+
+def test_the_script_hook_keeps_the_scripts_stderr_as_written_when_it_fails(dirs):
+    answer = run_script_hook(
+        script_config("echo -n 'bad thing' >&2; exit 3"), script_settings(dirs)
+    )
+    assert answer == {"deploy_stdout": "", "deploy_stderr": "bad thing", "deploy_status_code": 3}
+
+
+def test_the_script_hook_kills_the_process_group_on_timeout(dirs):
+    started = time.monotonic()
+    answer = run_script_hook(
+        script_config("sleep 300 & echo $! > child.pid; sleep 300"),
+        script_settings(dirs, timeout=1.0),
+    )
+    assert time.monotonic() - started < 30
+    assert answer["deploy_status_code"] == 124
+    assert "process group was killed" in answer["deploy_stderr"]
+    assert _wait_dead([int((dirs.working_dir / "child.pid").read_text())]) == []
+
+
+def test_the_script_hook_reads_an_output_file_with_a_size_cap(dirs, monkeypatch):
+    monkeypatch.setattr(hook_module, "MAX_OUTPUT_VALUE", 1000)
+    answer = run_script_hook(
+        script_config('head -c 5000 /dev/zero | tr "\\0" x > "$heat_outputs_path.result"'),
+        script_settings(dirs),
+    )
+    assert answer["result"] == "x" * 1000
+    assert "more than 1000 bytes" in answer["deploy_stderr"]
+
+
+def test_the_script_hook_refuses_an_id_that_is_not_a_file_name(dirs):
+    answer = run_script_hook(script_config("true", config_id="../escape"), script_settings(dirs))
+    assert answer["deploy_status_code"] == 1
+    assert "cannot name a file" in answer["deploy_stderr"]
+    assert not (dirs.working_dir.parent / "escape").exists()
+
+
+def test_the_script_hook_cli_exits_0_with_the_failure_in_the_status_code(tmp_path):
+    import subprocess
+    import sys
+
+    onespec = Path(sys.executable).with_name("onespec")
+    env = {
+        **os.environ,
+        "HEAT_SCRIPT_WORKING": str(tmp_path / "w"),
+        "HEAT_SCRIPT_OUTPUTS": str(tmp_path / "o"),
+    }
+    run = subprocess.run(
+        [str(onespec), "component", "hook", "--as", "script"],
+        input=script_config("echo out; exit 5"),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["deploy_status_code"] == 5
+    assert (tmp_path / "w" / "1234").is_file()

@@ -118,16 +118,6 @@ def test_rules_of_one_entry_are_in_the_schema_too(properties):
             },
         ),
         (
-            "namespaced-options",
-            {
-                "configs": [
-                    {"tool": "script", "config": SCRIPT, "actions": ["CREATE"]},
-                    {"tool": "chef", "config": "x", "actions": ["UPDATE"]},
-                ],
-                "options": {"log": "debug"},
-            },
-        ),
-        (
             "json-text",
             {
                 "configs": [{"tool": "script", "config": SCRIPT}],
@@ -203,8 +193,6 @@ def _explained(problem, properties: dict) -> bool:
         return "already handled" in problem.message
     if problem.code == "duplicate-name":  # unique-names
         return True
-    if problem.path.startswith(("options.", "options[")):  # namespaced-options
-        return problem.code in ("unknown-option-section", "wrong-type")
     if problem.code == "invalid-value" and problem.path.endswith(".default"):  # json-text
         index = int(problem.path.split("[")[1].split("]")[0])
         return properties["inputs"][index].get("type") == "Json"

@@ -110,30 +110,28 @@ def test_the_standard_actions_are_heats_five():
     assert component.extended_actions == ()
 
 
-def test_several_tools_with_namespaced_options():
-    component = validate_component(
-        {
-            "configs": [
-                entry(["CREATE"], tool="puppet", config="class { 'appserver': }"),
-                entry(["SUSPEND"]),
-            ],
-            "options": {"puppet": {"modulepath": "/etc/puppet/modules"}, "script": {}},
-        }
-    )
-    assert component.tools == ("puppet", "script")
-    assert component.tool_options("puppet") == {"modulepath": "/etc/puppet/modules"}
-    assert component.tool_options("script") == {}
-
-
-def test_one_tool_takes_flat_or_namespaced_options():
+def test_options_pass_through_whole_with_one_tool_or_several():
+    for options in (
+        {"puppet": {"modulepath": "/etc/puppet/modules"}, "script": {}},
+        {"log_level": "debug", "chef": {"environment": "prod"}},
+        {"chef": {}, "puppet": {}},
+    ):
+        component = validate_component(
+            {
+                "configs": [
+                    entry(["CREATE"], tool="chef", config="x"),
+                    entry(["SUSPEND"], tool="puppet", config="y"),
+                ],
+                "options": options,
+            }
+        )
+        assert component.tool_options("chef") == options
+        assert component.tool_options("puppet") == options
+        assert component.to_properties()["options"] == options
     flat = validate_component(
-        {"configs": [entry(tool="chef", config="x")], "options": {"log_level": "debug"}}
-    )
-    assert flat.tool_options("chef") == {"log_level": "debug"}
-    namespaced = validate_component(
         {"configs": [entry(tool="chef", config="x")], "options": {"chef": {"log_level": "info"}}}
     )
-    assert namespaced.tool_options("chef") == {"log_level": "info"}
+    assert flat.tool_options("chef") == {"chef": {"log_level": "info"}}
 
 
 def test_defaults_that_fit_their_types():
@@ -288,38 +286,6 @@ def test_a_script_entry_without_config_is_not_executable():
     problem = only({"configs": [{"tool": "script"}]})
     assert (problem.path, problem.code) == ("configs[0].config", "not-executable")
     assert "is empty" in problem.message
-
-
-def test_several_tools_need_namespaced_options():
-    found = problems(
-        {
-            "configs": [entry(["CREATE"], tool="chef", config="x"), entry(["SUSPEND"])],
-            "options": {"log_level": "debug", "chef": {"environment": "prod"}},
-        }
-    )
-    assert [(p.path, p.code) for p in found] == [("options.log_level", "unknown-option-section")]
-    assert "namespaced by tool" in found[0].message
-
-
-def test_an_option_section_for_a_tool_no_entry_uses():
-    problem = only(
-        {
-            "configs": [entry(["CREATE"], tool="chef", config="x"), entry(["SUSPEND"])],
-            "options": {"chef": {}, "puppet": {}},
-        }
-    )
-    assert (problem.path, problem.code) == ("options.puppet", "unknown-option-section")
-    assert "No config uses the tool 'puppet'" in problem.message
-
-
-def test_an_option_section_is_a_mapping():
-    problem = only(
-        {
-            "configs": [entry(["CREATE"], tool="chef", config="x"), entry(["SUSPEND"])],
-            "options": {"chef": "prod"},
-        }
-    )
-    assert (problem.path, problem.code) == ("options.chef", "wrong-type")
 
 
 def test_options_is_a_mapping():
