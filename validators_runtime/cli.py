@@ -85,6 +85,7 @@ class LazyGroup(click.Group):
         "policy": "validators_runtime.service.cli:policy",
         "plugins": "validators_runtime.service.client:plugins",
         "image": "validators_runtime.images.cli:image",
+        "audit": "generator.review.cli:audit",
     },
     context_settings={"help_option_names": ["-h", "--help"]},
 )

@@ -1,0 +1,105 @@
+"""``onespec audit``: the extra-spec keys a service reads against those its catalogue defines."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+
+from generator.review import audit as auditing
+from generator.review import idioms as idiom_table
+from generator.review import reads
+from generator.review.catalogues import CatalogueError, load
+
+
+class _Usage(click.ClickException):
+    exit_code = 2
+
+
+@click.command()
+@click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--catalogue",
+    default="in-tree",
+    show_default=True,
+    help="in-tree, nova (Nova's validators found in the sources) or an entry point's name.",
+)
+@click.option(
+    "--idioms",
+    "idioms_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A YAML file of more reader idioms and prefixes (see the guide).",
+)
+@click.option(
+    "--exclude",
+    multiple=True,
+    default=("tests",),
+    show_default=True,
+    help="Folder names to skip (repeat the option).",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Text for people, JSON for machines.",
+)
+def audit(
+    sources: tuple[Path, ...],
+    catalogue: str,
+    idioms_file: Path | None,
+    exclude: tuple[str, ...],
+    output_format: str,
+) -> None:
+    """Check that every extra-spec key SOURCES read is defined, and every definition is read.
+
+    Python files are parsed, never imported. Exit 0: no findings; 1: findings; 2: usage.
+    """
+    started = time.perf_counter()
+    try:
+        chosen = load(catalogue, sources)
+        idioms, prefixes = idiom_table.DEFAULT_IDIOMS, idiom_table.DEFAULT_PREFIXES
+        if idioms_file is not None:
+            more_idioms, more_prefixes = idiom_table.load_file(idioms_file)
+            idioms, prefixes = (*idioms, *more_idioms), (*prefixes, *more_prefixes)
+    except (CatalogueError, idiom_table.IdiomFileError) as error:
+        raise _Usage(str(error)) from None
+    files = reads.python_files(sources, exclude, chosen.defining_files)
+    base = next((s for s in sources if s.is_dir()), None)
+    anchor = chosen.defining_files[0].parents[4] if chosen.defining_files else base
+    found = reads.scan(files, auditing.namespace_patterns(chosen.definitions), idioms, anchor)
+    findings = auditing.audit(chosen.definitions, found, prefixes, chosen.origins)
+    elapsed = time.perf_counter() - started
+    if output_format == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "catalogue": chosen.label,
+                    "definitions": len(chosen.definitions),
+                    "files": found.files_seen,
+                    "files_parsed": found.files_parsed,
+                    "reads": len(found.reads),
+                    "seconds": round(elapsed, 3),
+                    "notes": list(chosen.notes),
+                    "findings": [finding.as_dict() for finding in findings],
+                },
+                indent=2,
+            )
+        )
+    else:
+        for note in chosen.notes:
+            click.echo(f"note: {note}", err=True)
+        for finding in findings:
+            where = f"{finding.file}:{finding.line}" if finding.file else "(catalogue)"
+            click.echo(f"{where}: {finding.severity}: {finding.code}: {finding.message}")
+        errors = sum(finding.severity == "error" for finding in findings)
+        click.echo(
+            f"{len(findings)} finding(s), {errors} error(s): {len(found.reads)} reads in "
+            f"{found.files_seen} files against {len(chosen.definitions)} definitions "
+            f"of {chosen.label} ({elapsed:.2f} s)"
+        )
+    if findings:
+        raise click.exceptions.Exit(1)
