@@ -43,6 +43,11 @@ class Finding:
         }
 
 
+def bare_names(definitions: Iterable[ExtraSpec]) -> list[str]:
+    """Parameter-free names without a namespace (``group_policy``)."""
+    return sorted(d.name for d in definitions if not d.key_prefix and not d.is_patterned)
+
+
 def namespace_patterns(definitions: Iterable[ExtraSpec]) -> list[str]:
     """The regexes of every namespace the definitions govern (``hw``, ``trait(...)?``)."""
     return sorted(
@@ -93,6 +98,9 @@ def audit(
     findings: list[Finding] = []
     seen_undefined: set[tuple[str, str, int]] = set()
     for read in found.reads:
+        _, colon, rest = read.key.partition(":")
+        if colon and rest.replace(WILDCARD, "") == "":
+            continue  # 'hw:{}': wholly computed (inside a reader idiom); nothing to check
         matched = _matches(read.key, compiled)
         read_names.update(d.name for d in matched)
         if not matched and (read.key, read.file, read.line) not in seen_undefined:

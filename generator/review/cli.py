@@ -62,15 +62,24 @@ def audit(
     try:
         chosen = load(catalogue, sources)
         idioms, prefixes = idiom_table.DEFAULT_IDIOMS, idiom_table.DEFAULT_PREFIXES
+        not_keys = idiom_table.DEFAULT_NOT_KEYS
         if idioms_file is not None:
-            more_idioms, more_prefixes = idiom_table.load_file(idioms_file)
-            idioms, prefixes = (*idioms, *more_idioms), (*prefixes, *more_prefixes)
+            table = idiom_table.load_file(idioms_file)
+            idioms, prefixes = (*idioms, *table.idioms), (*prefixes, *table.prefixes)
+            not_keys = (*not_keys, *table.not_keys)
     except (CatalogueError, idiom_table.IdiomFileError) as error:
         raise _Usage(str(error)) from None
     files = reads.python_files(sources, exclude, chosen.defining_files)
     base = next((s for s in sources if s.is_dir()), None)
     anchor = chosen.defining_files[0].parents[4] if chosen.defining_files else base
-    found = reads.scan(files, auditing.namespace_patterns(chosen.definitions), idioms, anchor)
+    found = reads.scan(
+        files,
+        auditing.namespace_patterns(chosen.definitions),
+        idioms,
+        anchor,
+        auditing.bare_names(chosen.definitions),
+        not_keys,
+    )
     findings = auditing.audit(chosen.definitions, found, prefixes, chosen.origins)
     elapsed = time.perf_counter() - started
     if output_format == "json":

@@ -62,18 +62,47 @@ DEFAULT_IDIOMS: tuple[ReaderIdiom, ...] = (
         image_property="{prefix}_{key}",
         returns=("extra_spec",),
     ),
+    # _get_constraint_mappings_from_flavor(flavor, 'hw:numa_cpus', ...) reads hw:numa_cpus.N
+    ReaderIdiom(
+        "_get_constraint_mappings_from_flavor",
+        argument=1,
+        keyword="key",
+        extra_spec="{key}.{{}}",
+    ),
 )
 
 #: Prefixes Nova reads by iterating over the extra specs rather than by name.
-DEFAULT_PREFIXES: tuple[PrefixReader, ...] = ()
+DEFAULT_PREFIXES: tuple[PrefixReader, ...] = (
+    PrefixReader("resources", "the scheduler's ResourceRequest matches every resources*: key"),
+    PrefixReader("trait", "the scheduler's ResourceRequest matches every trait*: key"),
+    PrefixReader(
+        "aggregate_instance_extra_specs:",
+        "AggregateInstanceExtraSpecsFilter compares every key of its scope with the aggregate's",
+    ),
+    PrefixReader(
+        "capabilities:", "ComputeCapabilitiesFilter compares every key with the host's state"
+    ),
+)
+
+#: Literals in an extra-spec namespace that are not extra specs (API body keys, ...).
+DEFAULT_NOT_KEYS: tuple[str, ...] = ("os:scheduler_hints",)
 
 
 class IdiomFileError(ValueError):
     """An idioms file that cannot be used; the message names the file and the entry."""
 
 
-def load_file(path: Path) -> tuple[tuple[ReaderIdiom, ...], tuple[PrefixReader, ...]]:
-    """Idioms and prefix readers from a YAML file: ``{idioms: [...], prefixes: [...]}``."""
+@dataclass(frozen=True)
+class IdiomTable:
+    """What an idioms file adds."""
+
+    idioms: tuple[ReaderIdiom, ...]
+    prefixes: tuple[PrefixReader, ...]
+    not_keys: tuple[str, ...]
+
+
+def load_file(path: Path) -> IdiomTable:
+    """A YAML file ``{idioms: [...], prefixes: [...], not_keys: [...]}``."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as error:
@@ -88,7 +117,13 @@ def load_file(path: Path) -> tuple[tuple[ReaderIdiom, ...], tuple[PrefixReader, 
         _entry(path, "prefixes", i, raw, PrefixReader)
         for i, raw in enumerate(_list(path, data, "prefixes"))
     )
-    return idioms, prefixes
+    not_keys = tuple(str(item) for item in _list(path, data, "not_keys"))
+    unknown = sorted(set(data) - {"idioms", "prefixes", "not_keys"})
+    if unknown:
+        raise IdiomFileError(
+            f"{path}: unknown sections {unknown}; expected idioms, prefixes, not_keys"
+        )
+    return IdiomTable(idioms, prefixes, not_keys)
 
 
 def _list(path: Path, data: Mapping[str, Any], field: str) -> Sequence[Any]:

@@ -92,6 +92,9 @@ class _Scanner:
         self.idioms = {idiom.function: idiom for idiom in idioms}
         self.file = file
         self.found = found
+        self.bare_names: frozenset[str] = frozenset()
+        self.not_keys: frozenset[str] = frozenset()
+        self.constants: dict[str, str] = {}
 
     def key_of(self, node: ast.AST) -> str | None:
         """The key template a string node spells, if it is a key in a known namespace."""
@@ -106,7 +109,7 @@ class _Scanner:
             )
         else:
             return None
-        if not _KEYLIKE.fullmatch(text) or text.endswith(":"):
+        if not _KEYLIKE.fullmatch(text):
             return None
         namespace = text.partition(":")[0]
         return text if self.namespaces.fullmatch(namespace) else None
@@ -132,6 +135,8 @@ class _Scanner:
                     prefix = WILDCARD
         if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
             key = argument.value
+        elif isinstance(argument, ast.Name) and argument.id in self.constants:
+            key = self.constants[argument.id]
         else:
             key = WILDCARD
         spec = idiom.extra_spec.format(prefix=prefix, key=key) if idiom.extra_spec else ""
@@ -155,6 +160,19 @@ class _Scanner:
         return None
 
     def scan(self, tree: ast.Module) -> None:
+        assigned: dict[str, list[object]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name):
+                    value = node.value.value if isinstance(node.value, ast.Constant) else None
+                    assigned.setdefault(target.id, []).append(value)
+        # A name bound once, to a string, in this file: ``key_value = 'virtio_packed_ring'``.
+        self.constants = {
+            name: values[0]
+            for name, values in assigned.items()
+            if len(values) == 1 and isinstance(values[0], str)
+        }
         docstrings = {
             id(body[0].value)
             for scope in ast.walk(tree)
@@ -169,14 +187,26 @@ class _Scanner:
             if isinstance(node, ast.JoinedStr)
             for value in node.values
         }
+        idiom_arguments = {
+            id(argument)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and self.idiom_reads(node) is not None
+            for argument in (*node.args, *(k.value for k in node.keywords))
+        }
+        skipped = docstrings | inside_fstrings | idiom_arguments
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 self._call(node)
             elif isinstance(node, ast.Constant | ast.JoinedStr):
-                if id(node) in docstrings or id(node) in inside_fstrings:
+                if id(node) in skipped:
+                    continue
+                if isinstance(node, ast.Constant) and node.value in self.bare_names:
+                    self.found.reads.append(KeyRead(node.value, self.file, node.lineno, "literal"))
                     continue
                 key = self.key_of(node)
-                if key is not None and key[-1] in "_.":
+                if key in self.not_keys:
+                    continue
+                if key is not None and key[-1] in "_.:":
                     # 'quota:cpu_' + name: a prefix the code completes at run time.
                     self.found.prefixes.append(PrefixRead(key, self.file, node.lineno))
                 elif key is not None:
@@ -275,12 +305,22 @@ def scan(
     namespaces: Sequence[str],
     idioms: Sequence[ReaderIdiom],
     relative_to: Path | None = None,
+    bare_names: Iterable[str] = (),
+    not_keys: Iterable[str] = (),
 ) -> ReadsFound:
-    """Scan *files* for reads of keys whose namespace matches one of *namespaces* (regexes)."""
+    """Scan *files* for reads of keys whose namespace matches one of *namespaces* (regexes).
+
+    *bare_names* are defined keys without a namespace (``group_policy``): only a literal equal
+    to one of them is a read. *not_keys* are literals that look like keys and are not.
+    """
+    bare = frozenset(bare_names)
+    ignored = frozenset(not_keys)
     pattern = re.compile("|".join(f"(?:{n})" for n in namespaces) or "(?!)")
-    needles = sorted({_needle(n) for n in namespaces} - {b""}) + [
-        idiom.function.encode() for idiom in idioms
-    ]
+    needles = (
+        sorted({_needle(n) for n in namespaces} - {b""})
+        + [idiom.function.encode() for idiom in idioms]
+        + [name.encode() for name in bare]
+    )
     found = ReadsFound()
     for path in files:
         found.files_seen += 1
@@ -298,5 +338,7 @@ def scan(
             found.unparsable.append(name)
             continue
         found.files_parsed += 1
-        _Scanner(pattern, idioms, name, found).scan(tree)
+        scanner = _Scanner(pattern, idioms, name, found)
+        scanner.bare_names, scanner.not_keys = bare, ignored
+        scanner.scan(tree)
     return found
