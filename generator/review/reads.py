@@ -160,8 +160,18 @@ class _Scanner:
         return None
 
     def scan(self, tree: ast.Module) -> None:
+        # One traversal; every pass below reads this list. Each node is paired with the
+        # innermost function holding it (or the module), which bounds the comparisons.
+        indexed: list[tuple[ast.AST, ast.AST]] = []
+        stack: list[tuple[ast.AST, ast.AST]] = [(tree, tree)]
+        while stack:
+            node, scope = stack.pop()
+            indexed.append((node, scope))
+            inner = node if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else scope
+            stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+        all_nodes = [node for node, _ in indexed]
         assigned: dict[str, list[object]] = {}
-        for node in ast.walk(tree):
+        for node in all_nodes:
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target = node.targets[0]
                 if isinstance(target, ast.Name):
@@ -175,7 +185,7 @@ class _Scanner:
         }
         docstrings = {
             id(body[0].value)
-            for scope in ast.walk(tree)
+            for scope in all_nodes
             if isinstance(scope, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
             and (body := scope.body)
             and isinstance(body[0], ast.Expr)
@@ -183,18 +193,19 @@ class _Scanner:
         }
         inside_fstrings = {
             id(value)
-            for node in ast.walk(tree)
+            for node in all_nodes
             if isinstance(node, ast.JoinedStr)
             for value in node.values
         }
         idiom_arguments = {
             id(argument)
-            for node in ast.walk(tree)
+            for node in all_nodes
             if isinstance(node, ast.Call) and self.idiom_reads(node) is not None
             for argument in (*node.args, *(k.value for k in node.keywords))
         }
         skipped = docstrings | inside_fstrings | idiom_arguments
-        for node in ast.walk(tree):
+        reads_before = len(self.found.reads)
+        for node in all_nodes:
             if isinstance(node, ast.Call):
                 self._call(node)
             elif isinstance(node, ast.Constant | ast.JoinedStr):
@@ -211,9 +222,14 @@ class _Scanner:
                     self.found.prefixes.append(PrefixRead(key, self.file, node.lineno))
                 elif key is not None:
                     self.found.reads.append(KeyRead(key, self.file, node.lineno, "literal"))
-        for scope in ast.walk(tree):
-            if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Module):
-                self._comparisons(scope)
+        if len(self.found.reads) == reads_before:
+            return  # no key read in this file: no comparison to check
+        by_scope: dict[int, list[ast.AST]] = {}
+        for node, scope in indexed:
+            if isinstance(node, ast.Assign | ast.Compare):
+                by_scope.setdefault(id(scope), []).append(node)
+        for nodes in by_scope.values():
+            self._comparisons(nodes)
 
     def _call(self, call: ast.Call) -> None:
         spelled = self.idiom_reads(call)
@@ -239,15 +255,10 @@ class _Scanner:
             if self.namespaces.fullmatch(prefix.partition(":")[0].rstrip(":")) and prefix:
                 self.found.prefixes.append(PrefixRead(prefix, self.file, call.lineno))
 
-    def _comparisons(self, scope: ast.AST) -> None:
-        """Literals compared with a read's value, in one function (or at module level)."""
+    def _comparisons(self, nodes: Sequence[ast.AST]) -> None:
+        """Literals compared with a read's value: *nodes* are one function's assignments and
+        comparisons (or the module's, outside functions)."""
         bound: dict[str, tuple[str, int]] = {}
-        body = (
-            scope.body
-            if isinstance(scope, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef)
-            else []
-        )
-        nodes = [n for statement in body for n in ast.walk(statement)]
         for node in nodes:
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target = node.targets[0]
