@@ -86,6 +86,7 @@ class LazyGroup(click.Group):
         "plugins": "validators_runtime.service.client:plugins",
         "image": "validators_runtime.images.cli:image",
         "audit": "generator.review.cli:audit",
+        "diff": "generator.review.cli:diff",
     },
     context_settings={"help_option_names": ["-h", "--help"]},
 )

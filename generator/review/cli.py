@@ -1,4 +1,4 @@
-"""``onespec audit``: the extra-spec keys a service reads against those its catalogue defines."""
+"""``onespec audit`` (keys read against keys defined) and ``onespec diff`` (what changed)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ from generator.review import audit as auditing
 from generator.review import idioms as idiom_table
 from generator.review import reads
 from generator.review.catalogues import CatalogueError, load
+from generator.review.compare import compare
+from generator.review.render import RENDERERS
+from generator.review.revisions import RevisionError
+from generator.review.revisions import load as load_side
 
 
 class _Usage(click.ClickException):
@@ -111,4 +115,42 @@ def audit(
             f"of {chosen.label} ({elapsed:.2f} s)"
         )
     if findings:
+        raise click.exceptions.Exit(1)
+
+
+@click.command()
+@click.argument("old")
+@click.argument("new")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "rst", "reno"]),
+    default="text",
+    show_default=True,
+    help="text, json, rst (a table) or reno (a release note's YAML).",
+)
+@click.option(
+    "--repository",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="The git checkout whose revisions OLD and NEW name.",
+)
+def diff(old: str, new: str, output_format: str, repository: Path) -> None:
+    """Report what changed from catalogue OLD to NEW, key by key, most breaking first.
+
+    OLD and NEW are each a git revision of a definitions tree (HEAD~5, a tag), the name of an
+    installed distribution publishing onespec.extra_specs entry points, or nova:PATH (a Nova
+    source tree). Exit 0: no breaking change; 1: something breaks existing flavors; 2: usage.
+    """
+    try:
+        before, after = load_side(old, repository), load_side(new, repository)
+    except RevisionError as error:
+        raise _Usage(str(error)) from None
+    for side in (before, after):
+        for note in side.notes:
+            click.echo(f"note: {side.label}: {note}", err=True)
+    changes = compare(before.definitions, after.definitions)
+    click.echo(RENDERERS[output_format](changes, before.label, after.label), nl=False)
+    if any(change.breaks for change in changes):
         raise click.exceptions.Exit(1)
