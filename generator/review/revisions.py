@@ -71,8 +71,9 @@ def load(spec: str, repository: Path) -> Loaded:
 
 
 def _git(revision: str, repository: Path) -> Loaded:
-    archive = subprocess.run(  # noqa: S603 - argv is a list; the revision is one argument
-        ["git", "-C",  # noqa: S607 - git from PATH, as the user runs it str(repository), "archive", "--format=tar", revision, "definitions"],
+    # git from PATH, as the user runs it; argv is a list, so the revision is one argument.
+    archive = subprocess.run(  # noqa: S603
+        ["git", "-C", str(repository), "archive", "--format=tar", revision, "definitions"],  # noqa: S607
         capture_output=True,
         check=False,
     )
