@@ -63,7 +63,7 @@ TINY_NOVA = {
 
 def run(*args: str) -> tuple[int, dict]:
     result = CliRunner().invoke(cli, ["audit", *args, "--format", "json"])
-    return result.exit_code, json.loads(result.output) if result.output.startswith("{") else {}
+    return result.exit_code, json.loads(result.stdout) if result.stdout.startswith("{") else {}
 
 
 def by_code(report: dict) -> dict[str, set[tuple[str, str, int | None]]]:

@@ -8,7 +8,6 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
 import yaml
 from click.testing import CliRunner
 
@@ -113,7 +112,7 @@ def test_nova_trees_in_every_format(tmp_path: Path) -> None:
     args = ["diff", f"nova:{old}", f"nova:{new}"]
     result = CliRunner().invoke(cli, [*args, "--format", "json"])
     assert result.exit_code == 1
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert [(c["kind"], c["key"], c["breaks_existing_flavors"]) for c in data["changes"]] == [
         ("enum-member-removed", "hw:a", True),
         ("added", "hw:b", False),
@@ -170,7 +169,7 @@ def test_git_revisions_of_a_definitions_tree(tmp_path: Path) -> None:
         cli, ["diff", "v1", "v2", "--repository", str(tmp_path), "--format", "json"]
     )
     assert result.exit_code == 1, result.output
-    changes = json.loads(result.output)["changes"]
+    changes = json.loads(result.stdout)["changes"]
     assert [(c["kind"], c["key"], c["breaks_existing_flavors"]) for c in changes] == [
         ("bound", "x:n", True)
     ]
@@ -182,7 +181,7 @@ def test_an_installed_distribution_is_a_side(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         cli, ["diff", "onespec", "HEAD", "--repository", str(ROOT), "--format", "json"]
     )
-    changes = json.loads(result.output)["changes"]
+    changes = json.loads(result.stdout)["changes"]
     assert result.exit_code == 0 and changes
     assert {c["kind"] for c in changes} == {"added"}
 
@@ -192,7 +191,7 @@ def test_nova_31_to_34_renames_the_cpu_topology_limits(nova_31: Path, nova_34: P
         cli, ["diff", f"nova:{nova_31}", f"nova:{nova_34}", "--format", "json"]
     )
     assert result.exit_code == 1
-    found = {(c["kind"], c["key"]) for c in json.loads(result.output)["changes"]}
+    found = {(c["kind"], c["key"]) for c in json.loads(result.stdout)["changes"]}
     for part in ("sockets", "cores", "threads"):
         assert ("renamed", f"hw:max_cpu_{part}") in found
     assert ("added", "hw:sound_model") in found
