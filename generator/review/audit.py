@@ -66,9 +66,18 @@ class _Compiled:
 
 
 def _matches(read: str, compiled: Sequence[_Compiled]) -> list[ExtraSpec]:
+    """The definitions a read may reach.
+
+    A computed part (``quota:{}_limit``) reaches a definition when the read, as a pattern,
+    matches the definition's name (``quota:cpu_limit``, ``hw:numa_cpus.{id}``), or when a
+    sample value in its place gives a key the definition claims (``trait:{}``).
+    """
     if WILDCARD not in read:
         return [c.definition for c in compiled if c.regex.fullmatch(read)]
-    hits: dict[str, ExtraSpec] = {}
+    as_pattern = re.compile(".+".join(re.escape(part) for part in read.split(WILDCARD)))
+    hits: dict[str, ExtraSpec] = {
+        c.definition.name: c.definition for c in compiled if as_pattern.fullmatch(c.definition.name)
+    }
     for sample in _SAMPLES:
         key = read.replace(WILDCARD, sample)
         for c in compiled:

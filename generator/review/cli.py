@@ -10,7 +10,7 @@ import click
 
 from generator.review import audit as auditing
 from generator.review import idioms as idiom_table
-from generator.review import reads
+from generator.review import nova_catalogue, reads
 from generator.review.catalogues import CatalogueError, load
 from generator.review.compare import compare
 from generator.review.render import RENDERERS
@@ -73,9 +73,14 @@ def audit(
             not_keys = (*not_keys, *table.not_keys)
     except (CatalogueError, idiom_table.IdiomFileError) as error:
         raise _Usage(str(error)) from None
-    files = reads.python_files(sources, exclude, chosen.defining_files)
-    base = next((s for s in sources if s.is_dir()), None)
-    anchor = chosen.defining_files[0].parents[4] if chosen.defining_files else base
+    # A Nova tree's validator modules define keys; they are never counted as reads, whichever
+    # catalogue the audit compares against. Paths are reported from the folder holding nova/.
+    nova_root = nova_catalogue.find_root(sources)
+    skip = list(chosen.defining_files)
+    if nova_root is not None:
+        skip += sorted((nova_root / nova_catalogue.VALIDATOR_PACKAGE).glob("*.py"))
+    files = reads.python_files(sources, exclude, skip)
+    anchor = nova_root or next((s for s in sources if s.is_dir()), None)
     found = reads.scan(
         files,
         auditing.namespace_patterns(chosen.definitions),
