@@ -142,7 +142,9 @@ def _read_sources(taken: Sequence[str] = ()) -> dict[str, Source]:
         if match is None:
             expected = "NAME==VERSION --hash=sha256:HEX  # what for"
             raise PeerError(f"sources.txt:{number}: expected {expected!r}")
-        sources.append(Source(match["name"], match["version"], match["sha"], match["summary"] or ""))
+        sources.append(
+            Source(match["name"], match["version"], match["sha"], match["summary"] or "")
+        )
     return source_keys(sources, taken)
 
 
