@@ -112,7 +112,9 @@ def audit(
             continue  # 'hw:{}': wholly computed (inside a reader idiom); nothing to check
         matched = _matches(read.key, compiled)
         read_names.update(d.name for d in matched)
-        if not matched and (read.key, read.file, read.line) not in seen_undefined:
+        # A comparison repeats a read already reported where the value was read.
+        first_sight = read.via != "comparison"
+        if not matched and first_sight and (read.key, read.file, read.line) not in seen_undefined:
             seen_undefined.add((read.key, read.file, read.line))
             findings.append(
                 Finding(

@@ -102,7 +102,7 @@ def _calls(
         if isinstance(statement, ast.For):
             try:
                 items = list(evaluate(statement.iter, scope, env))
-            except Unresolved as error:
+            except (Unresolved, SyntaxError, OSError, TypeError) as error:
                 notes.append(Note(where, statement.lineno, f"a loop over unknown values: {error}"))
                 continue
             for item in items:
@@ -130,6 +130,9 @@ def _definition(
             continue
         try:
             fields[keyword.arg] = evaluate(keyword.value, scope, env)
+        except (SyntaxError, OSError) as error:
+            notes.append(Note(where, call.lineno, f"{keyword.arg} not carried: {error}"))
+            continue
         except Unresolved as error:
             if keyword.arg == "name":
                 notes.append(Note(where, call.lineno, f"skipped: its name is unknown ({error})"))
@@ -165,7 +168,12 @@ def load(root: Path) -> NovaCatalogue:
             continue
         where = path.relative_to(root).as_posix()
         scope = ModuleScope(path, scope_roots)
-        for call, env in _calls(parse(path).body, scope, {}, where, notes):
+        try:
+            tree = parse(path)
+        except SyntaxError as error:
+            notes.append(Note(where, error.lineno, f"not Python: {error.msg}"))
+            continue
+        for call, env in _calls(tree.body, scope, {}, where, notes):
             definition = _definition(call, scope, env, where, notes)
             if definition is None:
                 continue

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.review.idioms import ReaderIdiom
+from generator.review.static import ModuleScope, Unresolved, evaluate, parse
 
 #: Stands for the part of a key computed at run time.
 WILDCARD = "{}"
@@ -92,6 +93,8 @@ class _Scanner:
         self.idioms = {idiom.function: idiom for idiom in idioms}
         self.file = file
         self.found = found
+        #: Where names of this file come from, to read ``fields.CPUAllocationPolicy.DEDICATED``.
+        self.scope: ModuleScope | None = None
         self.bare_names: frozenset[str] = frozenset()
         self.not_keys: frozenset[str] = frozenset()
         self.constants: dict[str, str] = {}
@@ -255,6 +258,11 @@ class _Scanner:
             if self.namespaces.fullmatch(prefix.partition(":")[0].rstrip(":")) and prefix:
                 self.found.prefixes.append(PrefixRead(prefix, self.file, call.lineno))
 
+    def _constant_strings(self, node: ast.AST) -> tuple[str, ...]:
+        if self.scope is None or not isinstance(node, ast.Attribute | ast.Name):
+            return ()
+        return _evaluated_strings(node, self.scope)
+
     def _comparisons(self, nodes: Sequence[ast.AST]) -> None:
         """Literals compared with a read's value: *nodes* are one function's assignments and
         comparisons (or the module's, outside functions)."""
@@ -287,12 +295,25 @@ class _Scanner:
                     if isinstance(subject, ast.Name) and subject.id in bound
                     else self.read_of(subject)
                 )
-                literals = _string_literals(other)
+                literals = _string_literals(other) or self._constant_strings(other)
                 if key and literals:
                     self.found.reads.append(
                         KeyRead(key, self.file, node.lineno, "comparison", literals, (node.lineno,))
                     )
                     break
+
+
+def _evaluated_strings(node: ast.AST, scope: ModuleScope) -> tuple[str, ...]:
+    """The strings a name or attribute stands for (an enum constant), if known statically."""
+    try:
+        value = evaluate(node, scope)
+    except (Unresolved, OSError, SyntaxError, RecursionError):
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, tuple | list) and value and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    return ()
 
 
 def _string_literals(node: ast.AST) -> tuple[str, ...]:
@@ -344,12 +365,14 @@ def scan(
             else str(path)
         )
         try:
-            tree = ast.parse(data, filename=name)
+            tree = parse(path)  # shared with the static evaluator, which may read it again
         except (SyntaxError, ValueError):
             found.unparsable.append(name)
             continue
         found.files_parsed += 1
         scanner = _Scanner(pattern, idioms, name, found)
+        if relative_to is not None:
+            scanner.scope = ModuleScope(path, (relative_to,))
         scanner.bare_names, scanner.not_keys = bare, ignored
         scanner.scan(tree)
     return found

@@ -81,6 +81,12 @@ class ModuleScope:
         raise Unresolved(node, f"{name!r} is not bound at module level")
 
 
+@functools.lru_cache(maxsize=512)
+def scope_of(path: Path, roots: tuple[Path, ...]) -> ModuleScope:
+    """One scope per module, so that its bindings are collected once."""
+    return ModuleScope(path, roots)
+
+
 def module_file(dotted: str, roots: Sequence[Path]) -> Path | None:
     """The file of module *dotted* under one of *roots* (folders that hold top-level packages)."""
     parts = dotted.split(".")
@@ -106,7 +112,7 @@ class _Imported:
             if submodule is not None:
                 return _Imported(f"{self.dotted}.{name}", self.roots)
             raise Unresolved(node, f"module {self.dotted} is not among the sources")
-        return ModuleScope(path, self.roots).lookup(name, node)
+        return scope_of(path, self.roots).lookup(name, node)
 
 
 @dataclass(frozen=True)

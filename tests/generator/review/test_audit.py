@@ -150,3 +150,28 @@ def test_nova_31_reads_cpu_max_and_defines_max_cpu(nova_31: Path) -> None:
     assert {f"hw:max_cpu_{n}" for n in names} <= _keys(report, "never-read")
     reads = [f for f in report["findings"] if f["key"] == "hw:cpu_max_sockets"]
     assert reads[0]["file"] == "nova/virt/hardware.py" and reads[0]["line"] > 0
+
+
+def test_enum_constants_compared_are_read_from_their_module(tmp_path: Path) -> None:
+    files = dict(TINY_NOVA)
+    files["nova/objects/fields.py"] = "class Policy:\n    SHARED = 'shared'\n    ALL = (SHARED,)\n"
+    files["nova/objects/fields.py"] += "class Legacy:\n    PINNED = 'pinned'\n"
+    files["nova/virt/legacy.py"] = """
+        from nova.objects import fields
+        from nova.virt.hardware import _get_flavor_image_meta
+
+        def legacy(flavor, image_meta):
+            policy, _ = _get_flavor_image_meta('cpu_policy', flavor, image_meta)
+            if policy == fields.Policy.SHARED:
+                return 0
+            return policy == fields.Legacy.PINNED
+    """
+    root = write_tree(tmp_path, files)
+    _, report = run(str(root / "nova"), "--catalogue", "nova")
+    enum_findings = {
+        (f["file"], f["line"], f["message"].split("compared with ")[1].split(",")[0])
+        for f in report["findings"]
+        if f["code"] == "unknown-enum-value"
+    }
+    assert ("nova/virt/legacy.py", 9, "'pinned'") in enum_findings
+    assert not any(file == "nova/virt/legacy.py" and line == 7 for file, line, _ in enum_findings)
