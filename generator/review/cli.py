@@ -23,7 +23,9 @@ class _Usage(click.ClickException):
 
 
 @click.command()
-@click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument(
+    "sources", metavar="SRC", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path)
+)
 @click.option(
     "--catalogue",
     default="in-tree",
@@ -58,7 +60,7 @@ def audit(
     exclude: tuple[str, ...],
     output_format: str,
 ) -> None:
-    """Check that every extra-spec key SOURCES read is defined, and every definition is read.
+    """Check that every extra-spec key SRC reads is defined, and every definition is read.
 
     Python files are parsed, never imported. Exit 0: no findings; 1: findings; 2: usage.
     """
