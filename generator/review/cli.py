@@ -24,7 +24,11 @@ class _Usage(click.ClickException):
 
 @click.command()
 @click.argument(
-    "sources", metavar="SRC...", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path)
+    "sources",
+    metavar="SRC...",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, path_type=Path),
 )
 @click.option(
     "--catalogue",
