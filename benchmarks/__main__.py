@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import api, capabilities, docs, extra_specs, images
+from benchmarks import api, audit, capabilities, docs, extra_specs, images
 
 
 def main() -> int:
@@ -17,6 +17,8 @@ def main() -> int:
     missed += capabilities.run()
     print()
     missed += images.run()
+    print()
+    missed += audit.run()
     print()
     if missed:
         print(f"{missed} target(s) missed.")

@@ -88,6 +88,8 @@ class LazyGroup(click.Group):
         "plugins": "validators_runtime.service.client:plugins",
         "image": "validators_runtime.images.cli:image",
         "import": "generator.importer.cli:import_",
+        "audit": "generator.review.cli:audit",
+        "diff": "generator.review.cli:diff",
     },
     context_settings={"help_option_names": ["-h", "--help"]},
 )

@@ -132,9 +132,24 @@ _SOURCE_LINE = re.compile(
 )
 
 
-def _read_sources() -> dict[str, Source]:
-    """The pinned source distributions of ``sources.txt``."""
-    sources = {}
+def source_keys(sources: Sequence[Source], taken: Sequence[str] = ()) -> dict[str, Source]:
+    """Name each source: its distribution name, or ``NAME-VERSION`` where that is ambiguous.
+
+    Two versions of one distribution (Nova before and after a fix) cannot share a name, and a
+    source must not shadow the program of the same name (``nova``), so those are keyed by name
+    and version (``nova-31.0.0``); every other source keeps its plain name.
+    """
+    names = [source.name for source in sources]
+    keyed: dict[str, Source] = {}
+    for source in sources:
+        plain = names.count(source.name) == 1 and source.name not in taken
+        keyed[source.name if plain else f"{source.name}-{source.version}"] = source
+    return keyed
+
+
+def _read_sources(taken: Sequence[str] = ()) -> dict[str, Source]:
+    """The pinned source distributions of ``sources.txt``, keyed by :func:`source_keys`."""
+    sources = []
     lines = (HERE / "sources.txt").read_text(encoding="utf-8").splitlines()
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
@@ -144,9 +159,10 @@ def _read_sources() -> dict[str, Source]:
         if match is None:
             expected = "NAME==VERSION --hash=sha256:HEX  # what for"
             raise PeerError(f"sources.txt:{number}: expected {expected!r}")
-        source = Source(match["name"], match["version"], match["sha"], match["summary"] or "")
-        sources[source.name] = source
-    return sources
+        sources.append(
+            Source(match["name"], match["version"], match["sha"], match["summary"] or "")
+        )
+    return source_keys(sources, taken)
 
 
 PROGRAMS: dict[str, Program] = {
@@ -168,7 +184,7 @@ PROGRAMS: dict[str, Program] = {
         ),
     )
 }
-SOURCES: dict[str, Source] = _read_sources()
+SOURCES: dict[str, Source] = _read_sources(tuple(PROGRAMS))
 
 
 def peer(name: str) -> Program | Source:

@@ -1,0 +1,99 @@
+"""What ``onespec diff`` compares: a git revision, an installed distribution, or ``nova:PATH``.
+
+* ``nova:PATH`` -- Nova's validators in a Nova source tree, read statically;
+* the name of an installed distribution -- the definitions its ``onespec.extra_specs`` entry
+  points publish;
+* anything else -- a git revision of this checkout's ``definitions/`` tree (``HEAD~5``, a tag):
+  exported with ``git archive`` and loaded in a child process, so that its modules never meet the
+  ones this process has imported.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import subprocess
+import sys
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+
+from definitions.model import ENTRY_POINT_GROUP, ExtraSpec, coerce_definition
+from generator.review import nova_catalogue
+from generator.review.serial import from_data
+
+
+class RevisionError(ValueError):
+    """A side of the diff that cannot be loaded; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """One side of a diff: how it is named, its definitions, what could not be read."""
+
+    label: str
+    definitions: tuple[ExtraSpec, ...]
+    notes: tuple[str, ...] = ()
+
+
+_CHILD = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from definitions import extra_specs
+from generator.review.serial import to_data
+print(json.dumps([to_data(d) for d in extra_specs.extra_specs()]))
+"""
+
+
+def load(spec: str, repository: Path) -> Loaded:
+    """The definitions *spec* names (see the module's docstring)."""
+    if spec.startswith("nova:"):
+        root = nova_catalogue.find_root([Path(spec[len("nova:") :])])
+        if root is None:
+            raise RevisionError(f"{spec}: no nova/api/validation/extra_specs/ in or above it")
+        nova = nova_catalogue.load(root)
+        return Loaded(spec, nova.definitions, tuple(str(note) for note in nova.notes))
+    try:
+        distribution = importlib.metadata.distribution(spec)
+    except importlib.metadata.PackageNotFoundError:
+        return _git(spec, repository)
+    definitions: list[ExtraSpec] = []
+    for entry_point in distribution.entry_points:
+        if entry_point.group != ENTRY_POINT_GROUP:
+            continue
+        target = entry_point.load()
+        if callable(target) and not isinstance(target, list | tuple):
+            target = target()
+        definitions.extend(coerce_definition(item) for item in target)
+    return Loaded(f"{spec} {distribution.version}", tuple(definitions))
+
+
+def _git(revision: str, repository: Path) -> Loaded:
+    # git from PATH, as the user runs it; argv is a list, so the revision is one argument.
+    archive = subprocess.run(  # noqa: S603
+        ["git", "-C", str(repository), "archive", "--format=tar", revision, "definitions"],  # noqa: S607
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode != 0:
+        message = archive.stderr.decode(errors="replace").strip()
+        raise RevisionError(
+            f"{revision}: neither nova:PATH, an installed distribution, nor a git revision with "
+            f"a definitions/ tree ({message})"
+        )
+    with tempfile.TemporaryDirectory(prefix="onespec-diff-") as folder:
+        with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
+            tar.extractall(folder, filter="data")
+        project = str(Path(__file__).resolve().parents[2])
+        child = subprocess.run(  # noqa: S603 - this interpreter, a fixed program
+            [sys.executable, "-c", _CHILD, folder],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={"PYTHONPATH": project, "PATH": "/usr/bin:/bin"},
+        )
+    if child.returncode != 0:
+        raise RevisionError(f"{revision}: its definitions did not load: {child.stderr[-800:]}")
+    return Loaded(revision, tuple(from_data(item) for item in json.loads(child.stdout)))
