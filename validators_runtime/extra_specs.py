@@ -13,10 +13,13 @@ Modes:
 ``permissive``
     Invalid values are errors; unknown keys are warnings, and are logged.
 ``off``
-    Nothing is checked.
+    No definition is consulted.
 
-In every mode a key whose namespace no definition claims (``foo:bar``), and a key without a
-namespace that no definition claims (``foo``), is accepted: it belongs to another service.
+In every mode, ``off`` included, what Nova could not store is an error, for every key: a key
+that is not a string, is empty or is longer than 255 characters, and a value that is not a
+string (a JSON number is read as its decimal text, as Nova's API reads it). Otherwise a key whose
+namespace no definition claims (``foo:bar``), and a key without a namespace that no definition
+claims (``foo``), is accepted: it belongs to another service.
 
 The module-level :func:`validate` uses the generated in-tree tables plus the out-of-tree
 definitions published in the ``onespec.extra_specs`` entry-point group, loaded once, on first use.
@@ -535,8 +538,6 @@ class Registry:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         if type(specs) is not dict and not isinstance(specs, Mapping):
             raise TypeError(f"extra specs must be a mapping of keys to values, not {specs!r}")
-        if mode == "off":
-            return []
         findings = _Findings()
         check = self._check
         for key, value in specs.items():
@@ -570,6 +571,9 @@ class Registry:
                 )
             )
             return
+        text = value if type(value) is str else self._as_text(key, value, findings)
+        if mode == "off":
+            return
         found = self._find(key)
         if found is _FOREIGN:
             return
@@ -578,28 +582,10 @@ class Registry:
             findings.searches_left -= search
             findings.append(self._unknown(key, value, found, mode, search=search))
             return
+        if text is None:
+            return  # not a string: reported above, and no rule can apply to it
+        value = text
         spec: _Spec = found  # type: ignore[assignment]
-        if type(value) is not str:
-            if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _INT_LIMIT:
-                message = (
-                    f"Extra spec {key!r} has an integer value of more than {MAX_LENGTH} digits, "
-                    f"which is longer than {MAX_LENGTH} characters."
-                )
-                findings.append(Finding(key, "invalid-value", "error", message, value=value))
-                return
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                value = str(value)  # as Nova's API does with JSON numbers
-            else:
-                findings.append(
-                    Finding(
-                        key,
-                        "invalid-value",
-                        "error",
-                        f"Extra spec {key!r} has the value {shown(value)}, which is not a string.",
-                        value=value,
-                    )
-                )
-                return
         problem = spec.problem(value)
         if problem is not None:
             reason, suggestion = problem
@@ -609,6 +595,26 @@ class Registry:
             findings.append(Finding(key, "invalid-value", "error", message, suggestion, value))
         if spec.status == "deprecated":
             findings.append(self._deprecated(key, value, spec))
+
+    @staticmethod
+    def _as_text(key: str, value: Any, findings: _Findings) -> str | None:
+        """A JSON number as the text Nova reads it as; None (and a finding) for anything else.
+
+        Nova's API refuses any other value for every key, foreign or not, so no mode accepts
+        one: it could not be stored.
+        """
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _INT_LIMIT:
+            message = (
+                f"Extra spec {key!r} has an integer value of more than {MAX_LENGTH} digits, "
+                f"which is longer than {MAX_LENGTH} characters."
+            )
+            findings.append(Finding(key, "invalid-value", "error", message, value=value))
+            return None
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return str(value)
+        message = f"Extra spec {key!r} has the value {shown(value)}, which is not a string."
+        findings.append(Finding(key, "invalid-value", "error", message, value=value))
+        return None
 
     def _deprecated(self, key: str, value: Any, spec: _Spec) -> Finding:
         # Imported on the first deprecated key only: most validations never meet one.

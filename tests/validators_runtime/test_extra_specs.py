@@ -55,10 +55,32 @@ def test_permissive_still_rejects_invalid_values():
     assert [f.code for f in error.warnings] == ["unknown-key"]
 
 
-def test_off_checks_nothing_and_logs_nothing(caplog):
+def test_off_checks_no_rule_and_logs_nothing(caplog):
     with caplog.at_level(logging.DEBUG):
-        assert validate({"hw:cpu_policy": "nope", 7: None}, mode="off") == []
+        assert validate({"hw:cpu_policy": "nope", "hw:cpu_pollicy": "x"}, mode="off") == []
     assert caplog.text == ""
+
+
+@pytest.mark.parametrize("mode", ["strict", "permissive", "off"])
+@pytest.mark.parametrize("key", ["hw:numa_nodes", "foo:bar", "foo", "hw:cpu_pollicy"])
+@pytest.mark.parametrize("value", [True, False, None, ["2"], {"a": "1"}, b"2"])
+def test_no_mode_accepts_a_value_that_is_not_a_string(mode, key, value):
+    """Nova's API refuses them for every key, foreign or not, so no mode may store one."""
+    error = errors_of({key: value}, mode=mode)
+    (finding,) = [f for f in error.errors if f.code == "invalid-value"]
+    assert "not a string" in finding.message
+
+
+@pytest.mark.parametrize("mode", ["strict", "permissive", "off"])
+def test_no_mode_accepts_a_key_that_cannot_be_stored(mode):
+    error = errors_of({"": "x", 7: "x"}, mode=mode)
+    assert [f.code for f in error.errors] == ["invalid-key", "invalid-key"]
+
+
+@pytest.mark.parametrize("mode", ["strict", "permissive", "off"])
+@pytest.mark.parametrize("key", ["foo:bar", "foo"])
+def test_numbers_of_foreign_keys_become_text_as_nova_reads_them(mode, key):
+    assert validate({key: 2, f"{key}2": 1.5}, mode=mode) == []
 
 
 # --- findings --------------------------------------------------------------------------------
