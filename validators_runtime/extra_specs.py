@@ -11,7 +11,9 @@ Modes:
 ``strict``
     Unknown keys and invalid values are errors.
 ``permissive``
-    Invalid values are errors; unknown keys are warnings, and are logged.
+    Invalid values are errors; unknown keys are warnings.
+
+Warnings are returned; each is also logged once per process, at INFO.
 ``off``
     No definition is consulted.
 
@@ -394,6 +396,29 @@ def _trigrams(word: str) -> set[str]:
 
 _FOREIGN = object()  # the key's namespace is claimed by no definition
 
+#: How many distinct warnings are remembered as logged; past this, the memory starts afresh, so
+#: a stream of different unknown keys cannot grow it without bound.
+_LOGGED_LIMIT = 4096
+_logged: set[str] = set()
+
+
+def _log_once(warnings: Iterable[Finding]) -> None:
+    """Log each warning the first time this process meets it, at INFO.
+
+    The warnings are returned to the caller, who decides what to show; the log is a trace for
+    operators. INFO keeps library use quiet (Python prints WARNING and above when logging is not
+    configured) and lets a service silence it with its logger level; once per message keeps a
+    service that validates the same flavor on every request from repeating itself.
+    """
+    for finding in warnings:
+        message = finding.message
+        if message in _logged:
+            continue
+        if len(_logged) >= _LOGGED_LIMIT:
+            _logged.clear()
+        _logged.add(message)
+        LOG.info("%s", message)
+
 
 class _Findings(list):
     """The findings of one call, and how many did-you-mean searches it may still run."""
@@ -544,9 +569,7 @@ class Registry:
             check(key, value, mode, findings)
         if not findings:
             return []
-        for finding in findings:
-            if finding.severity == "warning":
-                LOG.warning("%s", finding.message)
+        _log_once(finding for finding in findings if finding.severity == "warning")
         if any(finding.severity == "error" for finding in findings):
             raise ExtraSpecValidationError(findings)
         return findings
