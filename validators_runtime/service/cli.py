@@ -32,19 +32,29 @@ class ConfigurationError(UnusableInput):
     """The service cannot start as configured; exit code 2, like a usage error."""
 
 
-def _engine(database_url: str | None) -> Any:
-    from validators_runtime.service.db.engine import (
-        StoreError,
-        create_engine,
-        default_database_url,
-        normalize_url,
-    )
+def _url(database_url: str | None) -> Any:
+    """The database URL, parsed; a URL onespec cannot use is a usage error."""
+    from validators_runtime.service.db.engine import StoreError, default_database_url, normalize_url
 
-    url = database_url or default_database_url()
     try:
-        parsed = normalize_url(url)
+        return normalize_url(database_url or default_database_url())
     except StoreError as exc:
         raise ConfigurationError(str(exc)) from None
+
+
+def _missing_sqlite_file(url: Any) -> Path | None:
+    """The SQLite file ``url`` names when it does not exist yet (connecting would create it)."""
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return None
+    path = Path(url.database).expanduser()
+    return None if path.exists() else path
+
+
+def _engine(database_url: str | None) -> Any:
+    """An engine for a command that writes: a SQLite file's directory is created."""
+    from validators_runtime.service.db.engine import create_engine
+
+    parsed = _url(database_url)
     if parsed.get_backend_name() == "sqlite" and parsed.database:
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     return create_engine(parsed, pool_size=1)
@@ -227,21 +237,30 @@ def upgrade(database_url: str | None, revision: str) -> None:
 @_DATABASE_URL
 @FORMAT_OPTION
 def current(database_url: str | None, output_format: str) -> None:
-    """Show the database's revision; exit 1 unless it is the latest."""
+    """Show the database's revision; exit 1 unless it is the latest. Creates nothing."""
     from validators_runtime.service.db import migrate as database
-    from validators_runtime.service.db.engine import display_url
+    from validators_runtime.service.db.engine import create_engine, display_url
 
-    engine = _engine(database_url)
-    where = display_url(engine.url)
-    try:
-        revision = database.current_revision(engine)
-    except Exception as exc:
-        raise click.ClickException(f"Cannot read the database {where}: {exc}") from None
-    finally:
-        engine.dispose()
+    parsed = _url(database_url)
+    where = display_url(parsed)
+    missing = _missing_sqlite_file(parsed)
+    revision = None
+    if missing is None:
+        engine = create_engine(parsed, pool_size=1)
+        try:
+            revision = database.current_revision(engine)
+        except Exception as exc:
+            raise click.ClickException(f"Cannot read the database {where}: {exc}") from None
+        finally:
+            engine.dispose()
     head = database.head_revision()
     if output_format == "json":
         click.echo(json.dumps({"database": where, "revision": revision, "latest": head}))
+    elif missing is not None:
+        click.echo(
+            f"The database {where} does not exist, so it has no onespec tables; the latest "
+            f"revision is {head}."
+        )
     elif revision is None:
         click.echo(f"The database {where} has no onespec tables; the latest revision is {head}.")
     elif revision == head:

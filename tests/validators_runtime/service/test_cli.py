@@ -83,6 +83,21 @@ def test_db_upgrade_creates_the_directory_and_is_idempotent(sqlite_url):
     assert json.loads(done.stdout)["revision"] == json.loads(done.stdout)["latest"] == "0001"
 
 
+@pytest.mark.parametrize("output_format", ["text", "json"])
+def test_db_current_creates_nothing(tmp_path, output_format):
+    """A read-only command: neither the database file nor its directory may appear."""
+    missing = tmp_path / "not-yet" / "onespec.sqlite"
+    done = onespec(
+        "db", "current", "--database-url", f"sqlite:///{missing}", "--format", output_format
+    )
+    assert done.returncode == 1, done.stderr
+    assert not missing.parent.exists()
+    if output_format == "json":
+        assert json.loads(done.stdout)["revision"] is None
+    else:
+        assert "does not exist" in done.stdout
+
+
 def test_db_takes_the_url_from_the_environment(sqlite_url):
     done = onespec("db", "upgrade", env={"ONESPEC_DATABASE_URL": sqlite_url})
     assert done.returncode == 0
