@@ -41,8 +41,13 @@ _ARGS = click.option(
 
 
 def _quiet_loader() -> None:
-    """Warnings are part of these commands' output: do not also log them."""
+    """Warnings are part of these commands' output: do not also log them.
+
+    paramiko logs a traceback for a peer that does not speak SSH before it raises the error
+    that these commands report in one line; its log adds nothing but noise.
+    """
     logging.getLogger("validators_runtime.images").setLevel(logging.ERROR)
+    logging.getLogger("paramiko").setLevel(logging.CRITICAL + 1)
 
 
 def _pairs(arguments: tuple[str, ...]) -> dict[str, str]:
@@ -452,7 +457,29 @@ def script(
     if output is None:
         click.echo(text, nl=False)
         return
-    path = Path(output)
-    path.write_text(text, encoding="utf-8")
-    path.chmod(0o755)
+    _write_whole(Path(output), text)
     click.echo(f"wrote {output}", err=True)
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` (mode 0755) whole or not at all: a temporary file in the same
+    directory, renamed over ``path``, so a failure never leaves an empty or partial script."""
+    import os
+    import tempfile
+
+    try:
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    except OSError as exc:
+        raise click.BadParameter(
+            f"cannot write {path}: {exc.strerror}", param_hint="--output"
+        ) from None
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        Path(temporary).chmod(0o755)
+        os.replace(temporary, path)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise click.BadParameter(
+            f"cannot write {path}: {exc.strerror}", param_hint="--output"
+        ) from None
