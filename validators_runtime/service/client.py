@@ -209,8 +209,7 @@ def list_plugins(client: Client, show_all: bool, output_format: str) -> None:
             f"{'them' if left_out != 1 else 'it'}.",
             err=True,
         )
-    for plugin in shown:
-        _warn(plugin)
+    # No warnings here: the table says "deprecated" beside each deprecated version.
 
 
 def _show_text(plugin: Mapping[str, Any]) -> None:

@@ -187,7 +187,23 @@ def test_plugins_list_leaves_hidden_plugins_out_unless_all(client_env):
     lines = done.stdout.splitlines()
     assert lines[0].split() == ["NAME", "TITLE", "VERSIONS", "LABELS"]
     assert lines[1].startswith("fake  Fake plugin  0.1 (deprecated), 0.2 (stable)  enabled, hidden")
-    assert "warning: Version '0.1' of plugin 'fake' is deprecated" in done.stderr
+    # The table says "deprecated" beside the version: a warning would only repeat it.
+    assert "is deprecated" not in done.stderr
+
+
+@ON_SQLITE
+def test_the_deprecated_version_warning_is_said_once_and_never_for_a_disabled_version(
+    client_env,
+):
+    done = onespec("plugins", "show", "fake", env=client_env)
+    assert done.stderr.count("warning: Version '0.1' of plugin 'fake' is deprecated") == 1
+    done = onespec("plugins", "update", "fake", "--disable", "--version", "0.1", env=client_env)
+    assert done.returncode == 0, done.stderr
+    assert "deprecated" not in done.stderr
+    for command in (("show", "fake"), ("list", "--all"), ("list", "--all", "--format", "json")):
+        done = onespec("plugins", *command, env=client_env)
+        assert done.returncode == 0, done.stderr
+        assert "deprecated" not in done.stderr, command
 
 
 @ON_SQLITE
