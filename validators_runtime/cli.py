@@ -1,6 +1,7 @@
 """The ``onespec`` command line.
 
-Exit codes everywhere: 0 ok, 1 invalid input (or drift, or problems found), 2 usage error.
+Every command follows one grammar (exit codes, messages, ``--format``, suggestions, progress):
+:mod:`validators_runtime.cli_grammar` states it.
 The ``generate`` group is imported only when it is used, so that the runtime commands work
 without the generator's dependencies and start quickly; the runtime is imported only by the
 commands that validate, so that ``generate`` can rebuild its tables even when they are stale.
@@ -19,31 +20,17 @@ from typing import Any
 import click
 import yaml
 
-#: ``--format text|json``, shared by every command whose output is data.
-FORMAT_OPTION = click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Text for people, JSON for machines.",
+from validators_runtime.cli_grammar import (
+    FORMAT_OPTION,
+    Invalid,
+    InvalidInput,
+    SuggestingGroup,
+    UnusableInput,
+    yaml_message,
 )
 
 
-class Invalid(click.exceptions.Exit):
-    """Exit 1: the input was read and is invalid; the command has already reported why."""
-
-    def __init__(self) -> None:
-        super().__init__(1)
-
-
-class UnusableInput(click.ClickException):
-    """Exit 2 with click's ``Error:`` line: the input cannot be used at all, like a usage error."""
-
-    exit_code = 2
-
-
-class LazyGroup(click.Group):
+class LazyGroup(SuggestingGroup):
     """A group whose listed subcommands are imported on first use."""
 
     def __init__(
@@ -96,7 +83,7 @@ def cli() -> None:
 # --- validate ------------------------------------------------------------------------------------
 
 
-@cli.group()
+@cli.group(cls=SuggestingGroup)
 def validate() -> None:
     """Validate metadata against the definitions."""
 
@@ -178,8 +165,10 @@ def _load_file(path: str) -> list[tuple[str | None, dict[Any, Any]]]:
             data = json.loads(text, parse_int=str, parse_float=str)
         else:
             data = yaml.load(text, Loader=_StringLoader)  # noqa: S506 - a SafeLoader subclass
-    except (ValueError, yaml.YAMLError) as exc:
-        raise click.BadParameter(f"{name} is not valid: {exc}", param_hint="--file") from None
+    except yaml.YAMLError as exc:
+        raise InvalidInput(yaml_message(exc, name)) from None
+    except ValueError as exc:
+        raise InvalidInput(f"{name}: not valid JSON: {exc}") from None
     except RecursionError:
         raise click.BadParameter(
             f"{name} is nested too deeply to be extra specs (a mapping of keys to values)",
@@ -218,6 +207,7 @@ def _parse_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option(
     "--file",
     "file_",
+    type=click.Path(dir_okay=False, allow_dash=True),
     metavar="FILE",
     help="A YAML or JSON file of extra specs ('-' reads standard input).",
 )
@@ -291,7 +281,7 @@ def validate_extra_specs(
 # --- definitions ---------------------------------------------------------------------------------
 
 
-@cli.group("definitions")
+@cli.group("definitions", cls=SuggestingGroup)
 def definitions_group() -> None:
     """Inspect the loaded definitions."""
 
@@ -358,7 +348,13 @@ def doctor(output_format: str) -> None:
 
 def main() -> None:
     """Console-script entry point."""
-    logging.basicConfig(format="onespec: %(levelname)s: %(message)s")
+    logging.basicConfig(format="%(levelname)s: %(message)s")
+    for level in (logging.ERROR, logging.WARNING, logging.INFO, logging.DEBUG):
+        logging.addLevelName(level, logging.getLevelName(level).capitalize())
     # Validation findings are part of the command's own output; do not print them twice.
     logging.getLogger("validators_runtime.extra_specs").setLevel(logging.ERROR)
     cli()
+
+
+#: The shared grammar's helpers, importable from here as the area CLIs always have.
+__all__ = ["FORMAT_OPTION", "Invalid", "InvalidInput", "UnusableInput", "cli", "main"]

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from validators_runtime.cli import FORMAT_OPTION, Invalid, UnusableInput
+from validators_runtime.cli_grammar import InvalidInput, SuggestingGroup
 
 _DATABASE_URL = click.option(
     "--database-url",
@@ -123,7 +124,7 @@ def _stop(signum: int, _frame: Any) -> None:
 )
 @click.option(
     "--policy-file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
     envvar="ONESPEC_POLICY_FILE",
     help="A policy file overriding the default rules [env: ONESPEC_POLICY_FILE].",
 )
@@ -141,6 +142,7 @@ def _stop(signum: int, _frame: Any) -> None:
     show_default=True,
     help="info logs every request (the access log).",
 )
+@FORMAT_OPTION
 def serve(
     database_url: str | None,
     host: str,
@@ -148,6 +150,7 @@ def serve(
     policy_file: Path | None,
     threads: int,
     log_level: str,
+    output_format: str,
 ) -> None:
     """Run the plugin admin API and the flavor extra-specs API under waitress.
 
@@ -155,7 +158,8 @@ def serve(
     (no --database-url, no $ONESPEC_DATABASE_URL) is created and migrated on first start. The
     service trusts the identity headers keystonemiddleware sets (X-Project-Id, X-Roles, ...): run
     it behind keystonemiddleware, or on an address only trusted clients reach. Stops on SIGINT or
-    SIGTERM.
+    SIGTERM. Once listening, it says where on standard error; with --format json, as one JSON
+    object on standard output (its port, when --port 0 picked one).
     """
     import waitress
 
@@ -166,14 +170,25 @@ def serve(
         default_database_url,
         display_url,
     )
-    from validators_runtime.service.policy import PolicyFileError
+    from validators_runtime.service.policy import PolicyFileError, PolicyFileSyntaxError
 
     _configure_logging(log_level)
+    if policy_file is not None:
+        from validators_runtime.service.policy import build_enforcer
+
+        try:  # before anything is created: a bad policy file changes nothing
+            build_enforcer(policy_file)
+        except PolicyFileSyntaxError as exc:
+            raise InvalidInput(str(exc)) from None
+        except PolicyFileError as exc:
+            raise ConfigurationError(str(exc)) from None
     url = database_url or default_database_url()
     if database_url is None and not os.environ.get(DATABASE_URL_VARIABLE):
         _create_embedded_database()
     try:
         app = create_app({"DATABASE_URL": url, "POLICY_FILE": policy_file, "POOL_SIZE": threads})
+    except PolicyFileSyntaxError as exc:
+        raise InvalidInput(str(exc)) from None
     except (StoreError, PolicyFileError) as exc:
         raise ConfigurationError(str(exc)) from None
     services = app.extensions["onespec"]
@@ -185,11 +200,19 @@ def serve(
         raise ConfigurationError(f"Cannot listen on {host}:{port}: {exc.strerror}.") from None
     shown_host = f"[{host}]" if ":" in host else host
     names = ", ".join(sorted(services.manager.plugins)) or "none"
-    click.echo(
-        f"onespec API on http://{shown_host}:{server.effective_port}/ "  # type: ignore[union-attr]
-        f"(database {display_url(url)}; plugins: {names})",
-        err=True,
-    )
+    address = f"http://{shown_host}:{server.effective_port}/"  # type: ignore[union-attr]
+    if output_format == "json":
+        started = {
+            "url": address,
+            "database": display_url(url),
+            "plugins": sorted(services.manager.plugins),
+        }
+        click.echo(json.dumps(started))
+        sys.stdout.flush()
+    else:
+        click.echo(
+            f"onespec API on {address} (database {display_url(url)}; plugins: {names})", err=True
+        )
     signal.signal(signal.SIGTERM, _stop)
     try:
         server.run()
@@ -200,7 +223,7 @@ def serve(
 # --- db ------------------------------------------------------------------------------------------
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 def db() -> None:
     """Create and upgrade the service's database."""
 
@@ -213,7 +236,8 @@ def db() -> None:
     show_default=True,
     help="The revision to upgrade to.",
 )
-def upgrade(database_url: str | None, revision: str) -> None:
+@FORMAT_OPTION
+def upgrade(database_url: str | None, revision: str, output_format: str) -> None:
     """Create the tables, or bring them to the latest revision, in one transaction."""
     from validators_runtime.service.db import migrate as database
     from validators_runtime.service.db.engine import display_url
@@ -227,7 +251,9 @@ def upgrade(database_url: str | None, revision: str) -> None:
         raise click.ClickException(f"Cannot upgrade the database {where}: {exc}") from None
     finally:
         engine.dispose()
-    if before == after:
+    if output_format == "json":
+        click.echo(json.dumps({"database": where, "before": before, "revision": after}))
+    elif before == after:
         click.echo(f"The database {where} is already at revision {after}.")
     else:
         click.echo(f"Upgraded the database {where} from {before or 'empty'} to revision {after}.")
@@ -274,14 +300,32 @@ def current(database_url: str | None, output_format: str) -> None:
 # --- policy --------------------------------------------------------------------------------------
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 def policy() -> None:
     """The API's policy rules."""
 
 
 @policy.command()
-def sample() -> None:
-    """Print every rule with its default, commented out: a policy file to start from."""
+@FORMAT_OPTION
+def sample(output_format: str) -> None:
+    """Print every rule with its default, commented out: a policy file to start from.
+
+    With --format json, the rules as data: name, default, description, operations.
+    """
+    if output_format == "json":
+        from definitions.policy import RULES
+
+        rules = [
+            {
+                "name": rule.name,
+                "default": rule.check_str,
+                "description": rule.description,
+                "operations": [{"method": m, "path": p} for m, p in rule.operations],
+            }
+            for rule in RULES
+        ]
+        click.echo(json.dumps({"rules": rules}, indent=2))
+        return
     from validators_runtime.service.policy import sample as text
 
     click.echo(text(), nl=False)

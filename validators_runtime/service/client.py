@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from validators_runtime.cli import FORMAT_OPTION
+from validators_runtime.cli_grammar import SuggestingGroup
 from validators_runtime.plugins.labels import (
     PLUGIN,
     VERSION,
@@ -81,7 +82,7 @@ def _segment(text: str) -> str:
     return urllib.parse.quote(text, safe="")
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 @click.option(
     "--url",
     envvar="ONESPEC_URL",

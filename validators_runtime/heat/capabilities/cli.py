@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import click
 
 from validators_runtime.cli import FORMAT_OPTION, Invalid, UnusableInput
+from validators_runtime.cli_grammar import SuggestingGroup
 from validators_runtime.heat import capabilities as api
 from validators_runtime.heat.hot_loader import MAX_TEMPLATE_SIZE, HeatFileError
 
@@ -72,7 +73,7 @@ def _json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-@click.group("capabilities")
+@click.group("capabilities", cls=SuggestingGroup)
 def capabilities() -> None:
     """Template capabilities: find, summarise and resolve them.
 

@@ -19,6 +19,7 @@ import click
 
 from validators_runtime._generated import components as facts
 from validators_runtime.cli import FORMAT_OPTION, Invalid
+from validators_runtime.cli_grammar import SuggestingGroup
 from validators_runtime.heat.components.deployment import DeploymentConfig, build_deployment_config
 from validators_runtime.heat.components.hook import (
     OUTPUTS_DIR,
@@ -74,7 +75,7 @@ def _names(items: Any) -> str:
     return ", ".join(items) if items else "none"
 
 
-@click.group("component")
+@click.group("component", cls=SuggestingGroup)
 def component() -> None:
     """Software components (OS::Heat::SoftwareComponent): one config per lifecycle action.
 
