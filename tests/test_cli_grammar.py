@@ -44,7 +44,7 @@ FILE_ARGS: dict[tuple[str, ...], list[str]] = {
     ("capabilities", "find", "paths"): ["-c", "resource_type=X", "@"],
     ("capabilities", "resolve", "environments"): ["-e", "@"],
     ("capabilities", "summary", "files"): ["-f", "@"],
-    ("component", "metadata", "template_path"): ["--resource", "config", "@"],
+    ("component", "metadata", "template_path"): ["--resource", "c", "--action", "CREATE", "@"],
     ("component", "validate", "templates"): ["@"],
     ("image", "check", "spec"): ["@"],
     ("image", "script", "spec"): ["@", "--distro", "ubuntu"],
@@ -126,7 +126,11 @@ def test_every_command_takes_format_text_or_json(run, path):
     assert "--format" in options, f"onespec {' '.join(path)} has no --format"
     assert list(options["--format"].type.choices) == ["text", "json"]
     code, out, err = run(*path, "--format", "yaml")
-    assert code == 2 and out == ""
+    assert code == 2
+    if path == ("component", "hook"):
+        json.loads(out)  # heat-config reads the hook's answer, a usage error's included
+    else:
+        assert out == ""
     assert "Error: Invalid value for '--format'" in err
     assert_clean(err)
 

@@ -19,7 +19,8 @@ import click
 
 from validators_runtime._generated import components as facts
 from validators_runtime.cli import FORMAT_OPTION, Invalid
-from validators_runtime.cli_grammar import SuggestingGroup
+from validators_runtime.cli_grammar import InvalidInput, SuggestingGroup
+from validators_runtime.cli_grammar import error as report_error
 from validators_runtime.heat.components.deployment import DeploymentConfig, build_deployment_config
 from validators_runtime.heat.components.hook import (
     OUTPUTS_DIR,
@@ -156,7 +157,10 @@ def _print_template(report: Mapping[str, Any]) -> None:
 
 @component.command("validate")
 @click.argument(
-    "templates", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path)
+    "templates",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
 )
 @_template_options
 @FORMAT_OPTION
@@ -262,7 +266,9 @@ def _print_metadata(derived: DeploymentConfig, resource: str, notes: list[str]) 
 
 @component.command("metadata")
 @click.argument(
-    "template_path", metavar="TEMPLATE", type=click.Path(dir_okay=False, path_type=Path)
+    "template_path",
+    metavar="TEMPLATE",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
 )
 @click.option(
     "--resource",
@@ -322,8 +328,7 @@ def metadata_command(
     try:
         template = _load(template_path, files_root, parameters)
     except TemplateError as exc:
-        click.echo(f"error: {exc}", err=True)
-        raise Invalid() from None
+        raise InvalidInput(str(exc)) from None
     kind = template.resource_type(resource)
     notes: list[str] = []
     settings: dict[str, Any] = {}
@@ -355,9 +360,9 @@ def metadata_command(
             **settings,
         )
     except ComponentValidationError as exc:
-        click.echo(f"error: {exc.subject} is invalid:", err=True)
+        report_error(f"{exc.subject} is invalid:")
         for problem in exc.problems:
-            click.echo(f"  error: [{problem.code}] {problem}", err=True)
+            click.echo(f"  [{problem.code}] {problem}", err=True)
         raise Invalid() from None
     if output_format == "json":
         click.echo(derived.to_json())
@@ -415,8 +420,20 @@ class _AnswersInJson(click.Command):
     type=click.FloatRange(min=0, min_open=True),
     help="Seconds a config may run; then its whole process group is killed. [default: none]",
 )
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="json",
+    show_default=True,
+    help="JSON, which heat-config reads; text, to read the answer when rehearsing.",
+)
 def hook_command(
-    hooks_dir: Path, working_dir: Path, outputs_dir: Path, timeout: float | None
+    hooks_dir: Path,
+    working_dir: Path,
+    outputs_dir: Path,
+    timeout: float | None,
+    output_format: str,
 ) -> None:
     """The heat-config hook for group 'component': JSON on standard input, JSON on standard output.
 
@@ -428,7 +445,12 @@ def hook_command(
     """
     settings = HookSettings(hooks_dir, working_dir, outputs_dir, timeout)
     answer = run_hook(sys.stdin.buffer.read(), settings)
-    click.echo(dumps(answer))
+    if output_format == "json":
+        click.echo(dumps(answer))
+    else:
+        for name, value in answer.items():
+            shown = value if isinstance(value, str) else json.dumps(value, default=json_default)
+            click.echo(f"{name}: {shown}")
     if answer["deploy_status_code"] != 0:
         raise Invalid() from None
 
