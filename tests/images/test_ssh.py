@@ -111,6 +111,7 @@ def test_the_cli_validates_over_ssh(tmp_path, sshd):
         str(sshd.known_hosts),
         "--format",
         "json",
+        "--progress",
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
