@@ -136,6 +136,14 @@ def test_every_command_takes_format_text_or_json(run, path):
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=IDS)
+def test_a_misspelt_format_gets_a_suggestion(run, path):
+    code, _, err = run(*path, "--format", "jsn")
+    assert code == 2
+    assert "Did you mean 'json'?" in err
+    assert_clean(err)
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=IDS)
 def test_a_misspelt_command_name_gets_a_suggestion(run, path):
     *parent, name = path
     code, _, err = run(*parent, f"{name}x")
@@ -199,3 +207,24 @@ def test_bad_yaml_in_json_is_one_json_document(run, tmp_path, spec, key):
     if out:
         json.loads(out)  # a report, if any, is one JSON document
     assert "Usage:" not in err
+
+
+def test_a_misspelt_distribution_gets_a_suggestion(run, spec):
+    code, _, err = run("image", "script", str(spec), "--distro", "ubunt")
+    assert code == 2
+    assert "Did you mean 'ubuntu'?" in err
+    assert_clean(err)
+
+
+def test_a_misspelt_mode_gets_a_suggestion(run):
+    code, _, err = run("validate", "extra-specs", "--mode", "stric", "hw:cpu_policy=dedicated")
+    assert code == 2
+    assert "Did you mean 'strict'?" in err
+
+
+def test_progress_is_quiet_when_stderr_is_not_a_terminal(run, spec):
+    code, out, err = run("image", "validate", str(spec), "--remote", "local")
+    assert code == 0, err
+    assert err == "" and "passed" in out
+    code, _, err = run("image", "validate", str(spec), "--remote", "local", "--progress")
+    assert "passed     validators[0].package package coreutils" in err

@@ -24,6 +24,7 @@ from validators_runtime.cli_grammar import (
     FORMAT_OPTION,
     Invalid,
     InvalidInput,
+    SuggestingChoice,
     SuggestingGroup,
     UnusableInput,
     yaml_message,
@@ -199,7 +200,7 @@ def _parse_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
 @validate.command("extra-specs")
 @click.option(
     "--mode",
-    type=click.Choice(["strict", "permissive", "off"]),
+    type=SuggestingChoice(["strict", "permissive", "off"]),
     default="strict",
     show_default=True,
     help="strict: unknown keys are errors; permissive: unknown keys are warnings; off: no checks.",

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import difflib
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import click
@@ -41,15 +41,36 @@ EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_USAGE = 2
 
+
+class SuggestingChoice(click.Choice):
+    """A choice that answers an unknown value with the closest allowed one."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as exc:
+            hint = did_you_mean(str(value), [str(choice) for choice in self.choices])
+            if not hint:
+                raise
+            self.fail(f"{exc.message}{hint}", param, ctx)
+
+
+def format_option(
+    default: str = "text", help_text: str = "Text for people, JSON for machines."
+) -> Callable[[Any], Any]:
+    """``--format text|json``; JSON by default only where a program has always read the output."""
+    return click.option(
+        "--format",
+        "output_format",
+        type=SuggestingChoice(["text", "json"]),
+        default=default,
+        show_default=True,
+        help=help_text,
+    )
+
+
 #: ``--format text|json``, on every command that reports.
-FORMAT_OPTION = click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Text for people, JSON for machines.",
-)
+FORMAT_OPTION = format_option()
 
 
 class Invalid(click.exceptions.Exit):
@@ -150,11 +171,13 @@ __all__ = [
     "FORMAT_OPTION",
     "Invalid",
     "InvalidInput",
+    "SuggestingChoice",
     "SuggestingGroup",
     "UnusableInput",
     "closest",
     "did_you_mean",
     "error",
+    "format_option",
     "progress",
     "progress_wanted",
     "warning",

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import click
 
 from validators_runtime.cli import FORMAT_OPTION, Invalid, UnusableInput
-from validators_runtime.cli_grammar import SuggestingGroup
+from validators_runtime.cli_grammar import SuggestingGroup, format_option
 from validators_runtime.cli_grammar import error as report_error
 from validators_runtime.cli_grammar import warning as report_warning
 from validators_runtime.heat import capabilities as api
@@ -146,13 +146,9 @@ def find_command(
     metavar="DIR",
     help="A directory whose templates (recursively) to summarise; repeat for several.",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="json",
-    show_default=True,
-    help="JSON for machines (the default, as before --format existed), text for people.",
+@format_option(
+    "json",
+    "JSON for machines (the default, as before --format existed), text for people.",
 )
 @_SCAN_OPTIONS
 def summary_command(

@@ -19,7 +19,7 @@ import click
 
 from validators_runtime._generated import components as facts
 from validators_runtime.cli import FORMAT_OPTION, Invalid
-from validators_runtime.cli_grammar import InvalidInput, SuggestingGroup
+from validators_runtime.cli_grammar import InvalidInput, SuggestingGroup, format_option
 from validators_runtime.cli_grammar import error as report_error
 from validators_runtime.heat.components.deployment import DeploymentConfig, build_deployment_config
 from validators_runtime.heat.components.hook import (
@@ -420,13 +420,9 @@ class _AnswersInJson(click.Command):
     type=click.FloatRange(min=0, min_open=True),
     help="Seconds a config may run; then its whole process group is killed. [default: none]",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="json",
-    show_default=True,
-    help="JSON, which heat-config reads; text, to read the answer when rehearsing.",
+@format_option(
+    "json",
+    "JSON, which heat-config reads; text, to read the answer when rehearsing.",
 )
 def hook_command(
     hooks_dir: Path,
