@@ -12,10 +12,10 @@ Modes:
     Unknown keys and invalid values are errors.
 ``permissive``
     Invalid values are errors; unknown keys are warnings.
-
-Warnings are returned; each is also logged once per process, at INFO.
 ``off``
     No definition is consulted.
+
+Warnings are returned; each is also logged once per process, at INFO.
 
 In every mode, ``off`` included, what Nova could not store is an error, for every key: a key
 that is not a string, is empty or is longer than 255 characters, and a value that is not a
