@@ -347,11 +347,21 @@ def doctor(output_format: str) -> None:
         raise Invalid() from None
 
 
+class _Diagnostic(logging.Formatter):
+    """Log records as the grammar's diagnostics: ``Error: ...``, ``Warning: ...``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = f"{record.levelname.capitalize()}: {record.getMessage()}"
+        if record.exc_info:
+            text += "\n" + self.formatException(record.exc_info)
+        return text
+
+
 def main() -> None:
     """Console-script entry point."""
-    logging.basicConfig(format="%(levelname)s: %(message)s")
-    for level in (logging.ERROR, logging.WARNING, logging.INFO, logging.DEBUG):
-        logging.addLevelName(level, logging.getLevelName(level).capitalize())
+    handler = logging.StreamHandler()
+    handler.setFormatter(_Diagnostic())
+    logging.basicConfig(handlers=[handler])
     # Validation findings are part of the command's own output; do not print them twice.
     logging.getLogger("validators_runtime.extra_specs").setLevel(logging.ERROR)
     cli()
