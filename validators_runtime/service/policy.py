@@ -23,12 +23,12 @@ if TYPE_CHECKING:
     from oslo_policy.policy import Enforcer, RuleDefault
 
 
-class PolicyFileSyntaxError(ValueError):
-    """The policy file is not valid YAML; the message names the file and the line."""
-
-
 class PolicyFileError(ValueError):
     """The policy file cannot be used; the message names it and says why."""
+
+
+class PolicyFileSyntaxError(PolicyFileError):
+    """The policy file is not valid YAML; the message names the file and the line."""
 
 
 def rule_defaults() -> list[RuleDefault]:
