@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 
@@ -9,37 +10,55 @@ import click
 
 from generator.manifest import OUTPUT_FACTORIES, all_outputs
 from generator.outputs import Output, _display, diff, write_atomically
+from validators_runtime.cli_grammar import FORMAT_OPTION, SuggestingGroup, progress
 
 
-def _run(outputs: tuple[Output, ...], check: bool) -> None:
-    """Render each output; write it, or (``check``) print a diff of any drift and fail."""
+def _run(outputs: tuple[Output, ...], check: bool, output_format: str = "text") -> None:
+    """Render each output; write it, or (``check``) print a diff of any drift and fail.
+
+    Progress goes to standard error when it is a terminal; the report (the diffs, or with
+    ``--format json`` one JSON document) to standard output.
+    """
     drifted: list[str] = []
+    report: list[dict[str, object]] = []
     for output in outputs:
         started = time.perf_counter()
-        click.echo(f"{'checking' if check else 'generating'} {output.name} ...", err=True, nl=False)
+        progress(f"{'checking' if check else 'generating'} {output.name} ...", nl=False)
         rendered = output.render()
         stale = output.stale(rendered)
-        changed = 0
+        changed: list[str] = []
+        differ: list[str] = []
         if check:
             for path, text in [*rendered.items(), *((path, None) for path in stale)]:
                 lines = list(diff(path, text))
                 if lines:
-                    drifted.append(_display(path))
-                    sys.stdout.writelines(lines)
+                    differ.append(_display(path))
+                    if output_format == "text":
+                        sys.stdout.writelines(lines)
         else:
             for path, text in rendered.items():
                 if write_atomically(path, text):
-                    changed += 1
-                    click.echo(f"\n  wrote {_display(path)}", err=True, nl=False)
+                    changed.append(_display(path))
+                    progress(f"\n  wrote {_display(path)}", nl=False)
             for path in stale:
                 path.unlink()
-                changed += 1
-                click.echo(f"\n  removed stale {_display(path)}", err=True, nl=False)
+                changed.append(_display(path))
+                progress(f"\n  removed stale {_display(path)}", nl=False)
+        drifted.extend(differ)
         elapsed = time.perf_counter() - started
         summary = f"{len(rendered)} file{'s' if len(rendered) != 1 else ''}"
         if not check:
-            summary += f", {changed} changed"
-        click.echo(f"{chr(10) if changed else ' '}{summary} ({elapsed:.2f} s)", err=True)
+            summary += f", {len(changed)} changed"
+        progress(f"{chr(10) if changed else ' '}{summary} ({elapsed:.2f} s)")
+        report.append(
+            {
+                "output": output.name,
+                "files": sorted(_display(path) for path in rendered),
+                "changed" if not check else "differ": changed if not check else differ,
+            }
+        )
+    if output_format == "json":
+        click.echo(json.dumps({"check": check, "outputs": report, "differ": drifted}, indent=2))
     if drifted:
         raise click.ClickException(
             f"{len(drifted)} generated file{'s' if len(drifted) != 1 else ''} differ from the "
@@ -55,22 +74,24 @@ _CHECK = click.option(
 )
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 def generate() -> None:
     """Generate files from the definitions (they are committed; see `make check`)."""
 
 
 @generate.command("all")
 @_CHECK
-def generate_all(check: bool) -> None:
+@FORMAT_OPTION
+def generate_all(check: bool, output_format: str) -> None:
     """Generate every output: the runtime's tables, the Glance metadefs, the JSON Schemas."""
-    _run(all_outputs(), check)
+    _run(all_outputs(), check, output_format)
 
 
 def _single(name: str, help_text: str) -> click.Command:
     @_CHECK
-    def command(check: bool) -> None:
-        _run((OUTPUT_FACTORIES[name](),), check)
+    @FORMAT_OPTION
+    def command(check: bool, output_format: str) -> None:
+        _run((OUTPUT_FACTORIES[name](),), check, output_format)
 
     command.__doc__ = help_text
     return generate.command(name)(command)

@@ -10,7 +10,7 @@ is a warning with its location and the closest known name, never a crash.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Iterator, Set
+from collections.abc import Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
@@ -275,8 +275,15 @@ class OnespecDomain(Domain):
             yield name, name, objtype, entry.docname, entry.node_id, 1
 
     def closest(self, objtype: str, target: str) -> str | None:
-        """The known name a misspelt reference most probably meant."""
+        """The known name a misspelt reference most probably meant: among this project's
+        objects and those of the inventories intersphinx loaded, which a project that only
+        links to onespec's keys relies on."""
         names = [name for (kind, name) in self.objects if kind == objtype]
+        inventory = getattr(self.env, "intersphinx_inventory", None)
+        if isinstance(inventory, Mapping):
+            linked = inventory.get(f"{self.name}:{objtype}")
+            if isinstance(linked, Mapping):
+                names.extend(name for name in linked if isinstance(name, str))
         matches = difflib.get_close_matches(target, names, n=1, cutoff=0.6)
         return matches[0] if matches else None
 

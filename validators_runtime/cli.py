@@ -1,6 +1,7 @@
 """The ``onespec`` command line.
 
-Exit codes everywhere: 0 ok, 1 invalid input (or drift, or problems found), 2 usage error.
+Every command follows one grammar (exit codes, messages, ``--format``, suggestions, progress):
+:mod:`validators_runtime.cli_grammar` states it.
 The ``generate`` group is imported only when it is used, so that the runtime commands work
 without the generator's dependencies and start quickly; the runtime is imported only by the
 commands that validate, so that ``generate`` can rebuild its tables even when they are stale.
@@ -20,32 +21,18 @@ import click
 import yaml
 
 from validators_runtime import yaml_limits
-
-#: ``--format text|json``, shared by every command whose output is data.
-FORMAT_OPTION = click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Text for people, JSON for machines.",
+from validators_runtime.cli_grammar import (
+    FORMAT_OPTION,
+    Invalid,
+    InvalidInput,
+    SuggestingChoice,
+    SuggestingGroup,
+    UnusableInput,
+    yaml_message,
 )
 
 
-class Invalid(click.exceptions.Exit):
-    """Exit 1: the input was read and is invalid; the command has already reported why."""
-
-    def __init__(self) -> None:
-        super().__init__(1)
-
-
-class UnusableInput(click.ClickException):
-    """Exit 2 with click's ``Error:`` line: the input cannot be used at all, like a usage error."""
-
-    exit_code = 2
-
-
-class LazyGroup(click.Group):
+class LazyGroup(SuggestingGroup):
     """A group whose listed subcommands are imported on first use."""
 
     def __init__(
@@ -101,7 +88,7 @@ def cli() -> None:
 # --- validate ------------------------------------------------------------------------------------
 
 
-@cli.group()
+@cli.group(cls=SuggestingGroup)
 def validate() -> None:
     """Validate metadata against the definitions."""
 
@@ -187,9 +174,11 @@ def _load_file(path: str) -> list[tuple[str | None, dict[Any, Any]]]:
         else:
             data = yaml.load(text, Loader=_StringLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml_limits.YAMLLimitError as exc:
-        raise click.BadParameter(f"{name}:{exc.line}: {exc.reason}", param_hint="--file") from None
-    except (ValueError, yaml.YAMLError) as exc:
-        raise click.BadParameter(f"{name} is not valid: {exc}", param_hint="--file") from None
+        raise UnusableInput(f"{name}:{exc.line}: {exc.reason}") from None
+    except yaml.YAMLError as exc:
+        raise InvalidInput(yaml_message(exc, name)) from None
+    except ValueError as exc:
+        raise InvalidInput(f"{name}: not valid JSON: {exc}") from None
     except RecursionError:
         raise click.BadParameter(
             f"{name} is nested too deeply to be extra specs (a mapping of keys to values)",
@@ -220,7 +209,7 @@ def _parse_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
 @validate.command("extra-specs")
 @click.option(
     "--mode",
-    type=click.Choice(["strict", "permissive", "off"]),
+    type=SuggestingChoice(["strict", "permissive", "off"]),
     default="strict",
     show_default=True,
     help="strict: unknown keys are errors; permissive: unknown keys are warnings; off: no checks.",
@@ -228,6 +217,7 @@ def _parse_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option(
     "--file",
     "file_",
+    type=click.Path(dir_okay=False, allow_dash=True),
     metavar="FILE",
     help="A YAML or JSON file of extra specs ('-' reads standard input).",
 )
@@ -301,7 +291,7 @@ def validate_extra_specs(
 # --- definitions ---------------------------------------------------------------------------------
 
 
-@cli.group("definitions")
+@cli.group("definitions", cls=SuggestingGroup)
 def definitions_group() -> None:
     """Inspect the loaded definitions."""
 
@@ -366,9 +356,25 @@ def doctor(output_format: str) -> None:
         raise Invalid() from None
 
 
+class _Diagnostic(logging.Formatter):
+    """Log records as the grammar's diagnostics: ``Error: ...``, ``Warning: ...``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = f"{record.levelname.capitalize()}: {record.getMessage()}"
+        if record.exc_info:
+            text += "\n" + self.formatException(record.exc_info)
+        return text
+
+
 def main() -> None:
     """Console-script entry point."""
-    logging.basicConfig(format="onespec: %(levelname)s: %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(_Diagnostic())
+    logging.basicConfig(handlers=[handler])
     # Validation findings are part of the command's own output; do not print them twice.
     logging.getLogger("validators_runtime.extra_specs").setLevel(logging.ERROR)
     cli()
+
+
+#: The shared grammar's helpers, importable from here as the area CLIs always have.
+__all__ = ["FORMAT_OPTION", "Invalid", "InvalidInput", "UnusableInput", "cli", "main"]

@@ -11,12 +11,17 @@ Modes:
 ``strict``
     Unknown keys and invalid values are errors.
 ``permissive``
-    Invalid values are errors; unknown keys are warnings, and are logged.
+    Invalid values are errors; unknown keys are warnings.
 ``off``
-    Nothing is checked.
+    No definition is consulted.
 
-In every mode a key whose namespace no definition claims (``foo:bar``), and a key without a
-namespace that no definition claims (``foo``), is accepted: it belongs to another service.
+Warnings are returned; each is also logged once per process, at INFO.
+
+In every mode, ``off`` included, what Nova could not store is an error, for every key: a key
+that is not a string, is empty or is longer than 255 characters, and a value that is not a
+string (a JSON number is read as its decimal text, as Nova's API reads it). Otherwise a key whose
+namespace no definition claims (``foo:bar``), and a key without a namespace that no definition
+claims (``foo``), is accepted: it belongs to another service.
 
 The module-level :func:`validate` uses the generated in-tree tables plus the out-of-tree
 definitions published in the ``onespec.extra_specs`` entry-point group, loaded once, on first use.
@@ -391,6 +396,29 @@ def _trigrams(word: str) -> set[str]:
 
 _FOREIGN = object()  # the key's namespace is claimed by no definition
 
+#: How many distinct warnings are remembered as logged; past this, the memory starts afresh, so
+#: a stream of different unknown keys cannot grow it without bound.
+_LOGGED_LIMIT = 4096
+_logged: set[str] = set()
+
+
+def _log_once(warnings: Iterable[Finding]) -> None:
+    """Log each warning the first time this process meets it, at INFO.
+
+    The warnings are returned to the caller, who decides what to show; the log is a trace for
+    operators. INFO keeps library use quiet (Python prints WARNING and above when logging is not
+    configured) and lets a service silence it with its logger level; once per message keeps a
+    service that validates the same flavor on every request from repeating itself.
+    """
+    for finding in warnings:
+        message = finding.message
+        if message in _logged:
+            continue
+        if len(_logged) >= _LOGGED_LIMIT:
+            _logged.clear()
+        _logged.add(message)
+        LOG.info("%s", message)
+
 
 class _Findings(list):
     """The findings of one call, and how many did-you-mean searches it may still run."""
@@ -535,17 +563,13 @@ class Registry:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         if type(specs) is not dict and not isinstance(specs, Mapping):
             raise TypeError(f"extra specs must be a mapping of keys to values, not {specs!r}")
-        if mode == "off":
-            return []
         findings = _Findings()
         check = self._check
         for key, value in specs.items():
             check(key, value, mode, findings)
         if not findings:
             return []
-        for finding in findings:
-            if finding.severity == "warning":
-                LOG.warning("%s", finding.message)
+        _log_once(finding for finding in findings if finding.severity == "warning")
         if any(finding.severity == "error" for finding in findings):
             raise ExtraSpecValidationError(findings)
         return findings
@@ -570,6 +594,9 @@ class Registry:
                 )
             )
             return
+        text = value if type(value) is str else self._as_text(key, value, findings)
+        if mode == "off":
+            return
         found = self._find(key)
         if found is _FOREIGN:
             return
@@ -578,28 +605,10 @@ class Registry:
             findings.searches_left -= search
             findings.append(self._unknown(key, value, found, mode, search=search))
             return
+        if text is None:
+            return  # not a string: reported above, and no rule can apply to it
+        value = text
         spec: _Spec = found  # type: ignore[assignment]
-        if type(value) is not str:
-            if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _INT_LIMIT:
-                message = (
-                    f"Extra spec {key!r} has an integer value of more than {MAX_LENGTH} digits, "
-                    f"which is longer than {MAX_LENGTH} characters."
-                )
-                findings.append(Finding(key, "invalid-value", "error", message, value=value))
-                return
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                value = str(value)  # as Nova's API does with JSON numbers
-            else:
-                findings.append(
-                    Finding(
-                        key,
-                        "invalid-value",
-                        "error",
-                        f"Extra spec {key!r} has the value {shown(value)}, which is not a string.",
-                        value=value,
-                    )
-                )
-                return
         problem = spec.problem(value)
         if problem is not None:
             reason, suggestion = problem
@@ -609,6 +618,26 @@ class Registry:
             findings.append(Finding(key, "invalid-value", "error", message, suggestion, value))
         if spec.status == "deprecated":
             findings.append(self._deprecated(key, value, spec))
+
+    @staticmethod
+    def _as_text(key: str, value: Any, findings: _Findings) -> str | None:
+        """A JSON number as the text Nova reads it as; None (and a finding) for anything else.
+
+        Nova's API refuses any other value for every key, foreign or not, so no mode accepts
+        one: it could not be stored.
+        """
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _INT_LIMIT:
+            message = (
+                f"Extra spec {key!r} has an integer value of more than {MAX_LENGTH} digits, "
+                f"which is longer than {MAX_LENGTH} characters."
+            )
+            findings.append(Finding(key, "invalid-value", "error", message, value=value))
+            return None
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return str(value)
+        message = f"Extra spec {key!r} has the value {shown(value)}, which is not a string."
+        findings.append(Finding(key, "invalid-value", "error", message, value=value))
+        return None
 
     def _deprecated(self, key: str, value: Any, spec: _Spec) -> Finding:
         # Imported on the first deprecated key only: most validations never meet one.

@@ -134,12 +134,12 @@ def test_hostile_specs_are_refused_at_load_time(layout, label, text, path, words
     ],
     ids=["package", "version", "path"],
 )
-def test_the_cli_refuses_them_with_exit_2_and_runs_nothing(layout, text):
+def test_the_cli_refuses_them_as_invalid_input_and_runs_nothing(layout, text):
     root, marker = layout
     spec_file = write_spec(root, text.replace("MARKER", str(marker)))
     done = onespec("image", "validate", str(spec_file), "--remote", "local", "--reconcile")
-    assert done.returncode == 2, done.stdout + done.stderr
-    assert f"spec error: {spec_file}:" in done.stderr
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"Error: {spec_file}:" in done.stderr
     assert done.stdout == ""
     assert not marker.exists()
 

@@ -111,8 +111,43 @@ def test_the_cli_validates_over_ssh(tmp_path, sshd):
         str(sshd.known_hosts),
         "--format",
         "json",
+        "--progress",
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["outcome"] == "passed" and report["target"].endswith(f":{sshd.port}")
     assert "passed     validators[0].package package coreutils" in done.stderr
+
+
+@pytest.mark.parametrize("greeting", [b"", b"HTTP/1.1 400 Bad Request\r\n\r\n"])
+def test_a_peer_that_is_not_an_ssh_server_is_a_clean_error(tmp_path, greeting):
+    """No paramiko traceback on stderr: one line saying what went wrong where, exit 2."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+
+    def answer() -> None:
+        for _ in range(2):
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            with connection:
+                connection.sendall(greeting)
+
+    threading.Thread(target=answer, daemon=True).start()
+    spec = write_spec(tmp_path, "validators:\n  - package: coreutils\n")
+    try:
+        done = onespec(
+            "image", "validate", str(spec), "--remote", f"ssh://someone@127.0.0.1:{port}"
+        )
+    finally:
+        server.close()
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and "paramiko" not in done.stderr.lower()
+    assert f"127.0.0.1:{port}" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr

@@ -45,3 +45,65 @@ def test_an_unresolved_any_reference_is_a_warning_not_a_crash(tmp_path):
         assert "no-such-thing-anywhere" in done.stderr  # Sphinx's own warning
         assert "unknown extra spec 'hw:cpu_pollicy'" in done.stderr
         assert (tmp_path / f"html{len(options)}" / "index.html").is_file()
+
+
+PROVIDER_CONF = """\
+extensions = ["sphinxext"]
+project = "provider"
+"""
+
+PROVIDER_INDEX = """\
+Provider
+========
+
+.. onespec:auto-extra-specs:: hw
+"""
+
+CONSUMER_CONF = """\
+extensions = ["sphinxext", "sphinx.ext.intersphinx"]
+project = "consumer"
+nitpicky = True
+intersphinx_mapping = {{"onespec": ({uri!r}, {inventory!r})}}
+"""
+
+CONSUMER_INDEX = """\
+Consumer
+========
+
+A key documented elsewhere: :onespec:extra-spec:`hw:cpu_policy`.
+
+The same key misspelt: :onespec:extra-spec:`hw:cpu_pollicy`.
+
+An unresolved any-reference: :any:`no-such-thing-anywhere`.
+"""
+
+
+def test_a_consumer_links_through_intersphinx_and_hears_did_you_mean(tmp_path):
+    """A project that documents no key links to a provider's through its objects.inv; a
+    misspelt key is a warning naming the closest key of that inventory, in parallel builds too."""
+    provider = tmp_path / "provider"
+    provider.mkdir()
+    (provider / "conf.py").write_text(PROVIDER_CONF)
+    (provider / "index.rst").write_text(PROVIDER_INDEX)
+    provided = tmp_path / "provided"
+    done = build(provider, provided, "-E")
+    assert done.returncode == 0, done.stderr
+    inventory = provided / "objects.inv"
+    assert inventory.is_file()
+
+    consumer = tmp_path / "consumer"
+    consumer.mkdir()
+    uri = "https://docs.example.org/onespec/"
+    (consumer / "conf.py").write_text(CONSUMER_CONF.format(uri=uri, inventory=str(inventory)))
+    (consumer / "index.rst").write_text(CONSUMER_INDEX)
+    for options in ((), ("-j", "2")):
+        out = tmp_path / f"consumer-html{len(options)}"
+        done = build(consumer, out, "-E", *options)
+        assert done.returncode == 0, done.stderr
+        assert "Extension error" not in done.stderr and "Traceback" not in done.stderr
+        html = (out / "index.html").read_text(encoding="utf-8")
+        assert f'href="{uri}index.html#' in html  # hw:cpu_policy, resolved through intersphinx
+        warnings = [line for line in done.stderr.splitlines() if "hw:cpu_pollicy" in line]
+        assert len(warnings) == 1, done.stderr
+        assert "did you mean 'hw:cpu_policy'?" in warnings[0]
+        assert "no-such-thing-anywhere" in done.stderr

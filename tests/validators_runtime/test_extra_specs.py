@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 
 import pytest
 
 from definitions.model import DefinitionError, ExtraSpecValidator, Parameter, Status
+from tests.conftest import ROOT
 from validators_runtime.extra_specs import (
     ExtraSpecValidationError,
     Finding,
@@ -14,6 +17,14 @@ from validators_runtime.extra_specs import (
     default_registry,
     validate,
 )
+
+
+@pytest.fixture(autouse=True)
+def _fresh_log_memory():
+    """Each warning is logged once per process; each test here starts as a new process would."""
+    from validators_runtime import extra_specs
+
+    extra_specs._logged.clear()
 
 
 def errors_of(specs, mode="strict"):
@@ -42,11 +53,35 @@ def test_specs_must_be_a_mapping():
 
 
 def test_permissive_logs_unknown_keys_and_returns_them_as_warnings(caplog):
-    with caplog.at_level(logging.WARNING, logger="validators_runtime.extra_specs"):
+    with caplog.at_level(logging.INFO, logger="validators_runtime.extra_specs"):
         warnings = validate({"hw:cpu_pollicy": "dedicated"}, mode="permissive")
     assert [w.code for w in warnings] == ["unknown-key"]
     assert warnings[0].severity == "warning"
     assert "hw:cpu_pollicy" in caplog.text
+
+
+def test_each_warning_is_logged_once_below_the_warning_level(caplog):
+    """A service validating the same flavor on every request is not flooded, and a library
+    user without logging set up sees nothing on stderr (Python prints WARNING and above)."""
+    specs = {"hide_hypervisor_id": "true", "hw:cpu_pollicy_once": "x"}
+    with caplog.at_level(logging.DEBUG, logger="validators_runtime.extra_specs"):
+        for _ in range(3):
+            assert len(validate(specs, mode="permissive")) == 2
+    records = [r for r in caplog.records if r.name == "validators_runtime.extra_specs"]
+    assert len([r for r in records if "hw:cpu_pollicy_once" in r.getMessage()]) == 1
+    assert all(r.levelno < logging.WARNING for r in records)
+
+
+def test_library_use_prints_nothing_on_stderr():
+    script = (
+        "from validators_runtime.extra_specs import validate\n"
+        "assert validate({'hide_hypervisor_id': 'true'})\n"
+        "assert validate({'hw:cpu_pollicy': 'x'}, mode='permissive')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert result.stderr == ""
 
 
 def test_permissive_still_rejects_invalid_values():
@@ -55,10 +90,32 @@ def test_permissive_still_rejects_invalid_values():
     assert [f.code for f in error.warnings] == ["unknown-key"]
 
 
-def test_off_checks_nothing_and_logs_nothing(caplog):
+def test_off_checks_no_rule_and_logs_nothing(caplog):
     with caplog.at_level(logging.DEBUG):
-        assert validate({"hw:cpu_policy": "nope", 7: None}, mode="off") == []
+        assert validate({"hw:cpu_policy": "nope", "hw:cpu_pollicy": "x"}, mode="off") == []
     assert caplog.text == ""
+
+
+@pytest.mark.parametrize("mode", ["strict", "permissive", "off"])
+@pytest.mark.parametrize("key", ["hw:numa_nodes", "foo:bar", "foo", "hw:cpu_pollicy"])
+@pytest.mark.parametrize("value", [True, False, None, ["2"], {"a": "1"}, b"2"])
+def test_no_mode_accepts_a_value_that_is_not_a_string(mode, key, value):
+    """Nova's API refuses them for every key, foreign or not, so no mode may store one."""
+    error = errors_of({key: value}, mode=mode)
+    (finding,) = [f for f in error.errors if f.code == "invalid-value"]
+    assert "not a string" in finding.message
+
+
+@pytest.mark.parametrize("mode", ["strict", "permissive", "off"])
+def test_no_mode_accepts_a_key_that_cannot_be_stored(mode):
+    error = errors_of({"": "x", 7: "x"}, mode=mode)
+    assert [f.code for f in error.errors] == ["invalid-key", "invalid-key"]
+
+
+@pytest.mark.parametrize("mode", ["strict", "permissive", "off"])
+@pytest.mark.parametrize("key", ["foo:bar", "foo"])
+def test_numbers_of_foreign_keys_become_text_as_nova_reads_them(mode, key):
+    assert validate({key: 2, f"{key}2": 1.5}, mode=mode) == []
 
 
 # --- findings --------------------------------------------------------------------------------
@@ -272,7 +329,7 @@ def test_lookup_names_the_governing_definition():
 
 
 def test_a_deprecated_key_validates_with_a_warning_naming_its_replacement(caplog):
-    with caplog.at_level(logging.WARNING, logger="validators_runtime.extra_specs"):
+    with caplog.at_level(logging.INFO, logger="validators_runtime.extra_specs"):
         (warning,) = validate({"hide_hypervisor_id": "true"})
     assert warning.code == "deprecated" and warning.severity == "warning"
     assert warning.suggestion == "hw:hide_hypervisor_id"

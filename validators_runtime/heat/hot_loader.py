@@ -341,7 +341,11 @@ def _positions(root: Node, sections: frozenset[str]) -> dict[tuple[Any, ...], in
 
 
 def _syntax_error(text: str, path: str, error: yaml.YAMLError) -> LoadError:
-    """The YAML error, re-read with the pure-Python loader whose message quotes the line."""
+    """The YAML error as every onespec command reports one: ``not valid YAML: PROBLEM`` at the
+    line (:func:`validators_runtime.cli_grammar.yaml_problem`), re-read with the pure-Python
+    loader, whose problems are worded the same on every installation."""
+    from validators_runtime.cli_grammar import yaml_problem
+
     problem = getattr(error, "problem", None) or ""
     if "maximum nesting depth" in problem:  # libyaml's own flow limit (1,000 levels)
         # Refused for the same reason as the composer's limit, and said the same way; the
@@ -362,12 +366,9 @@ def _syntax_error(text: str, path: str, error: yaml.YAMLError) -> LoadError:
         except (yaml_limits.YAMLLimitError, RecursionError):
             pass
     mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
-    line = mark.line + 1 if mark is not None else None
     column = mark.column + 1 if mark is not None else None
-    message = " ".join(str(error).split())
-    return LoadError(
-        "syntax", f"Error parsing template: {message}", path=path, line=line, column=column
-    )
+    line, problem = yaml_problem(error)
+    return LoadError("syntax", f"not valid YAML: {problem}", path=path, line=line, column=column)
 
 
 def _limit_error(error: yaml_limits.YAMLLimitError, path: str) -> LoadError:

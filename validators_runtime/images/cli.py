@@ -1,7 +1,8 @@
 """``onespec image``: check a spec, validate an instance against it, render it as a script.
 
-Exit codes: 0 passed (warnings allowed), 1 the image (or, for ``check``, the spec) is invalid,
-2 a usage error -- and, for ``validate`` and ``script``, a spec that does not load.
+Exit codes (:mod:`validators_runtime.cli_grammar`): 0 passed (warnings allowed), 1 the image or
+the spec is invalid, 2 a usage error: a spec that does not exist, bad arguments, an unreachable
+remote.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from typing import Any
 import click
 
 from validators_runtime.cli import FORMAT_OPTION
+from validators_runtime.cli_grammar import InvalidInput, SuggestingGroup, progress_wanted
+from validators_runtime.cli_grammar import error as report_error
+from validators_runtime.cli_grammar import warning as report_warning
 from validators_runtime.images.errors import (
     ImageArgumentError,
     ImageValidationError,
@@ -41,8 +45,13 @@ _ARGS = click.option(
 
 
 def _quiet_loader() -> None:
-    """Warnings are part of these commands' output: do not also log them."""
+    """Warnings are part of these commands' output: do not also log them.
+
+    paramiko logs a traceback for a peer that does not speak SSH before it raises the error
+    that these commands report in one line; its log adds nothing but noise.
+    """
     logging.getLogger("validators_runtime.images").setLevel(logging.ERROR)
+    logging.getLogger("paramiko").setLevel(logging.CRITICAL + 1)
 
 
 def _pairs(arguments: tuple[str, ...]) -> dict[str, str]:
@@ -60,14 +69,14 @@ def _roots(spec: str, resource_roots: tuple[str, ...]) -> list[Path]:
 
 
 def _load(spec: str, resource_roots: tuple[str, ...]) -> Any:
-    """Load the spec, or exit 2 with the loader's message."""
+    """Load the spec, or exit 1 with the loader's located message (the file exists: click
+    checked)."""
     from validators_runtime.images.spec import load
 
     try:
         return load(spec, resource_roots=_roots(spec, resource_roots))
     except ImageValidationSpecificationError as exc:
-        click.echo(f"spec error: {exc}", err=True)
-        sys.exit(2)
+        raise InvalidInput(str(exc)) from None
 
 
 def _plural(count: int, noun: str) -> str:
@@ -75,7 +84,7 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-@click.group("image")
+@click.group("image", cls=SuggestingGroup)
 def image() -> None:
     """Image specs: check them, validate instances against them, render them as scripts."""
 
@@ -289,7 +298,7 @@ def _remote(
 
 
 @image.command()
-@click.argument("spec", type=click.Path(dir_okay=False))
+@click.argument("spec", type=click.Path(exists=True, dir_okay=False))
 @click.option(
     "--remote",
     "remote_url",
@@ -297,10 +306,12 @@ def _remote(
     metavar="local|ssh://USER@HOST[:PORT]",
     help="Where to validate: this machine, or a host over SSH.",
 )
-@click.option("--identity", type=click.Path(dir_okay=False), help="The SSH private key file.")
+@click.option(
+    "--identity", type=click.Path(exists=True, dir_okay=False), help="The SSH private key file."
+)
 @click.option(
     "--known-hosts",
-    type=click.Path(dir_okay=False),
+    type=click.Path(exists=True, dir_okay=False),
     help="The known_hosts file the host key is checked against (default: the user's).",
 )
 @click.option(
@@ -321,6 +332,11 @@ def _remote(
     help="Seconds each command may take; on the local remote, a command that takes longer is "
     "killed with every process it started.",
 )
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="A line on standard error per validator [default: when standard error is a terminal].",
+)
 @_ARGS
 @_RESOURCE_ROOTS
 @FORMAT_OPTION
@@ -333,14 +349,15 @@ def validate(
     reconcile: bool,
     distro: str | None,
     timeout: float | None,
+    progress: bool | None,
     arguments: tuple[str, ...],
     resource_roots: tuple[str, ...],
     output_format: str,
 ) -> None:
     """Validate the image of an instance against SPEC, one progress line per validator.
 
-    Exits 0 when the image passes (after reconciling, with --reconcile), 1 when it fails, 2 on
-    a usage error, a spec that does not load, bad arguments, or an unreachable remote.
+    Exits 0 when the image passes (after reconciling, with --reconcile), 1 when it fails or the
+    spec is invalid, 2 on a usage error, bad arguments, or an unreachable remote.
 
     \b
     Examples:
@@ -356,17 +373,17 @@ def validate(
         raise click.BadParameter(str(exc), param_hint="--arg") from None
     for name in values:
         if name not in loaded.arguments:
-            click.echo(
-                f"warning: {name} is not an argument of the spec; passed as a variable", err=True
-            )
+            report_warning(f"{name} is not an argument of the spec; passed as a variable")
+    show_progress = progress_wanted() if progress is None else progress
 
-    def progress(step: Any) -> None:
-        click.echo(f"{'  ' * step.depth}{step.line_text()}", err=True)
+    def report_step(step: Any) -> None:
+        if show_progress:
+            click.echo(f"{'  ' * step.depth}{step.line_text()}", err=True)
 
     try:
         remote = _remote(remote_url, identity, known_hosts, accept_unknown_host)
     except RemoteError as exc:
-        click.echo(f"error: {exc}", err=True)
+        report_error(str(exc))
         sys.exit(2)
     with remote:
         try:
@@ -374,17 +391,17 @@ def validate(
                 remote,
                 reconcile=reconcile,
                 env_map=values,
-                progress=progress,
+                progress=report_step,
                 distro=distro,
                 timeout=timeout,
             )
         except ImageValidationError as exc:
             report = exc.report
             if report is None:
-                click.echo(f"error: {exc}", err=True)
+                report_error(str(exc))
                 sys.exit(1)
         except RemoteError as exc:
-            click.echo(f"error: {exc}", err=True)
+            report_error(str(exc))
             sys.exit(2)
     if output_format == "json":
         click.echo(json.dumps(report.to_dict(), indent=2))
@@ -402,7 +419,7 @@ def validate(
 
 
 @image.command()
-@click.argument("spec", type=click.Path(dir_okay=False))
+@click.argument("spec", type=click.Path(exists=True, dir_okay=False))
 @click.option(
     "--distro",
     required=True,
@@ -415,14 +432,18 @@ def validate(
 )
 @_ARGS
 @_RESOURCE_ROOTS
+@FORMAT_OPTION
 def script(
     spec: str,
     distro: str,
     output: str | None,
     arguments: tuple[str, ...],
     resource_roots: tuple[str, ...],
+    output_format: str,
 ) -> None:
     """Render SPEC as one standalone, idempotent bash script that reconciles an image offline.
+
+    With --format json, the script (or, with --output, the file written) in a JSON object.
 
     Cases by distribution and by argument are decided now; the script checks each step before
     changing anything, so running it twice changes nothing the second time. Run it with
@@ -447,12 +468,37 @@ def script(
     except ImageArgumentError as exc:
         raise click.BadParameter(str(exc), param_hint="--arg") from None
     except ImageValidationSpecificationError as exc:
-        click.echo(f"spec error: {exc}", err=True)
-        sys.exit(2)
-    if output is None:
+        raise InvalidInput(str(exc)) from None
+    if output is not None:
+        _write_whole(Path(output), text)
+    if output_format == "json":
+        body = {"spec": spec, "distro": distro, "output": output}
+        click.echo(json.dumps(body if output is not None else {**body, "script": text}, indent=2))
+    elif output is None:
         click.echo(text, nl=False)
-        return
-    path = Path(output)
-    path.write_text(text, encoding="utf-8")
-    path.chmod(0o755)
-    click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(f"wrote {output}", err=True)
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` (mode 0755) whole or not at all: a temporary file in the same
+    directory, renamed over ``path``, so a failure never leaves an empty or partial script."""
+    import os
+    import tempfile
+
+    try:
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    except OSError as exc:
+        raise click.BadParameter(
+            f"cannot write {path}: {exc.strerror}", param_hint="--output"
+        ) from None
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        Path(temporary).chmod(0o755)
+        os.replace(temporary, path)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise click.BadParameter(
+            f"cannot write {path}: {exc.strerror}", param_hint="--output"
+        ) from None

@@ -113,9 +113,12 @@ def known_distro(name: str) -> Distro:
     """
     distro = Distro.named(name)
     if distro.family is None:
+        from validators_runtime.cli_grammar import did_you_mean
+
+        base = re.sub(r"[0-9.]+$", "", name.strip().lower())
         raise ValueError(
             f"{name!r} is not a known distribution: use one of {', '.join(known_names())}, "
-            "optionally with a version (centos7, ubuntu22.04)"
+            f"optionally with a version (centos7, ubuntu22.04).{did_you_mean(base, known_names())}"
         )
     return distro
 

@@ -498,14 +498,29 @@ def hidden(plugin: Mapping[str, Any]) -> bool:
 
 
 def warnings_for(plugin: Mapping[str, Any]) -> list[str]:
-    """The warnings of every warn label that is on, for the plugin and each of its versions."""
-    warnings = []
+    """The warnings of every warn label that is on, for the plugin and each of its versions,
+    each once; none for a disabled plugin or version, which no cluster can use anyway."""
+
+    def gated_off(scope_labels: Mapping[str, Any], scope: str) -> bool:
+        return any(
+            label.effect == "gate" and not scope_labels.get(label.name, {}).get("status", True)
+            for label in _IN_SCOPE[scope]
+        )
+
+    if gated_off(plugin["plugin_labels"], PLUGIN):
+        return []
+    warnings: list[str] = []
     for version in (None, *plugin.get("version_labels", {})):
+        scope = PLUGIN if version is None else VERSION
         scope_labels = (
             plugin["plugin_labels"] if version is None else plugin["version_labels"][version]
         )
-        for label in _IN_SCOPE[PLUGIN if version is None else VERSION]:
+        if version is not None and gated_off(scope_labels, scope):
+            continue
+        for label in _IN_SCOPE[scope]:
             entry = scope_labels.get(label.name)
             if label.effect == "warn" and entry and entry.get("status") and label.warning:
-                warnings.append(label.warning.format(subject=subject(plugin["name"], version)))
+                warning = label.warning.format(subject=subject(plugin["name"], version))
+                if warning not in warnings:
+                    warnings.append(warning)
     return warnings

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from validators_runtime.cli import FORMAT_OPTION, Invalid, UnusableInput
+from validators_runtime.cli_grammar import InvalidInput, SuggestingGroup
 
 _DATABASE_URL = click.option(
     "--database-url",
@@ -32,19 +33,29 @@ class ConfigurationError(UnusableInput):
     """The service cannot start as configured; exit code 2, like a usage error."""
 
 
-def _engine(database_url: str | None) -> Any:
-    from validators_runtime.service.db.engine import (
-        StoreError,
-        create_engine,
-        default_database_url,
-        normalize_url,
-    )
+def _url(database_url: str | None) -> Any:
+    """The database URL, parsed; a URL onespec cannot use is a usage error."""
+    from validators_runtime.service.db.engine import StoreError, default_database_url, normalize_url
 
-    url = database_url or default_database_url()
     try:
-        parsed = normalize_url(url)
+        return normalize_url(database_url or default_database_url())
     except StoreError as exc:
         raise ConfigurationError(str(exc)) from None
+
+
+def _missing_sqlite_file(url: Any) -> Path | None:
+    """The SQLite file ``url`` names when it does not exist yet (connecting would create it)."""
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return None
+    path = Path(url.database).expanduser()
+    return None if path.exists() else path
+
+
+def _engine(database_url: str | None) -> Any:
+    """An engine for a command that writes: a SQLite file's directory is created."""
+    from validators_runtime.service.db.engine import create_engine
+
+    parsed = _url(database_url)
     if parsed.get_backend_name() == "sqlite" and parsed.database:
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     return create_engine(parsed, pool_size=1)
@@ -113,7 +124,7 @@ def _stop(signum: int, _frame: Any) -> None:
 )
 @click.option(
     "--policy-file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
     envvar="ONESPEC_POLICY_FILE",
     help="A policy file overriding the default rules [env: ONESPEC_POLICY_FILE].",
 )
@@ -131,6 +142,7 @@ def _stop(signum: int, _frame: Any) -> None:
     show_default=True,
     help="info logs every request (the access log).",
 )
+@FORMAT_OPTION
 def serve(
     database_url: str | None,
     host: str,
@@ -138,6 +150,7 @@ def serve(
     policy_file: Path | None,
     threads: int,
     log_level: str,
+    output_format: str,
 ) -> None:
     """Run the plugin admin API and the flavor extra-specs API under waitress.
 
@@ -145,7 +158,8 @@ def serve(
     (no --database-url, no $ONESPEC_DATABASE_URL) is created and migrated on first start. The
     service trusts the identity headers keystonemiddleware sets (X-Project-Id, X-Roles, ...): run
     it behind keystonemiddleware, or on an address only trusted clients reach. Stops on SIGINT or
-    SIGTERM.
+    SIGTERM. Once listening, it says where on standard error; with --format json, as one JSON
+    object on standard output (its port, when --port 0 picked one).
     """
     import waitress
 
@@ -156,14 +170,25 @@ def serve(
         default_database_url,
         display_url,
     )
-    from validators_runtime.service.policy import PolicyFileError
+    from validators_runtime.service.policy import PolicyFileError, PolicyFileSyntaxError
 
     _configure_logging(log_level)
+    if policy_file is not None:
+        from validators_runtime.service.policy import build_enforcer
+
+        try:  # before anything is created: a bad policy file changes nothing
+            build_enforcer(policy_file)
+        except PolicyFileSyntaxError as exc:
+            raise InvalidInput(str(exc)) from None
+        except PolicyFileError as exc:
+            raise ConfigurationError(str(exc)) from None
     url = database_url or default_database_url()
     if database_url is None and not os.environ.get(DATABASE_URL_VARIABLE):
         _create_embedded_database()
     try:
         app = create_app({"DATABASE_URL": url, "POLICY_FILE": policy_file, "POOL_SIZE": threads})
+    except PolicyFileSyntaxError as exc:
+        raise InvalidInput(str(exc)) from None
     except (StoreError, PolicyFileError) as exc:
         raise ConfigurationError(str(exc)) from None
     services = app.extensions["onespec"]
@@ -175,11 +200,19 @@ def serve(
         raise ConfigurationError(f"Cannot listen on {host}:{port}: {exc.strerror}.") from None
     shown_host = f"[{host}]" if ":" in host else host
     names = ", ".join(sorted(services.manager.plugins)) or "none"
-    click.echo(
-        f"onespec API on http://{shown_host}:{server.effective_port}/ "  # type: ignore[union-attr]
-        f"(database {display_url(url)}; plugins: {names})",
-        err=True,
-    )
+    address = f"http://{shown_host}:{server.effective_port}/"  # type: ignore[union-attr]
+    if output_format == "json":
+        started = {
+            "url": address,
+            "database": display_url(url),
+            "plugins": sorted(services.manager.plugins),
+        }
+        click.echo(json.dumps(started))
+        sys.stdout.flush()
+    else:
+        click.echo(
+            f"onespec API on {address} (database {display_url(url)}; plugins: {names})", err=True
+        )
     signal.signal(signal.SIGTERM, _stop)
     try:
         server.run()
@@ -190,7 +223,7 @@ def serve(
 # --- db ------------------------------------------------------------------------------------------
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 def db() -> None:
     """Create and upgrade the service's database."""
 
@@ -203,7 +236,8 @@ def db() -> None:
     show_default=True,
     help="The revision to upgrade to.",
 )
-def upgrade(database_url: str | None, revision: str) -> None:
+@FORMAT_OPTION
+def upgrade(database_url: str | None, revision: str, output_format: str) -> None:
     """Create the tables, or bring them to the latest revision, in one transaction."""
     from validators_runtime.service.db import migrate as database
     from validators_runtime.service.db.engine import display_url
@@ -217,7 +251,9 @@ def upgrade(database_url: str | None, revision: str) -> None:
         raise click.ClickException(f"Cannot upgrade the database {where}: {exc}") from None
     finally:
         engine.dispose()
-    if before == after:
+    if output_format == "json":
+        click.echo(json.dumps({"database": where, "before": before, "revision": after}))
+    elif before == after:
         click.echo(f"The database {where} is already at revision {after}.")
     else:
         click.echo(f"Upgraded the database {where} from {before or 'empty'} to revision {after}.")
@@ -227,21 +263,30 @@ def upgrade(database_url: str | None, revision: str) -> None:
 @_DATABASE_URL
 @FORMAT_OPTION
 def current(database_url: str | None, output_format: str) -> None:
-    """Show the database's revision; exit 1 unless it is the latest."""
+    """Show the database's revision; exit 1 unless it is the latest. Creates nothing."""
     from validators_runtime.service.db import migrate as database
-    from validators_runtime.service.db.engine import display_url
+    from validators_runtime.service.db.engine import create_engine, display_url
 
-    engine = _engine(database_url)
-    where = display_url(engine.url)
-    try:
-        revision = database.current_revision(engine)
-    except Exception as exc:
-        raise click.ClickException(f"Cannot read the database {where}: {exc}") from None
-    finally:
-        engine.dispose()
+    parsed = _url(database_url)
+    where = display_url(parsed)
+    missing = _missing_sqlite_file(parsed)
+    revision = None
+    if missing is None:
+        engine = create_engine(parsed, pool_size=1)
+        try:
+            revision = database.current_revision(engine)
+        except Exception as exc:
+            raise click.ClickException(f"Cannot read the database {where}: {exc}") from None
+        finally:
+            engine.dispose()
     head = database.head_revision()
     if output_format == "json":
         click.echo(json.dumps({"database": where, "revision": revision, "latest": head}))
+    elif missing is not None:
+        click.echo(
+            f"The database {where} does not exist, so it has no onespec tables; the latest "
+            f"revision is {head}."
+        )
     elif revision is None:
         click.echo(f"The database {where} has no onespec tables; the latest revision is {head}.")
     elif revision == head:
@@ -255,14 +300,32 @@ def current(database_url: str | None, output_format: str) -> None:
 # --- policy --------------------------------------------------------------------------------------
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 def policy() -> None:
     """The API's policy rules."""
 
 
 @policy.command()
-def sample() -> None:
-    """Print every rule with its default, commented out: a policy file to start from."""
+@FORMAT_OPTION
+def sample(output_format: str) -> None:
+    """Print every rule with its default, commented out: a policy file to start from.
+
+    With --format json, the rules as data: name, default, description, operations.
+    """
+    if output_format == "json":
+        from definitions.policy import RULES
+
+        rules = [
+            {
+                "name": rule.name,
+                "default": rule.check_str,
+                "description": rule.description,
+                "operations": [{"method": m, "path": p} for m, p in rule.operations],
+            }
+            for rule in RULES
+        ]
+        click.echo(json.dumps({"rules": rules}, indent=2))
+        return
     from validators_runtime.service.policy import sample as text
 
     click.echo(text(), nl=False)

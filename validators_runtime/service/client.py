@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from validators_runtime.cli import FORMAT_OPTION
+from validators_runtime.cli_grammar import SuggestingGroup
 from validators_runtime.plugins.labels import (
     PLUGIN,
     VERSION,
@@ -81,7 +82,7 @@ def _segment(text: str) -> str:
     return urllib.parse.quote(text, safe="")
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 @click.option(
     "--url",
     envvar="ONESPEC_URL",
@@ -209,8 +210,7 @@ def list_plugins(client: Client, show_all: bool, output_format: str) -> None:
             f"{'them' if left_out != 1 else 'it'}.",
             err=True,
         )
-    for plugin in shown:
-        _warn(plugin)
+    # No warnings here: the table says "deprecated" beside each deprecated version.
 
 
 def _show_text(plugin: Mapping[str, Any]) -> None:

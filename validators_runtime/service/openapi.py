@@ -135,7 +135,7 @@ def _parameters() -> dict[str, dict[str, Any]]:
             "description": (
                 f"How extra specs are validated (microversion {validating} and later only): "
                 "strict refuses unknown keys and invalid values; permissive refuses invalid "
-                "values and logs unknown keys; off checks nothing."
+                "values and logs unknown keys; off checks only that keys and values are strings."
             ),
             "schema": {"enum": list(_generated.VALIDATION_MODES), "default": "strict"},
         },

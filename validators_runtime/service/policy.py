@@ -27,6 +27,10 @@ class PolicyFileError(ValueError):
     """The policy file cannot be used; the message names it and says why."""
 
 
+class PolicyFileSyntaxError(PolicyFileError):
+    """The policy file is not valid YAML; the message names the file and the line."""
+
+
 def rule_defaults() -> list[RuleDefault]:
     """The rules as oslo.policy defaults (the ``oslo.policy.policies`` entry point)."""
     from oslo_policy import policy
@@ -71,6 +75,7 @@ def build_enforcer(policy_file: str | Path | None = None) -> Enforcer:
             policy.Rules({rule.name: rule.check for rule in defaults}), use_conf=False
         )
         return enforcer
+    _check_yaml(path, str(policy_file))
     enforcer = policy.Enforcer(conf, policy_file=str(path))
     conf.set_override("policy_dirs", [], group="oslo_policy")
     enforcer.register_defaults(defaults)
@@ -99,6 +104,21 @@ def build_enforcer(policy_file: str | Path | None = None) -> Enforcer:
             f"{', '.join(hints)}. `onespec policy sample` lists the rules."
         )
     return enforcer
+
+
+def _check_yaml(path: Path, shown: str) -> None:
+    """Read the file as YAML first, so that a syntax error names its line in one sentence
+    (oslo.policy would pass on PyYAML's multi-line dump)."""
+    import yaml
+
+    from validators_runtime.cli_grammar import yaml_message
+
+    try:
+        yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise PolicyFileSyntaxError(yaml_message(exc, shown)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PolicyFileError(f"The policy file {shown!r} cannot be read: {exc}") from None
 
 
 def authorize(enforcer: Enforcer, rule: str, context: Any) -> bool:

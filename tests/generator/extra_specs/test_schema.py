@@ -173,6 +173,7 @@ DIFFERENCE_EXAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("json-numbers", {"hw:numa_nodes": 2}),
     ("json-numbers", {"hw:tpm_version": 2.0}),
     ("json-numbers", {"resources:VCPU": 4}),
+    ("json-numbers", {"foo:bar": 5}),  # a foreign key's number is read as text too
     ("unicode-digits", {"hw:numa_nodes": "٣"}),
     ("unicode-digits", {"resources:VCPU": "４"}),
     ("unicode-digits", {"hw:cpu_realtime_mask": "٠-٣"}),
@@ -220,8 +221,11 @@ AGREEMENTS: list[dict[str, Any]] = [
     {"resources" + "A" * 65 + ":VCPU": "1"},
     {"trait" + "_" * 65 + ":CUSTOM_X": "required"},
     {"hw:numa_cpus.007": "0"},
-    {"foo:bar": 5},  # a foreign key's value is not checked at all
-    {"foo": None},
+    {"foo": None},  # no key, foreign or not, takes a value that is not a string
+    {"foo:bar": True},
+    {"foo:bar": ["x"]},
+    {"foo": {"a": "b"}},
+    {"hw:cpu_pollicy": None},
     {"hw:cpu_realtime": True},
     {"hw:numa_nodes": None},
     {"x" * 256: "y"},

@@ -151,6 +151,10 @@ def test_warnings_and_hidden_for_the_client():
     view = plugin_view(INFO)
     assert labels.hidden(view)
     assert len(labels.warnings_for(view)) == 1
+    disabled = {"version_labels": {"0.1": {"enabled": {"status": False}}}}
+    assert labels.warnings_for(plugin_view(INFO, disabled)) == []
+    off = {"plugin_labels": {"enabled": {"status": False}}}
+    assert labels.warnings_for(plugin_view(INFO, off)) == []
     assert not labels.hidden(plugin_view(INFO, {"plugin_labels": {"hidden": {"status": False}}}))
 
 

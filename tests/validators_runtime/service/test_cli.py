@@ -83,6 +83,21 @@ def test_db_upgrade_creates_the_directory_and_is_idempotent(sqlite_url):
     assert json.loads(done.stdout)["revision"] == json.loads(done.stdout)["latest"] == "0001"
 
 
+@pytest.mark.parametrize("output_format", ["text", "json"])
+def test_db_current_creates_nothing(tmp_path, output_format):
+    """A read-only command: neither the database file nor its directory may appear."""
+    missing = tmp_path / "not-yet" / "onespec.sqlite"
+    done = onespec(
+        "db", "current", "--database-url", f"sqlite:///{missing}", "--format", output_format
+    )
+    assert done.returncode == 1, done.stderr
+    assert not missing.parent.exists()
+    if output_format == "json":
+        assert json.loads(done.stdout)["revision"] is None
+    else:
+        assert "does not exist" in done.stdout
+
+
 def test_db_takes_the_url_from_the_environment(sqlite_url):
     done = onespec("db", "upgrade", env={"ONESPEC_DATABASE_URL": sqlite_url})
     assert done.returncode == 0
@@ -172,7 +187,23 @@ def test_plugins_list_leaves_hidden_plugins_out_unless_all(client_env):
     lines = done.stdout.splitlines()
     assert lines[0].split() == ["NAME", "TITLE", "VERSIONS", "LABELS"]
     assert lines[1].startswith("fake  Fake plugin  0.1 (deprecated), 0.2 (stable)  enabled, hidden")
-    assert "warning: Version '0.1' of plugin 'fake' is deprecated" in done.stderr
+    # The table says "deprecated" beside the version: a warning would only repeat it.
+    assert "is deprecated" not in done.stderr
+
+
+@ON_SQLITE
+def test_the_deprecated_version_warning_is_said_once_and_never_for_a_disabled_version(
+    client_env,
+):
+    done = onespec("plugins", "show", "fake", env=client_env)
+    assert done.stderr.count("warning: Version '0.1' of plugin 'fake' is deprecated") == 1
+    done = onespec("plugins", "update", "fake", "--disable", "--version", "0.1", env=client_env)
+    assert done.returncode == 0, done.stderr
+    assert "deprecated" not in done.stderr
+    for command in (("show", "fake"), ("list", "--all"), ("list", "--all", "--format", "json")):
+        done = onespec("plugins", *command, env=client_env)
+        assert done.returncode == 0, done.stderr
+        assert "deprecated" not in done.stderr, command
 
 
 @ON_SQLITE

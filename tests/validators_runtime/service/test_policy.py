@@ -66,7 +66,7 @@ def test_a_policy_file_overrides_a_default(tmp_path):
     ("text", "words"),
     [
         (None, "does not exist"),
-        ("[unclosed", "cannot be read"),
+        ("[unclosed", ":1: not valid YAML: "),  # located, as every command reports bad YAML
         ('"onespec:plugins:updat": "role:x"\n', "did you mean 'onespec:plugins:update'?"),
     ],
 )

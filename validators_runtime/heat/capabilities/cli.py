@@ -15,6 +15,9 @@ from typing import Any, TypeVar
 import click
 
 from validators_runtime.cli import FORMAT_OPTION, Invalid, UnusableInput
+from validators_runtime.cli_grammar import SuggestingGroup, format_option
+from validators_runtime.cli_grammar import error as report_error
+from validators_runtime.cli_grammar import warning as report_warning
 from validators_runtime.heat import capabilities as api
 from validators_runtime.heat.hot_loader import MAX_TEMPLATE_SIZE, HeatFileError
 
@@ -55,9 +58,9 @@ def _report(problems: Iterable[api.Problem], verbose: bool) -> bool:
     for problem in problems:
         if problem.severity == "error":
             failed = True
-            click.echo(f"onespec: error: {problem}", err=True)
+            report_error(str(problem))
         elif verbose:
-            click.echo(f"onespec: warning: {problem}", err=True)
+            report_warning(str(problem))
     return failed
 
 
@@ -72,7 +75,7 @@ def _json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-@click.group("capabilities")
+@click.group("capabilities", cls=SuggestingGroup)
 def capabilities() -> None:
     """Template capabilities: find, summarise and resolve them.
 
@@ -143,15 +146,20 @@ def find_command(
     metavar="DIR",
     help="A directory whose templates (recursively) to summarise; repeat for several.",
 )
+@format_option(
+    "json",
+    "JSON for machines (the default, as before --format existed), text for people.",
+)
 @_SCAN_OPTIONS
 def summary_command(
     files: tuple[str, ...],
     directories: tuple[str, ...],
+    output_format: str,
     max_size: int,
     no_cache: bool,
     verbose: bool,
 ) -> None:
-    """Print, as JSON, the capabilities that the templates offer.
+    """Print the capabilities that the templates offer (JSON unless --format text).
 
     `labels` maps each label key to the values templates declare for it; `resource_types`
     maps each type that templates name in `resource_type` to those templates.
@@ -167,7 +175,14 @@ def summary_command(
     if directories:
         deep = api.summary(directories, recursive=True, **options)
         result = _merge_summaries(result, deep)
-    _json(result.to_dict())
+    if output_format == "json":
+        _json(result.to_dict())
+    else:
+        report = result.to_dict()
+        for key, values in report["labels"].items():
+            click.echo(f"label {key}: {', '.join(values)}")
+        for kind, templates in report["resource_types"].items():
+            click.echo(f"resource type {kind}: {', '.join(templates)}")
     if _report(result.problems, verbose):
         raise Invalid() from None
 
@@ -278,12 +293,12 @@ def resolve_command(
     except api.ResolutionError as exc:
         if output_format == "json":
             _json({"resolved": False, "decisions": [d.to_dict() for d in exc.decisions]})
-        click.echo(f"onespec: error: {exc}", err=True)
+        report_error(str(exc))
         raise Invalid() from None
     except HeatFileError as exc:
         if output_format == "json":
             _json({"resolved": False, "error": str(exc)})
-        click.echo(f"onespec: error: {exc}", err=True)
+        report_error(str(exc))
         raise Invalid() from None
     written = None
     if output_dir is not None:
@@ -295,10 +310,10 @@ def resolve_command(
             if exc.usage:
                 raise UnusableInput(str(exc)) from None
             for problem in exc.problems:
-                click.echo(f"onespec: error: {problem}", err=True)
+                report_error(str(problem))
             raise Invalid() from None
     for warning in resolution.warnings:
-        click.echo(f"onespec: warning: {warning}", err=True)
+        report_warning(str(warning))
     if output_format == "json":
         report = {"resolved": True, **resolution.to_dict()}
         if written is not None:
@@ -313,7 +328,7 @@ def resolve_command(
         click.echo(written.environment)
         count = len(written.files)
         click.echo(
-            f"onespec: wrote {written.environment} and {count} file{'s' if count != 1 else ''} "
+            f"Wrote {written.environment} and {count} file{'s' if count != 1 else ''} "
             f"({len(written.stripped)} without their capabilities section), laid out as "
             f"{written.root}",
             err=True,
@@ -322,7 +337,7 @@ def resolve_command(
         click.echo(resolution.to_yaml(), nl=False)
         if resolution.annotated:
             click.echo(
-                "onespec: note: Heat rejects the capabilities section of "
+                "Note: Heat rejects the capabilities section of "
                 f"{', '.join(resolution.annotated)}; use --output-dir for copies without it",
                 err=True,
             )

@@ -20,6 +20,8 @@ import click
 
 from validators_runtime._generated import components as facts
 from validators_runtime.cli import FORMAT_OPTION, Invalid
+from validators_runtime.cli_grammar import InvalidInput, SuggestingGroup, format_option
+from validators_runtime.cli_grammar import error as report_error
 from validators_runtime.heat.components.deployment import DeploymentConfig, build_deployment_config
 from validators_runtime.heat.components.hook import (
     OUTPUTS_DIR,
@@ -78,7 +80,7 @@ def _names(items: Any) -> str:
     return ", ".join(items) if items else "none"
 
 
-@click.group("component")
+@click.group("component", cls=SuggestingGroup)
 def component() -> None:
     """Software components (OS::Heat::SoftwareComponent): one config per lifecycle action.
 
@@ -159,7 +161,10 @@ def _print_template(report: Mapping[str, Any]) -> None:
 
 @component.command("validate")
 @click.argument(
-    "templates", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path)
+    "templates",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
 )
 @_template_options
 @FORMAT_OPTION
@@ -265,7 +270,9 @@ def _print_metadata(derived: DeploymentConfig, resource: str, notes: list[str]) 
 
 @component.command("metadata")
 @click.argument(
-    "template_path", metavar="TEMPLATE", type=click.Path(dir_okay=False, path_type=Path)
+    "template_path",
+    metavar="TEMPLATE",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
 )
 @click.option(
     "--resource",
@@ -333,8 +340,7 @@ def metadata_command(
     try:
         template = _load(template_path, files_root, parameters)
     except TemplateError as exc:
-        click.echo(f"error: {exc}", err=True)
-        raise Invalid() from None
+        raise InvalidInput(str(exc)) from None
     kind = template.resource_type(resource)
     notes: list[str] = []
     settings: dict[str, Any] = {}
@@ -368,9 +374,9 @@ def metadata_command(
             **settings,
         )
     except ComponentValidationError as exc:
-        click.echo(f"error: {exc.subject} is invalid:", err=True)
+        report_error(f"{exc.subject} is invalid:")
         for problem in exc.problems:
-            click.echo(f"  error: [{problem.code}] {problem}", err=True)
+            click.echo(f"  [{problem.code}] {problem}", err=True)
         raise Invalid() from None
     if output_format == "json":
         click.echo(derived.to_json())
@@ -435,12 +441,17 @@ class _AnswersInJson(click.Command):
     type=click.FloatRange(min=0, min_open=True),
     help="Seconds a config may run; then its whole process group is killed. [default: none]",
 )
+@format_option(
+    "json",
+    "JSON, which heat-config reads; text, to read the answer when rehearsing.",
+)
 def hook_command(
     mode: str,
     hooks_dir: Path,
     working_dir: Path | None,
     outputs_dir: Path | None,
     timeout: float | None,
+    output_format: str,
 ) -> None:
     """The heat-config hook for group 'component': JSON on standard input, JSON on standard output.
 
@@ -467,7 +478,12 @@ def hook_command(
     settings = HookSettings(hooks_dir, working_dir, outputs_dir, timeout, mode=mode)
     stdin = sys.stdin.buffer.read()
     answer = run_script_hook(stdin, settings) if script else run_hook(stdin, settings)
-    click.echo(dumps(answer))
+    if output_format == "json":
+        click.echo(dumps(answer))
+    else:
+        for name, value in answer.items():
+            shown = value if isinstance(value, str) else json.dumps(value, default=json_default)
+            click.echo(f"{name}: {shown}")
     if answer["deploy_status_code"] != 0 and not script:
         raise Invalid() from None
 

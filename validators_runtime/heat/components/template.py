@@ -55,7 +55,7 @@ class TemplateError(ComponentError):
 
 #: How each of the loader's refusals reads after the file's name.
 _LOAD_REASONS = {
-    "syntax": "is not valid YAML or JSON: {}",
+    "syntax": "{}",
     "not-a-mapping": "is not a HOT template: it is not a mapping. {}",
     "unreadable": "cannot be read: {}",
     "encoding": "is not UTF-8 text: {}",

@@ -474,7 +474,7 @@ def test_a_broken_candidate_makes_the_list_unresolvable(tmp_path, monkeypatch):
         api.resolve(["env.yaml", "env2.yaml"])
     message = str(caught.value)
     assert "2 of the candidates cannot be read, so the choice cannot be made" in message
-    assert "  b.yaml: cannot be used: b.yaml:2: Error parsing template:" in message
+    assert "  b.yaml: cannot be used: b.yaml:2: not valid YAML:" in message
     assert "  c.yaml: cannot be used: c.yaml: cannot read the file:" in message
 
 
@@ -584,12 +584,12 @@ def test_scan_classifies_and_reports(tmp_path, monkeypatch):
     assert len(errors) == 1
     assert errors[0].startswith("bad.yaml:2: the capabilities section must be a mapping")
     broken = next(r for r in result.records if r.path == "broken.yaml")
-    assert broken.detail.startswith("not a template or environment (Error parsing template:")
+    assert broken.detail.startswith("not a template or environment (not valid YAML:")
     assert [r.path for r in result.of_kind("template")] == ["t.yaml"]
     # Named explicitly, the same file is an error.
     (named,) = api.scan(["broken.yaml"], cache=False).records
     assert named.kind == "error"
-    assert str(named.problems[0]).startswith("broken.yaml:2: Error parsing template:")
+    assert str(named.problems[0]).startswith("broken.yaml:2: not valid YAML:")
 
 
 def test_implementations_are_normalised_per_environment():

@@ -101,7 +101,7 @@ def test_invalid_files_are_reported_and_exit_1_with_the_results(seed):
     assert done.returncode == 1
     assert done.stdout == "puppet/controller.yaml\n"
     assert done.stderr.startswith(
-        "onespec: error: broken.yaml:2: the capabilities section must be a mapping"
+        "Error: broken.yaml:2: the capabilities section must be a mapping"
     )
 
 
@@ -119,7 +119,7 @@ def test_a_directory_without_recursion_is_an_error(seed):
     done = onespec("find", "-c", "deployment=puppet", "puppet", "docker/controller.yaml", cwd=seed)
     assert done.returncode == 1
     assert done.stdout == ""
-    assert done.stderr == "onespec: error: puppet: is a directory (scan it with -r)\n"
+    assert done.stderr == "Error: puppet: is a directory (scan it with -r)\n"
 
 
 def test_warnings_only_with_verbose(seed):
@@ -130,7 +130,7 @@ def test_warnings_only_with_verbose(seed):
     loud = onespec("find", "-v", "-r", "-c", "deployment=puppet", ".", cwd=seed)
     assert loud.returncode == 0
     assert loud.stderr == (
-        "onespec: warning: dup.yaml:3: duplicate key 'a' at lines 2 and 3: YAML keeps the last "
+        "Warning: dup.yaml:3: duplicate key 'a' at lines 2 and 3: YAML keeps the last "
         "value silently, and so does Heat; remove one of them\n"
     )
 
@@ -163,7 +163,7 @@ def test_resolve_exits_1_for_an_environment_heat_would_refuse(seed):
     (seed / "bad.yaml").write_text("requires: {deployment: puppet}\nresources: {}\n")
     done = onespec("resolve", "-e", "bad.yaml", cwd=seed)
     assert done.returncode == 1
-    assert done.stderr.startswith("onespec: error: bad.yaml:2: environment has wrong section")
+    assert done.stderr.startswith("Error: bad.yaml:2: environment has wrong section")
 
 
 def test_resolve_with_an_output_directory(seed, tmp_path):

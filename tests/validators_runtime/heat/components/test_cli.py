@@ -203,7 +203,7 @@ def test_validate_an_unreadable_template(tmp_path):
     done = onespec("validate", str(template))
     assert done.returncode == 1
     assert done.stdout.startswith(f"error: {template}:")
-    assert "is not valid YAML" in done.stdout
+    assert f"{template}:3: not valid YAML: " in done.stdout
     assert "1 unreadable" in done.stdout
 
 

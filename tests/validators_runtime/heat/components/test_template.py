@@ -75,9 +75,9 @@ def test_syntax_errors_name_the_file_and_line(tmp_path):
         Template.load(path)
     assert caught.value.path == str(path)
     assert caught.value.line is not None
-    assert str(caught.value).startswith(f"{path}:{caught.value.line}: is not valid YAML")
+    assert str(caught.value).startswith(f"{path}:{caught.value.line}: not valid YAML: ")
     path = write(tmp_path, "t.json", '{"heat_template_version": \n')
-    with pytest.raises(TemplateError, match="is not valid YAML or JSON"):
+    with pytest.raises(TemplateError, match="not valid YAML: "):
         Template.load(path)
 
 

@@ -1,0 +1,68 @@
+"""``onespec image script`` writes its file only on success, and the README's image commands
+say where a spec's scripts are (``--resource-root``), as a spec outside its plugin needs."""
+
+from __future__ import annotations
+
+import re
+
+from tests.conftest import ROOT
+from tests.images.helpers import onespec, write_spec
+
+SPEC = """\
+arguments:
+  java_distro:
+    description: Which Java.
+    required: true
+validators:
+  - package: coreutils
+"""
+
+
+def test_a_failed_script_leaves_no_file(tmp_path):
+    spec = write_spec(tmp_path, SPEC)
+    output = tmp_path / "pack.sh"
+    done = onespec("image", "script", str(spec), "--distro", "ubuntu", "--output", str(output))
+    assert done.returncode == 2, done.stderr
+    assert not output.exists()
+
+
+def test_a_failed_script_leaves_an_existing_file_alone(tmp_path):
+    spec = write_spec(tmp_path, SPEC)
+    output = tmp_path / "pack.sh"
+    output.write_text("#!/bin/sh\necho previous\n")
+    done = onespec("image", "script", str(spec), "--distro", "nosuch", "--output", str(output))
+    assert done.returncode == 2
+    assert output.read_text() == "#!/bin/sh\necho previous\n"
+
+
+def test_a_script_is_written_whole_and_executable(tmp_path):
+    spec = write_spec(tmp_path, SPEC)
+    output = tmp_path / "pack.sh"
+    done = onespec(
+        "image",
+        "script",
+        str(spec),
+        "--distro",
+        "ubuntu",
+        "--arg",
+        "java_distro=openjdk",
+        "--output",
+        str(output),
+    )
+    assert done.returncode == 0, done.stderr
+    assert output.read_text().startswith("#!") and output.stat().st_mode & 0o111
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["image.yaml", "pack.sh"]  # no temp
+
+
+def test_the_readme_runs_image_commands_with_their_resource_root_and_no_redirection():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    lines = [
+        line
+        for line in readme.splitlines()
+        if re.match(r"onespec image (check|validate|script) ", line)
+    ]
+    assert lines
+    for line in lines:
+        command = line.split("#", 1)[0]
+        assert "--resource-root" in command, line
+        assert ">" not in command, line  # a shell redirection leaves a file behind on failure
