@@ -65,6 +65,41 @@ def runtime_output() -> Output:
     )
 
 
+def deployment_output(name: str, directory: Path) -> Output:
+    """The ``metadefs`` or ``schemas`` output written into ``directory`` for a deployment.
+
+    Unlike the committed files, which hold the in-tree catalogue only (so that they do not
+    depend on what happens to be installed), these include the definitions that installed
+    packages add through the ``onespec.extra_specs`` entry point, exactly as the runtime
+    validates them. Only onespec's own files in ``directory`` are ever removed as stale.
+    """
+    from definitions.registry import load
+
+    registry = load()
+    if name == "metadefs":
+        return Output(
+            "metadefs",
+            lambda: {
+                directory / file: text
+                for file, text in metadefs.render_texts(
+                    registry.definitions, registry.namespaces
+                ).items()
+            },
+            owns=directory,
+            owned_pattern="onespec-*.json",
+        )
+    if name == "schemas":
+        builders = {
+            **SCHEMAS,
+            FLAVOR_EXTRA_SPECS: lambda: flavor_extra_specs_schema(registry.definitions),
+        }
+        return Output(
+            "schemas",
+            lambda: {directory / file: dumps(build()) for file, build in builders.items()},
+        )
+    raise ValueError(f"{name!r} is not written for deployments: metadefs or schemas")
+
+
 #: Every output ``onespec generate all`` writes, by name, in order.
 OUTPUT_FACTORIES: dict[str, Callable[[], Output]] = {
     "runtime": runtime_output,

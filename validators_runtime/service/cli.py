@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import os
@@ -30,6 +31,26 @@ LOG = logging.getLogger(__name__)
 
 class ConfigurationError(UnusableInput):
     """The service cannot start as configured; exit code 2, like a usage error."""
+
+
+#: What the service's commands import, by module name: the ``[api]`` extra without its
+#: PostgreSQL driver, which only a postgresql:// database needs (SQLAlchemy names it then).
+API_MODULES = ("flask", "sqlalchemy", "alembic", "oslo_policy", "oslo_context", "waitress")
+
+
+def require_api_extra(command: str) -> None:
+    """Exit 2 naming the extra to install when the service's dependencies are missing.
+
+    onespec's core install validates without them; a bare ``ModuleNotFoundError`` from deep
+    inside the service would not tell an operator that ``pip install 'onespec[api]'`` is the fix.
+    """
+    missing = [name for name in API_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ConfigurationError(
+            f"`onespec {command}` needs the service's dependencies, and "
+            f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not installed: "
+            "install the api extra, for example `pip install 'onespec[api]'`."
+        )
 
 
 def _engine(database_url: str | None) -> Any:
@@ -147,6 +168,7 @@ def serve(
     it behind keystonemiddleware, or on an address only trusted clients reach. Stops on SIGINT or
     SIGTERM.
     """
+    require_api_extra("serve")
     import waitress
 
     from validators_runtime.service.app import create_app
@@ -205,6 +227,7 @@ def db() -> None:
 )
 def upgrade(database_url: str | None, revision: str) -> None:
     """Create the tables, or bring them to the latest revision, in one transaction."""
+    require_api_extra("db upgrade")
     from validators_runtime.service.db import migrate as database
     from validators_runtime.service.db.engine import display_url
 
@@ -228,6 +251,7 @@ def upgrade(database_url: str | None, revision: str) -> None:
 @FORMAT_OPTION
 def current(database_url: str | None, output_format: str) -> None:
     """Show the database's revision; exit 1 unless it is the latest."""
+    require_api_extra("db current")
     from validators_runtime.service.db import migrate as database
     from validators_runtime.service.db.engine import display_url
 
@@ -263,6 +287,7 @@ def policy() -> None:
 @policy.command()
 def sample() -> None:
     """Print every rule with its default, commented out: a policy file to start from."""
+    require_api_extra("policy sample")
     from validators_runtime.service.policy import sample as text
 
     click.echo(text(), nl=False)
