@@ -9,6 +9,7 @@ import only the shared helpers (``generator.schema``, ``generator.text``, ``gene
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,8 @@ from generator.template_capabilities.schema import (
     environment_requires_schema,
     hot_capabilities_schema,
 )
+
+LOG = logging.getLogger(__name__)
 
 #: Every schema ``outputs/schemas/`` holds, by file name, with the function that builds it.
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
@@ -73,17 +76,30 @@ def deployment_output(name: str, directory: Path) -> Output:
     packages add through the ``onespec.extra_specs`` entry point, exactly as the runtime
     validates them. Only onespec's own files in ``directory`` are ever removed as stale.
     """
-    from definitions.registry import load
+    from definitions.registry import IN_TREE, load
 
     registry = load()
     if name == "metadefs":
+        # Glance properties are concrete names. The in-tree catalogue decides, per pattern,
+        # which names to list (metadefs.EXPANSIONS) or to leave out; an out-of-tree package
+        # cannot add to that table, so its patterned keys are left out, and said so.
+        patterned = [
+            d.name
+            for d in registry.definitions
+            if d.is_patterned and registry.sources[d.name] != IN_TREE
+        ]
+        if patterned:
+            LOG.warning(
+                "left out of the Glance metadefs (patterned names; Glance lists concrete "
+                "properties only): %s",
+                ", ".join(patterned),
+            )
+        exported = tuple(d for d in registry.definitions if d.name not in patterned)
         return Output(
             "metadefs",
             lambda: {
                 directory / file: text
-                for file, text in metadefs.render_texts(
-                    registry.definitions, registry.namespaces
-                ).items()
+                for file, text in metadefs.render_texts(exported, registry.namespaces).items()
             },
             owns=directory,
             owned_pattern="onespec-*.json",
