@@ -186,8 +186,55 @@ def _summary_value(spec: ExtraSpec) -> str:
     return _TYPE_WORDS[kind]
 
 
-def summary_lines(definitions: Sequence[ExtraSpec]) -> Iterator[str]:
-    """A table of keys, allowed values and first sentences, linking to the full entries."""
+#: A family of at least this many definitions that differ only by the key they describe (the
+#: standard traits, the standard resource classes) is described by table rows, not entries.
+REPEATED_AT_LEAST = 5
+
+
+def repeated(definitions: Iterable[ExtraSpec]) -> frozenset[str]:
+    """Names of definitions that a table row describes in full.
+
+    Hundreds of entries that say the same thing about a different trait make a page nobody can
+    scan (and of megabytes): a definition belongs to a family when its description, with the
+    text after the key's first colon taken out, its value, parameters, status and relations are
+    those of at least :data:`REPEATED_AT_LEAST` others. Deprecated definitions and the rest
+    (patterns such as ``CUSTOM_{trait}``, special keys) keep their full entry.
+    """
+    families: dict[str, list[str]] = {}
+    for spec in definitions:
+        rest = spec.name.partition(":")[2]
+        if spec.deprecated or not rest or rest not in spec.description:
+            continue
+        shape = repr(
+            (
+                spec.namespace,
+                spec.description.replace(rest, "\0"),
+                spec.value,
+                spec.parameters,
+                spec.status,
+                spec.virt_drivers,
+                spec.requires,
+                spec.conflicts,
+            )
+        )
+        families.setdefault(shape, []).append(spec.name)
+    return frozenset(
+        name for names in families.values() if len(names) >= REPEATED_AT_LEAST for name in names
+    )
+
+
+def entry_role(spec: ExtraSpec) -> str:
+    """A table cell that describes the extra spec (a link target, indexed), not a link to it."""
+    return f":onespec:extra-spec-entry:`{spec.name} <{spec.namespace}>`"
+
+
+def summary_lines(
+    definitions: Sequence[ExtraSpec], described_here: Collection[str] = ()
+) -> Iterator[str]:
+    """A table of keys, allowed values and first sentences, linking to the full entries.
+
+    A row whose key is in ``described_here`` is that key's description (see :func:`repeated`).
+    """
     yield ".. list-table::"
     yield "   :header-rows: 1"
     yield "   :widths: 30 25 45"
@@ -196,7 +243,7 @@ def summary_lines(definitions: Sequence[ExtraSpec]) -> Iterator[str]:
     yield "     - Value"
     yield "     - Description"
     for spec in definitions:
-        name = spec_ref(spec.name)
+        name = entry_role(spec) if spec.name in described_here else spec_ref(spec.name)
         if spec.deprecated:
             name += " (deprecated)"
         yield f"   * - {name}"
@@ -213,9 +260,12 @@ def namespace_lines(
     deprecated: DeprecatedFilter = "include",
     known: Collection[str] = (),
 ) -> Iterator[str]:
-    """A namespace's introduction followed by its extra specs, in full or as a summary.
+    """A namespace's introduction, a table of its keys, then the entries the table links to.
 
-    ``known`` names the specs that literals in descriptions may link to.
+    The table comes first so that a reader scans the namespace before reading any entry;
+    families of near-identical definitions (:func:`repeated`) are described by their rows only.
+    ``summary`` renders the table alone, linking to entries described elsewhere. ``known``
+    names the specs that literals in descriptions may link to.
     """
     selected = filter_deprecated(definitions, deprecated)
     if namespace.description:
@@ -226,8 +276,11 @@ def namespace_lines(
     if summary:
         yield from summary_lines(selected)
         return
+    in_rows = repeated(selected)
+    yield from summary_lines(selected, in_rows)
     for spec in selected:
-        yield from extra_spec_lines(spec, known)
+        if spec.name not in in_rows:
+            yield from extra_spec_lines(spec, known)
 
 
 def _shortened(text: str, limit: int = 24) -> str:
