@@ -2,7 +2,7 @@
 
 A service that checks a document against a schema, or an editor that offers completion from
 one, should not need a checkout of onespec or a copy of its files: the wheel ships both sets as
-package data (``validators_runtime/data/``), read here through :mod:`importlib.resources`. In a
+package data (``validators_runtime/data/``), read here through ``importlib.resources``. In a
 checkout (or an editable install) the same names resolve to the committed ``outputs/``
 directory, so code written against this module behaves the same in both.
 

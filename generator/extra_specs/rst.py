@@ -229,7 +229,9 @@ def entry_role(spec: ExtraSpec) -> str:
 
 
 def summary_lines(
-    definitions: Sequence[ExtraSpec], described_here: Collection[str] = ()
+    definitions: Sequence[ExtraSpec],
+    described_here: Collection[str] = (),
+    known: Collection[str] = (),
 ) -> Iterator[str]:
     """A table of keys, allowed values and first sentences, linking to the full entries.
 
@@ -248,7 +250,7 @@ def summary_lines(
             name += " (deprecated)"
         yield f"   * - {name}"
         yield f"     - {_table_cell(_summary_value(spec))}"
-        yield f"     - {_table_cell(first_sentence(spec.description))}"
+        yield f"     - {link_specs(_table_cell(first_sentence(spec.description)), known)}"
     yield ""
 
 
@@ -277,7 +279,7 @@ def namespace_lines(
         yield from summary_lines(selected)
         return
     in_rows = repeated(selected)
-    yield from summary_lines(selected, in_rows)
+    yield from summary_lines(selected, in_rows, known)
     for spec in selected:
         if spec.name not in in_rows:
             yield from extra_spec_lines(spec, known)

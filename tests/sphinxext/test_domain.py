@@ -775,3 +775,47 @@ def test_the_command_line_page_documents_every_command(real_site: RealSite):
     assert {"generate", "image", "serve"} <= set(names)  # lazy ones among them
     for name in names:
         assert f'id="onespec-{name}"' in html, name
+
+
+# --- Families described by table rows ----------------------------------------------------------
+
+TRAIT_REFS = """\
+Trait references
+================
+
+Ask for :onespec:extra-spec:`trait{group}:HW_CPU_X86_AVX2`, or :any:`trait{group}:HW_CPU_X86_SSE42`,
+or a custom one, :onespec:extra-spec:`trait{group}:CUSTOM_{trait}`.
+"""
+
+
+@pytest.fixture(scope="module")
+def traits(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    return make(tmp_path_factory.mktemp("traits"), {"trait": auto("trait"), "refs": TRAIT_REFS})
+
+
+def test_a_trait_row_is_a_target_indexed_and_in_the_inventory(traits: Build):
+    assert traits.warnings == []
+    inventory = traits.inventory()
+    assert set(inventory) == set(names("trait"))
+    html = traits.html("trait")
+    for name in names("trait"):
+        assert inventory[name].startswith("trait.html#"), name
+        assert f'id="{anchor(inventory[name])}"' in html, name
+    refs = traits.html("refs")
+    for name in ("trait{group}:HW_CPU_X86_AVX2", "trait{group}:HW_CPU_X86_SSE42"):
+        assert f'href="{inventory[name]}"' in refs, name
+    genindex = (traits.outdir / "genindex.html").read_text(encoding="utf-8")
+    assert "trait{group}:HW_CPU_X86_AVX2 (extra spec)" in genindex
+
+
+def test_the_trait_page_opens_with_its_table_and_stays_small(traits: Build):
+    html = traits.html("trait")
+    assert html.index("<table") < html.index('<dl class="onespec extra-spec')
+    assert html.count('<dl class="onespec extra-spec') == 1  # only CUSTOM_{trait} in full
+    # It was 820 KB with one entry per trait; a row per trait keeps it a few hundred.
+    assert len(html.encode()) < 300_000
+
+
+def test_a_trait_row_described_twice_is_a_duplicate_warning(tmp_path: Path):
+    twice = make(tmp_path, {"a": auto("trait"), "b": auto("trait", title="Again")})
+    assert twice.warnings_with("duplicate description of extra spec trait{group}:HW_CPU_X86_AVX2")
