@@ -777,7 +777,7 @@ def test_the_command_line_page_documents_every_command(real_site: RealSite):
         assert f'id="onespec-{name}"' in html, name
 
 
-# --- Families described by table rows ----------------------------------------------------------
+# --- Families described by table rows ------------------------------------------------------------
 
 TRAIT_REFS = """\
 Trait references

@@ -659,7 +659,7 @@ def test_render_joins_lines_and_ends_with_exactly_one_newline():
     assert rst.render(spec_rst.extra_spec_lines(SPECS["hw:cpu_policy"])).endswith("supported\n")
 
 
-# --- Families described by table rows --------------------------------------------------------------
+# --- Families described by table rows -------------------------------------------------------
 
 
 def test_standard_traits_and_resource_classes_are_rows_the_patterns_stay_entries():
