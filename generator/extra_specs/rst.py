@@ -14,6 +14,7 @@ import re
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Literal
 
+from definitions.extra_spec_purposes import Purpose
 from definitions.model import (
     ExtraSpec,
     Namespace,
@@ -283,6 +284,60 @@ def namespace_lines(
     for spec in selected:
         if spec.name not in in_rows:
             yield from extra_spec_lines(spec, known)
+
+
+def _purpose_of(spec: ExtraSpec, purposes: Sequence[Purpose]) -> str | None:
+    for purpose in purposes:
+        if spec.namespace in purpose.namespaces or (
+            not spec.namespace and spec.name in purpose.keys
+        ):
+            return purpose.name
+    return None
+
+
+def purpose_lines(purposes: Sequence[Purpose], definitions: Sequence[ExtraSpec]) -> Iterator[str]:
+    """The extra specs grouped by what they are for: a section and a table per purpose.
+
+    Each key links to its entry; a family of near-identical keys (:func:`repeated`) is one row
+    that names its first key and how many more there are. Keys of no purpose (those of
+    out-of-tree namespaces) are listed last, under "Other keys".
+    """
+    groups: dict[str | None, list[ExtraSpec]] = {}
+    for spec in definitions:
+        groups.setdefault(_purpose_of(spec, purposes), []).append(spec)
+    sections = [(p.title, p.description, groups.get(p.name, [])) for p in purposes]
+    sections.append(("Other keys", "Keys that installed packages define.", groups.get(None, [])))
+    for title, description, specs in sections:
+        if not specs:
+            continue
+        yield title
+        yield "=" * len(title)
+        yield ""
+        yield from paragraph(description)
+        yield ""
+        yield ".. list-table::"
+        yield "   :header-rows: 1"
+        yield "   :widths: 40 60"
+        yield ""
+        yield "   * - Key"
+        yield "     - What it does"
+        in_rows = repeated(specs)
+        shown: set[str] = set()
+        for spec in specs:
+            if spec.name in shown:
+                continue
+            name = spec_ref(spec.name)
+            if spec.deprecated:
+                name += " (deprecated)"
+            if spec.name in in_rows:
+                family = [
+                    s.name for s in specs if s.name in in_rows and s.namespace == spec.namespace
+                ]
+                shown.update(family)
+                name += f" and {len(family) - 1} more like it"
+            yield f"   * - {name}"
+            yield f"     - {_table_cell(first_sentence(spec.description))}"
+        yield ""
 
 
 def _shortened(text: str, limit: int = 24) -> str:
