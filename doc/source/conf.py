@@ -30,7 +30,8 @@ templates_path: list[str] = []
 # clipped at the page edge; on a phone the navigation folds into a drawer that keeps full-size
 # text, and each page's own contents stay in a sidebar (the command line reference relies on it).
 html_theme = "furo"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["onespec.css"]
 html_title = f"onespec {release}"
 # `--option` must stay two hyphens, not an en dash, and quotes in examples must stay straight.
 smartquotes = False
