@@ -7,6 +7,7 @@ builds that several tests inspect are module-scoped fixtures, so each is built o
 
 from __future__ import annotations
 
+import html as html_module
 import io
 import os
 import posixpath
@@ -819,3 +820,97 @@ def test_the_trait_page_opens_with_its_table_and_stays_small(traits: Build):
 def test_a_trait_row_described_twice_is_a_duplicate_warning(tmp_path: Path):
     twice = make(tmp_path, {"a": auto("trait"), "b": auto("trait", title="Again")})
     assert twice.warnings_with("duplicate description of extra spec trait{group}:HW_CPU_X86_AVX2")
+
+
+# --- Pages people scan --------------------------------------------------------------------------
+
+
+def test_the_front_page_says_who_it_is_for_before_the_contents(real_site: RealSite):
+    html = (real_site.outdir / "index.html").read_text(encoding="utf-8")
+    order = [
+        html.index(text)
+        for text in (
+            'id="start-here"',
+            "Operators validating flavors",
+            "Service developers importing the runtime",
+            "Documentation writers linking keys",
+            "Sahara and Heat users",
+            'id="a-short-example"',
+            'id="contents"',
+        )
+    ]
+    assert order == sorted(order)
+    assert 'class="highlight-console' in html
+
+
+def test_the_overview_diagram_covers_every_area(real_site: RealSite):
+    html = (real_site.outdir / "overview.html").read_text(encoding="utf-8")
+    (svg,) = re.findall(r'(?:src|data)="(_images/graphviz-[^"]+\.svg)"', html)
+    text = html_module.unescape((real_site.outdir / svg).read_text(encoding="utf-8"))
+    for area in (
+        "extra specs",
+        "plugin labels",
+        "Heat components",
+        "image-spec",
+        "Glance",
+        "JSON",
+        "HTTP service",
+        "Heat tools",
+        "image",
+        "out-of-tree",
+    ):
+        assert area in text, area
+    sizes = {float(size) for size in re.findall(r'font-size="([\d.]+)"', text)}
+    assert min(sizes) >= 16, sizes  # legible once the diagram is scaled to the page
+
+
+def test_the_command_line_page_has_no_smart_dashes_and_code_examples(real_site: RealSite):
+    html = (real_site.outdir / "cli.html").read_text(encoding="utf-8")
+    assert "\u2013" not in html and "\u2014" not in html  # -- never becomes a dash
+    assert "<cite>" not in html  # `name` in help texts is code
+    assert "--format" in html
+    example = re.search(
+        r'<div class="highlight-shell[^"]*"><div class="highlight"><pre>(.*?)</pre>', html, re.S
+    )
+    assert example and "validate" in example.group(1)
+    assert 'class="line-block"' not in html
+    positions = [
+        html.index(f'id="onespec-{group}"') for group in ("validate", "generate", "serve", "image")
+    ]
+    assert positions == sorted(positions), "the everyday commands come first"
+
+
+def test_every_command_group_has_its_own_section_in_the_source():
+    from validators_runtime.cli import cli
+
+    source = (ROOT / "doc" / "source" / "cli.rst").read_text(encoding="utf-8")
+    for name in cli.list_commands(click.Context(cli)):
+        assert f":prog: onespec {name}\n" in source, f"onespec {name} has no section in cli.rst"
+
+
+def test_the_by_purpose_index_reaches_every_spec(real_site: RealSite):
+    html = (real_site.outdir / "reference/extra-specs/by-purpose.html").read_text(encoding="utf-8")
+    for title in ("Placement: resources and traits", "Scheduler filters", "Virt driver features"):
+        assert title in html
+    assert "more like it" in html  # the standard traits: one row
+    with (real_site.outdir / "objects.inv").open("rb") as stream:
+        data = InventoryFile.load(stream, "", posixpath.join)
+    families = spec_rst.repeated(in_tree())
+    for spec in in_tree():
+        if spec.name not in families:
+            uri = data[OBJTYPE][spec.name].uri
+            assert f'href="{posixpath.relpath(uri, "reference/extra-specs")}' in html, spec.name
+
+
+def test_the_trait_page_is_a_table_a_few_hundred_kilobytes(real_site: RealSite):
+    html = (real_site.outdir / "reference/extra-specs/trait.html").read_bytes()
+    assert len(html) < 300_000  # 835,963 bytes with one full entry per trait
+    for page in ("hw", "resources", "capabilities", "quota"):
+        text = (real_site.outdir / f"reference/extra-specs/{page}.html").read_text("utf-8")
+        assert text.index("<table") < text.index('<dl class="onespec extra-spec'), page
+
+
+def test_the_theme_wraps_tables_and_keeps_straight_quotes(real_site: RealSite):
+    html = (real_site.outdir / "index.html").read_text(encoding="utf-8")
+    assert "furo" in html and "_static/onespec.css" in html
+    assert "\u201c" not in html and "\u2019" not in html
