@@ -319,6 +319,21 @@ class OnespecDomain(Domain):
         return matches[0] if matches else None
 
 
+def _closest_published(app: Sphinx, objtype: str, target: str) -> str | None:
+    """The closest name among the objects of this type in the intersphinx inventories.
+
+    A project that links to onespec's keys through intersphinx describes none of them itself;
+    without this, a misspelt key would get no suggestion there.
+    """
+    inventory = getattr(app.env, "intersphinx_inventory", None) or {}
+    try:
+        names = list(inventory.get(f"onespec:{objtype}", {}))
+    except (AttributeError, TypeError):
+        return None
+    matches = difflib.get_close_matches(target, names, n=1, cutoff=0.6)
+    return matches[0] if matches else None
+
+
 def warn_missing_reference(app: Sphinx, domain: Domain | None, node: pending_xref) -> bool | None:
     """Say which reference is unknown, where, and what was probably meant.
 
@@ -333,7 +348,7 @@ def warn_missing_reference(app: Sphinx, domain: Domain | None, node: pending_xre
     target = node["reftarget"]
     label = OnespecDomain.object_type(objtype).label if objtype in domain.object_types else objtype
     message = f"unknown {label} {target!r} in :onespec:{objtype}: reference"
-    suggestion = domain.closest(objtype, target)  # type: ignore[attr-defined]
+    suggestion = domain.closest(objtype, target) or _closest_published(app, objtype, target)  # type: ignore[attr-defined]
     if suggestion is not None:
         message += f"; did you mean {suggestion!r}?"
     LOGGER.warning(message, location=node, type="ref", subtype="onespec")

@@ -22,7 +22,7 @@ PAGES = {
     "overview": "overview.html",
     "hw": "reference/extra-specs/hw.html",
     "trait": "reference/extra-specs/trait.html",
-    "by-purpose": "reference/extra-specs/by-purpose.html",
+    "by-purpose": "reference/extra-specs-by-purpose.html",
     "cli": "cli.html",
     "guide-sphinx": "guides/sphinx.html",
 }

@@ -889,7 +889,7 @@ def test_every_command_group_has_its_own_section_in_the_source():
 
 
 def test_the_by_purpose_index_reaches_every_spec(real_site: RealSite):
-    html = (real_site.outdir / "reference/extra-specs/by-purpose.html").read_text(encoding="utf-8")
+    html = (real_site.outdir / "reference/extra-specs-by-purpose.html").read_text(encoding="utf-8")
     for title in ("Placement: resources and traits", "Scheduler filters", "Virt driver features"):
         assert title in html
     assert "more like it" in html  # the standard traits: one row
@@ -899,7 +899,7 @@ def test_the_by_purpose_index_reaches_every_spec(real_site: RealSite):
     for spec in in_tree():
         if spec.name not in families:
             uri = data[OBJTYPE][spec.name].uri
-            assert f'href="{posixpath.relpath(uri, "reference/extra-specs")}' in html, spec.name
+            assert f'href="{posixpath.relpath(uri, "reference")}' in html, spec.name
 
 
 def test_the_trait_page_is_a_table_a_few_hundred_kilobytes(real_site: RealSite):
@@ -914,3 +914,39 @@ def test_the_theme_wraps_tables_and_keeps_straight_quotes(real_site: RealSite):
     html = (real_site.outdir / "index.html").read_text(encoding="utf-8")
     assert "furo" in html and "_static/onespec.css" in html
     assert "\u201c" not in html and "\u2019" not in html
+
+
+# --- The consuming project of the Sphinx guide ----------------------------------------------------
+
+
+def _guide_conf() -> str:
+    guide = (ROOT / "doc" / "source" / "guides" / "sphinx.rst").read_text(encoding="utf-8")
+    (block,) = re.findall(r"   :caption: conf.py\n\n((?:   .*\n|\n)+)", guide)
+    return "\n".join(line[3:] for line in block.splitlines()) + "\n"
+
+
+def test_the_guide_conf_py_builds_a_consumer_that_links_and_suggests(
+    real_site: RealSite, tmp_path: Path
+):
+    src = tmp_path / "src"
+    (src / "_inventories").mkdir(parents=True)
+    (src / "_inventories" / "onespec-objects.inv").write_bytes(
+        (real_site.outdir / "objects.inv").read_bytes()
+    )
+    (src / "conf.py").write_text(_guide_conf(), encoding="utf-8")
+    (src / "index.rst").write_text(
+        page(
+            "Consumer",
+            "Pin with :onespec:extra-spec:`hw:cpu_policy`, or\n"
+            ":external+onespec:onespec:extra-spec:`hw:numa_nodes`.\n\n"
+            "Misspelt: :onespec:extra-spec:`hw:cpu_pollicy`.\n",
+        ),
+        encoding="utf-8",
+    )
+    site = build(src, tmp_path / "out")
+    html = site.html("index")
+    assert 'href="https://docs.example.org/onespec/reference/extra-specs/hw.html#' in html
+    assert html.count("docs.example.org/onespec/reference/extra-specs/hw.html#") == 2
+    (warning,) = site.warnings_with("hw:cpu_pollicy")
+    assert "did you mean 'hw:cpu_policy'?" in warning
+    assert "index.rst:7" in warning
