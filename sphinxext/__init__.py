@@ -39,6 +39,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(OnespecDomain)
     app.setup_extension("sphinxext.components")
     app.setup_extension("sphinxext.template_capabilities")
+    app.setup_extension("sphinxext.mentions")
     app.add_directive_to_domain("onespec", "auto-extra-specs", AutoExtraSpecs)
     app.add_directive_to_domain("onespec", "auto-plugin-labels", AutoPluginLabels)
     app.add_directive_to_domain("onespec", "extra-specs-by-purpose", ExtraSpecsByPurpose)

@@ -35,6 +35,8 @@ html_css_files = ["onespec.css"]
 html_title = f"onespec {release}"
 # `--option` must stay two hyphens, not an en dash, and quotes in examples must stay straight.
 smartquotes = False
+# A key's entry links to the guides that mention it; the reference pages only list keys.
+onespec_mentions_exclude = ["reference/*"]
 # Single backticks (in the command line's help texts, which sphinx-click renders) are code.
 default_role = "literal"
 graphviz_output_format = "svg"

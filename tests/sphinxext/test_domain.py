@@ -950,3 +950,43 @@ def test_the_guide_conf_py_builds_a_consumer_that_links_and_suggests(
     (warning,) = site.warnings_with("hw:cpu_pollicy")
     assert "did you mean 'hw:cpu_policy'?" in warning
     assert "index.rst:7" in warning
+
+
+# --- Where a key is mentioned --------------------------------------------------------------------
+
+GUIDE = page("Pinning guide", "Set ``hw:cpu_policy`` to ``dedicated``.\n")
+API = page(
+    "Python",
+    ".. py:function:: validators_runtime.extra_specs.validate(specs)\n\n   Validate.\n",
+)
+
+
+def _entry(html: str, inventory: dict[str, str], name: str) -> str:
+    start = html.index(f'id="{anchor(inventory[name])}"')
+    end = html.find('<dl class="onespec extra-spec', start)
+    return html[start : end if end != -1 else len(html)]
+
+
+@pytest.mark.parametrize("parallel", [0, 2])
+def test_an_entry_links_the_guides_that_mention_it_and_the_validate_function(
+    tmp_path: Path, parallel: int
+):
+    site = make(tmp_path, {"hw": auto("hw"), "guide": GUIDE, "api": API}, parallel=parallel)
+    assert site.warnings == []
+    inventory = site.inventory()
+    html = site.html("hw")
+    policy = _entry(html, inventory, "hw:cpu_policy")
+    assert 'href="guide.html">Pinning guide</a>' in policy
+    assert 'href="api.html#validators_runtime.extra_specs.validate"' in policy
+    realtime = _entry(html, inventory, "hw:cpu_realtime")
+    assert "guide.html" not in realtime
+    assert 'href="api.html#validators_runtime.extra_specs.validate"' in realtime
+
+
+def test_the_mentions_follow_an_edited_guide(tmp_path: Path):
+    first = make(tmp_path, {"hw": auto("hw"), "guide": GUIDE})
+    assert 'href="guide.html">Pinning guide</a>.' in first.html("hw")
+    (tmp_path / "src" / "guide.rst").write_text(page("Pinning guide", "Nothing.\n"))
+    touch_later(tmp_path / "src" / "guide.rst")
+    again = build(tmp_path / "src", tmp_path / "out", fresh=False)
+    assert 'href="guide.html">Pinning guide</a>.' not in again.html("hw")
