@@ -14,7 +14,7 @@ PEERS_DIR := $(or $(ONESPEC_PEERS_DIR),.peers)
 DOCS_OUT := doc/build/html
 SPHINX   := $(BIN)/sphinx-build -n -W --keep-going -j auto -b html doc/source $(DOCS_OUT)
 
-.PHONY: all help venv peers outputs runtime metadefs schemas docs test check lint bench serve clean
+.PHONY: all help venv peers outputs runtime metadefs schemas docs docs-check test check lint bench serve clean
 
 help: ## List every target
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -42,6 +42,9 @@ docs: $(STAMP) ## Build the HTML documentation with Sphinx (needs Graphviz's dot
 	@command -v dot >/dev/null || { echo "make docs needs Graphviz's dot: apt-get install graphviz" >&2; exit 2; }
 	$(SPHINX)
 	@echo "HTML documentation: $(DOCS_OUT)/index.html"
+
+docs-check: docs ## Build the docs, then screenshot key pages in headless Chromium (doc/build/screenshots/)
+	$(BIN)/python doc/tools/screenshots.py
 
 runtime: $(STAMP) ## Generate the runtime's tables (extra specs, plugin labels, API, components, capabilities)
 	$(BIN)/onespec generate runtime

@@ -5,20 +5,48 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 
 import click
 
-from generator.manifest import OUTPUT_FACTORIES, all_outputs
-from generator.outputs import Output, _display, diff, write_atomically
+from generator.manifest import OUTPUT_FACTORIES, all_outputs, deployment_output
+from generator.outputs import ROOT, Output, _display, diff, is_checkout, write_atomically
 from validators_runtime.cli_grammar import FORMAT_OPTION, SuggestingGroup, progress
 
 
-def _run(outputs: tuple[Output, ...], check: bool, output_format: str = "text") -> None:
+def _require_checkout(check: bool) -> None:
+    """Refuse to compare with, or write into, an installed package as if it were a checkout.
+
+    Without this, ``--check`` on an installed onespec compares against whatever sits next to
+    the installed packages and reports every file as drifted, and a write lands inside
+    ``site-packages``.
+    """
+    if is_checkout():
+        return
+    what = "compare against" if check else "write into"
+    raise click.UsageError(
+        f"onespec is installed ({ROOT}), not run from a source checkout: there are no committed "
+        f"generated files to {what}. Use `onespec generate metadefs --output-dir DIR` or "
+        "`onespec generate schemas --output-dir DIR` to write (or, with --check, to compare) "
+        "the files of this installation in a directory of your choice."
+    )
+
+
+def _run(
+    outputs: tuple[Output, ...],
+    check: bool,
+    output_format: str = "text",
+    *,
+    in_checkout: bool = True,
+) -> None:
     """Render each output; write it, or (``check``) print a diff of any drift and fail.
 
     Progress goes to standard error when it is a terminal; the report (the diffs, or with
-    ``--format json`` one JSON document) to standard output.
+    ``--format json`` one JSON document) to standard output. ``in_checkout``: the outputs are
+    the committed files of the checkout, which must exist.
     """
+    if in_checkout:
+        _require_checkout(check)
     drifted: list[str] = []
     report: list[dict[str, object]] = []
     for output in outputs:
@@ -62,8 +90,12 @@ def _run(outputs: tuple[Output, ...], check: bool, output_format: str = "text") 
     if drifted:
         raise click.ClickException(
             f"{len(drifted)} generated file{'s' if len(drifted) != 1 else ''} differ from the "
-            f"definitions ({', '.join(drifted)}); run `onespec generate all` (or `make all`) and "
-            "commit the result."
+            f"definitions ({', '.join(drifted)}); "
+            + (
+                "run `onespec generate all` (or `make all`) and commit the result."
+                if in_checkout
+                else "run the same command without --check to rewrite them."
+            )
         )
 
 
@@ -115,6 +147,38 @@ _single(
     "Generate validators_runtime/_generated/template_capabilities.py from the template "
     "capabilities vocabulary.",
 )
-_single("metadefs", "Generate the Glance metadata definition files in outputs/glance-metadefs/.")
-_single("schemas", "Generate the JSON Schemas in outputs/schemas/.")
+_OUTPUT_DIR = click.option(
+    "--output-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
+    help=(
+        "Write into DIR instead of the checkout's outputs/, including the definitions that "
+        "installed packages add through the onespec.extra_specs entry point (the committed "
+        "files hold the in-tree catalogue only). With --check, compare against DIR."
+    ),
+)
+
+
+def _deployable(name: str, help_text: str) -> click.Command:
+    """A command for files a deployer places: into the checkout, or into ``--output-dir``."""
+
+    @_CHECK
+    @_OUTPUT_DIR
+    @FORMAT_OPTION
+    def command(check: bool, output_dir: Path | None, output_format: str) -> None:
+        if output_dir is None:
+            _run((OUTPUT_FACTORIES[name](),), check, output_format)
+        else:
+            output = deployment_output(name, output_dir.resolve())
+            _run((output,), check, output_format, in_checkout=False)
+
+    command.__doc__ = help_text
+    return generate.command(name)(command)
+
+
+_deployable(
+    "metadefs",
+    "Generate the Glance metadata definition files (outputs/glance-metadefs/, or --output-dir).",
+)
+_deployable("schemas", "Generate the JSON Schemas (outputs/schemas/, or --output-dir).")
 _single("images", "Generate validators_runtime/_generated/image_validators.py from the grammar.")

@@ -9,6 +9,7 @@ import only the shared helpers (``generator.schema``, ``generator.text``, ``gene
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,8 @@ from generator.template_capabilities.schema import (
     environment_requires_schema,
     hot_capabilities_schema,
 )
+
+LOG = logging.getLogger(__name__)
 
 #: Every schema ``outputs/schemas/`` holds, by file name, with the function that builds it.
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
@@ -66,6 +69,54 @@ def runtime_output() -> Output:
             )
         },
     )
+
+
+def deployment_output(name: str, directory: Path) -> Output:
+    """The ``metadefs`` or ``schemas`` output written into ``directory`` for a deployment.
+
+    Unlike the committed files, which hold the in-tree catalogue only (so that they do not
+    depend on what happens to be installed), these include the definitions that installed
+    packages add through the ``onespec.extra_specs`` entry point, exactly as the runtime
+    validates them. Only onespec's own files in ``directory`` are ever removed as stale.
+    """
+    from definitions.registry import IN_TREE, load
+
+    registry = load()
+    if name == "metadefs":
+        # Glance properties are concrete names. The in-tree catalogue decides, per pattern,
+        # which names to list (metadefs.EXPANSIONS) or to leave out; an out-of-tree package
+        # cannot add to that table, so its patterned keys are left out, and said so.
+        patterned = [
+            d.name
+            for d in registry.definitions
+            if d.is_patterned and registry.sources[d.name] != IN_TREE
+        ]
+        if patterned:
+            LOG.warning(
+                "left out of the Glance metadefs (patterned names; Glance lists concrete "
+                "properties only): %s",
+                ", ".join(patterned),
+            )
+        exported = tuple(d for d in registry.definitions if d.name not in patterned)
+        return Output(
+            "metadefs",
+            lambda: {
+                directory / file: text
+                for file, text in metadefs.render_texts(exported, registry.namespaces).items()
+            },
+            owns=directory,
+            owned_pattern="onespec-*.json",
+        )
+    if name == "schemas":
+        builders = {
+            **SCHEMAS,
+            FLAVOR_EXTRA_SPECS: lambda: flavor_extra_specs_schema(registry.definitions),
+        }
+        return Output(
+            "schemas",
+            lambda: {directory / file: dumps(build()) for file, build in builders.items()},
+        )
+    raise ValueError(f"{name!r} is not written for deployments: metadefs or schemas")
 
 
 #: Every output ``onespec generate all`` writes, by name, in order.

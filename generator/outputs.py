@@ -26,12 +26,26 @@ class Output:
     name: str
     render: Callable[[], Mapping[Path, str]]
     owns: Path | None = None
+    #: Which files of ``owns`` are this output's: a directory a deployer shares with other
+    #: programs (Glance's own metadefs) keeps the files that are not onespec's.
+    owned_pattern: str = "*"
 
     def stale(self, rendered: Mapping[Path, str]) -> list[Path]:
         """Files in the owned directory that ``rendered`` does not produce."""
         if self.owns is None or not self.owns.is_dir():
             return []
-        return sorted(p for p in self.owns.rglob("*") if p.is_file() and p not in rendered)
+        return sorted(
+            p for p in self.owns.rglob(self.owned_pattern) if p.is_file() and p not in rendered
+        )
+
+
+def is_checkout() -> bool:
+    """Whether :data:`ROOT` is a source checkout, holding the committed generated files.
+
+    An installed onespec has its packages in ``site-packages`` and no ``outputs/``: there is
+    nothing committed to compare against there, and nothing a user should write into.
+    """
+    return all((ROOT / name).exists() for name in ("pyproject.toml", "definitions", "outputs"))
 
 
 def _display(path: Path) -> str:

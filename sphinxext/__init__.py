@@ -6,6 +6,7 @@ Add ``"sphinxext"`` to ``extensions`` in ``conf.py``. Then::
 
     See :onespec:extra-spec:`hw:cpu_policy`.
 
+    .. onespec:extra-specs-by-purpose::  (every extra spec, grouped by what it is for)
     .. onespec:auto-plugin-labels::      (every plugin label)
     .. onespec:policy-defaults::         (the API's policy rules and their defaults)
     .. onespec:http-operations::         (the API's operations, from its OpenAPI document)
@@ -21,6 +22,7 @@ from sphinx.application import Sphinx
 from sphinxext.directives import (
     AutoExtraSpecs,
     AutoPluginLabels,
+    ExtraSpecsByPurpose,
     HttpOperations,
     NovaDifferences,
     PolicyDefaults,
@@ -37,8 +39,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(OnespecDomain)
     app.setup_extension("sphinxext.components")
     app.setup_extension("sphinxext.template_capabilities")
+    app.setup_extension("sphinxext.mentions")
     app.add_directive_to_domain("onespec", "auto-extra-specs", AutoExtraSpecs)
     app.add_directive_to_domain("onespec", "auto-plugin-labels", AutoPluginLabels)
+    app.add_directive_to_domain("onespec", "extra-specs-by-purpose", ExtraSpecsByPurpose)
     app.add_directive_to_domain("onespec", "policy-defaults", PolicyDefaults)
     app.add_directive_to_domain("onespec", "http-operations", HttpOperations)
     app.add_directive_to_domain("onespec", "auto-image-validators", AutoImageValidators)

@@ -78,6 +78,26 @@ class AutoExtraSpecs(RenderedLines):
         self.note_sources([spec_rst, rst] if module is None else [spec_rst, rst, module])
 
 
+class ExtraSpecsByPurpose(RenderedLines):
+    """``.. onespec:extra-specs-by-purpose::``: every extra spec, grouped by what it is for.
+
+    One section per purpose of ``definitions/extra_spec_purposes.py`` (Placement, scheduler
+    filters, virt driver features, ...), each a table linking to the keys' entries, which must
+    be rendered elsewhere in the project (``auto-extra-specs``).
+    """
+
+    has_content = False
+    required_arguments = 0
+
+    def run(self) -> list[nodes.Node]:
+        from definitions import extra_spec_purposes
+
+        self.note_sources([extra_spec_purposes, spec_rst, rst])
+        lines = spec_rst.purpose_lines(extra_spec_purposes.PURPOSES, load().definitions)
+        container = self.render(lines, label=self.name, css_class="onespec-by-purpose")
+        return container.children
+
+
 class _RenderedLines(RenderedLines):
     """A directive without arguments whose content is rST rendered from the definitions."""
 

@@ -10,6 +10,7 @@ is a warning with its location and the closest known name, never a crash.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
@@ -26,6 +27,7 @@ from sphinx.domains import Domain, Index, IndexEntry, ObjType
 from sphinx.environment import BuildEnvironment
 from sphinx.roles import XRefRole
 from sphinx.util import logging
+from sphinx.util.docutils import SphinxRole
 from sphinx.util.nodes import make_id, make_refnode
 
 LOGGER = logging.getLogger(__name__)
@@ -108,6 +110,41 @@ class OnespecObject(ObjectDescription[str]):
         return parts[-1] if parts else ""
 
 
+class ObjectEntryRole(SphinxRole):
+    """``:onespec:KIND-entry:`NAME <GROUP>```: describe an object in one line, such as a table row.
+
+    For families of hundreds of objects that differ only by name (the standard traits), where
+    a directive per object would bury the page: the role's text is the object's description, a
+    link target registered, indexed and listed in ``objects.inv`` like a directive's.
+    """
+
+    _SYNTAX = re.compile(r"(?P<name>.+?)\s*<(?P<group>[^<>]*)>")
+
+    def __init__(self, kind: ObjectType) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        match = self._SYNTAX.fullmatch(self.text.strip())
+        name, group = (match["name"], match["group"]) if match else (self.text.strip(), "")
+        document = self.inliner.document
+        node_id = make_id(self.env, document, f"onespec-{self.kind.name}", name)
+        literal = nodes.literal(name, name, ids=[node_id], classes=["onespec-entry"])
+        document.note_explicit_target(literal)
+        domain: OnespecDomain = self.env.domains["onespec"]  # type: ignore[assignment]
+        domain.note_object(
+            self.kind.name, name, node_id, group, False, location=self.get_location()
+        )
+        index = addnodes.index(
+            entries=[("single", f"{name} ({self.kind.label})", node_id, "", None)]
+        )
+        if group:
+            index["entries"].append(
+                ("single", f"{group} ({self.kind.group_label}); {name}", node_id, "", None)
+            )
+        return [index, literal], []
+
+
 def _directive_for(kind: ObjectType) -> type[OnespecObject]:
     options = dict(OnespecObject.option_spec)
     options[kind.group_option] = directives.unchanged
@@ -161,7 +198,8 @@ class OnespecDomain(Domain):
         kind.name: _directive_for(kind) for kind in OBJECT_TYPES
     }
     roles: ClassVar[dict[str, Any]] = {
-        kind.name: XRefRole(warn_dangling=True) for kind in OBJECT_TYPES
+        **{kind.name: XRefRole(warn_dangling=True) for kind in OBJECT_TYPES},
+        **{f"{kind.name}-entry": ObjectEntryRole(kind) for kind in OBJECT_TYPES},
     }
     indices: ClassVar[list[type[Index]]] = [OnespecIndex]
     initial_data: ClassVar[dict[str, Any]] = {"objects": {}, "reported": set()}
@@ -288,6 +326,21 @@ class OnespecDomain(Domain):
         return matches[0] if matches else None
 
 
+def _closest_published(app: Sphinx, objtype: str, target: str) -> str | None:
+    """The closest name among the objects of this type in the intersphinx inventories.
+
+    A project that links to onespec's keys through intersphinx describes none of them itself;
+    without this, a misspelt key would get no suggestion there.
+    """
+    inventory = getattr(app.env, "intersphinx_inventory", None) or {}
+    try:
+        names = list(inventory.get(f"onespec:{objtype}", {}))
+    except (AttributeError, TypeError):
+        return None
+    matches = difflib.get_close_matches(target, names, n=1, cutoff=0.6)
+    return matches[0] if matches else None
+
+
 def warn_missing_reference(app: Sphinx, domain: Domain | None, node: pending_xref) -> bool | None:
     """Say which reference is unknown, where, and what was probably meant.
 
@@ -302,7 +355,7 @@ def warn_missing_reference(app: Sphinx, domain: Domain | None, node: pending_xre
     target = node["reftarget"]
     label = OnespecDomain.object_type(objtype).label if objtype in domain.object_types else objtype
     message = f"unknown {label} {target!r} in :onespec:{objtype}: reference"
-    suggestion = domain.closest(objtype, target)  # type: ignore[attr-defined]
+    suggestion = domain.closest(objtype, target) or _closest_published(app, objtype, target)  # type: ignore[attr-defined]
     if suggestion is not None:
         message += f"; did you mean {suggestion!r}?"
     LOGGER.warning(message, location=node, type="ref", subtype="onespec")

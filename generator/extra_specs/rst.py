@@ -14,6 +14,7 @@ import re
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Literal
 
+from definitions.extra_spec_purposes import Purpose
 from definitions.model import (
     ExtraSpec,
     Namespace,
@@ -186,8 +187,57 @@ def _summary_value(spec: ExtraSpec) -> str:
     return _TYPE_WORDS[kind]
 
 
-def summary_lines(definitions: Sequence[ExtraSpec]) -> Iterator[str]:
-    """A table of keys, allowed values and first sentences, linking to the full entries."""
+#: A family of at least this many definitions that differ only by the key they describe (the
+#: standard traits, the standard resource classes) is described by table rows, not entries.
+REPEATED_AT_LEAST = 5
+
+
+def repeated(definitions: Iterable[ExtraSpec]) -> frozenset[str]:
+    """Names of definitions that a table row describes in full.
+
+    Hundreds of entries that say the same thing about a different trait make a page nobody can
+    scan (and of megabytes): a definition belongs to a family when its description, with the
+    text after the key's first colon taken out, its value, parameters, status and relations are
+    those of at least :data:`REPEATED_AT_LEAST` others. Deprecated definitions and the rest
+    (patterns such as ``CUSTOM_{trait}``, special keys) keep their full entry.
+    """
+    families: dict[str, list[str]] = {}
+    for spec in definitions:
+        rest = spec.name.partition(":")[2]
+        if spec.deprecated or not rest or rest not in spec.description:
+            continue
+        shape = repr(
+            (
+                spec.namespace,
+                spec.description.replace(rest, "\0"),
+                spec.value,
+                spec.parameters,
+                spec.status,
+                spec.virt_drivers,
+                spec.requires,
+                spec.conflicts,
+            )
+        )
+        families.setdefault(shape, []).append(spec.name)
+    return frozenset(
+        name for names in families.values() if len(names) >= REPEATED_AT_LEAST for name in names
+    )
+
+
+def entry_role(spec: ExtraSpec) -> str:
+    """A table cell that describes the extra spec (a link target, indexed), not a link to it."""
+    return f":onespec:extra-spec-entry:`{spec.name} <{spec.namespace}>`"
+
+
+def summary_lines(
+    definitions: Sequence[ExtraSpec],
+    described_here: Collection[str] = (),
+    known: Collection[str] = (),
+) -> Iterator[str]:
+    """A table of keys, allowed values and first sentences, linking to the full entries.
+
+    A row whose key is in ``described_here`` is that key's description (see :func:`repeated`).
+    """
     yield ".. list-table::"
     yield "   :header-rows: 1"
     yield "   :widths: 30 25 45"
@@ -196,12 +246,12 @@ def summary_lines(definitions: Sequence[ExtraSpec]) -> Iterator[str]:
     yield "     - Value"
     yield "     - Description"
     for spec in definitions:
-        name = spec_ref(spec.name)
+        name = entry_role(spec) if spec.name in described_here else spec_ref(spec.name)
         if spec.deprecated:
             name += " (deprecated)"
         yield f"   * - {name}"
         yield f"     - {_table_cell(_summary_value(spec))}"
-        yield f"     - {_table_cell(first_sentence(spec.description))}"
+        yield f"     - {link_specs(_table_cell(first_sentence(spec.description)), known)}"
     yield ""
 
 
@@ -213,9 +263,12 @@ def namespace_lines(
     deprecated: DeprecatedFilter = "include",
     known: Collection[str] = (),
 ) -> Iterator[str]:
-    """A namespace's introduction followed by its extra specs, in full or as a summary.
+    """A namespace's introduction, a table of its keys, then the entries the table links to.
 
-    ``known`` names the specs that literals in descriptions may link to.
+    The table comes first so that a reader scans the namespace before reading any entry;
+    families of near-identical definitions (:func:`repeated`) are described by their rows only.
+    ``summary`` renders the table alone, linking to entries described elsewhere. ``known``
+    names the specs that literals in descriptions may link to.
     """
     selected = filter_deprecated(definitions, deprecated)
     if namespace.description:
@@ -226,8 +279,65 @@ def namespace_lines(
     if summary:
         yield from summary_lines(selected)
         return
+    in_rows = repeated(selected)
+    yield from summary_lines(selected, in_rows, known)
     for spec in selected:
-        yield from extra_spec_lines(spec, known)
+        if spec.name not in in_rows:
+            yield from extra_spec_lines(spec, known)
+
+
+def _purpose_of(spec: ExtraSpec, purposes: Sequence[Purpose]) -> str | None:
+    for purpose in purposes:
+        if spec.namespace in purpose.namespaces or (
+            not spec.namespace and spec.name in purpose.keys
+        ):
+            return purpose.name
+    return None
+
+
+def purpose_lines(purposes: Sequence[Purpose], definitions: Sequence[ExtraSpec]) -> Iterator[str]:
+    """The extra specs grouped by what they are for: a section and a table per purpose.
+
+    Each key links to its entry; a family of near-identical keys (:func:`repeated`) is one row
+    that names its first key and how many more there are. Keys of no purpose (those of
+    out-of-tree namespaces) are listed last, under "Other keys".
+    """
+    groups: dict[str | None, list[ExtraSpec]] = {}
+    for spec in definitions:
+        groups.setdefault(_purpose_of(spec, purposes), []).append(spec)
+    sections = [(p.title, p.description, groups.get(p.name, [])) for p in purposes]
+    sections.append(("Other keys", "Keys that installed packages define.", groups.get(None, [])))
+    for title, description, specs in sections:
+        if not specs:
+            continue
+        yield title
+        yield "=" * len(title)
+        yield ""
+        yield from paragraph(description)
+        yield ""
+        yield ".. list-table::"
+        yield "   :header-rows: 1"
+        yield "   :widths: 40 60"
+        yield ""
+        yield "   * - Key"
+        yield "     - What it does"
+        in_rows = repeated(specs)
+        shown: set[str] = set()
+        for spec in specs:
+            if spec.name in shown:
+                continue
+            name = spec_ref(spec.name)
+            if spec.deprecated:
+                name += " (deprecated)"
+            if spec.name in in_rows:
+                family = [
+                    s.name for s in specs if s.name in in_rows and s.namespace == spec.namespace
+                ]
+                shown.update(family)
+                name += f" and {len(family) - 1} more like it"
+            yield f"   * - {name}"
+            yield f"     - {_table_cell(first_sentence(spec.description))}"
+        yield ""
 
 
 def _shortened(text: str, limit: int = 24) -> str:

@@ -7,6 +7,7 @@ builds that several tests inspect are module-scoped fixtures, so each is built o
 
 from __future__ import annotations
 
+import html as html_module
 import io
 import os
 import posixpath
@@ -775,3 +776,217 @@ def test_the_command_line_page_documents_every_command(real_site: RealSite):
     assert {"generate", "image", "serve"} <= set(names)  # lazy ones among them
     for name in names:
         assert f'id="onespec-{name}"' in html, name
+
+
+# --- Families described by table rows ------------------------------------------------------------
+
+TRAIT_REFS = """\
+Trait references
+================
+
+Ask for :onespec:extra-spec:`trait{group}:HW_CPU_X86_AVX2`, or :any:`trait{group}:HW_CPU_X86_SSE42`,
+or a custom one, :onespec:extra-spec:`trait{group}:CUSTOM_{trait}`.
+"""
+
+
+@pytest.fixture(scope="module")
+def traits(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    return make(tmp_path_factory.mktemp("traits"), {"trait": auto("trait"), "refs": TRAIT_REFS})
+
+
+def test_a_trait_row_is_a_target_indexed_and_in_the_inventory(traits: Build):
+    assert traits.warnings == []
+    inventory = traits.inventory()
+    assert set(inventory) == set(names("trait"))
+    html = traits.html("trait")
+    for name in names("trait"):
+        assert inventory[name].startswith("trait.html#"), name
+        assert f'id="{anchor(inventory[name])}"' in html, name
+    refs = traits.html("refs")
+    for name in ("trait{group}:HW_CPU_X86_AVX2", "trait{group}:HW_CPU_X86_SSE42"):
+        assert f'href="{inventory[name]}"' in refs, name
+    genindex = (traits.outdir / "genindex.html").read_text(encoding="utf-8")
+    assert "trait{group}:HW_CPU_X86_AVX2 (extra spec)" in genindex
+
+
+def test_the_trait_page_opens_with_its_table_and_stays_small(traits: Build):
+    html = traits.html("trait")
+    assert html.index("<table") < html.index('<dl class="onespec extra-spec')
+    assert html.count('<dl class="onespec extra-spec') == 1  # only CUSTOM_{trait} in full
+    # It was 820 KB with one entry per trait; a row per trait keeps it a few hundred.
+    assert len(html.encode()) < 300_000
+
+
+def test_a_trait_row_described_twice_is_a_duplicate_warning(tmp_path: Path):
+    twice = make(tmp_path, {"a": auto("trait"), "b": auto("trait", title="Again")})
+    assert twice.warnings_with("duplicate description of extra spec trait{group}:HW_CPU_X86_AVX2")
+
+
+# --- Pages people scan --------------------------------------------------------------------------
+
+
+def test_the_front_page_says_who_it_is_for_before_the_contents(real_site: RealSite):
+    html = (real_site.outdir / "index.html").read_text(encoding="utf-8")
+    order = [
+        html.index(text)
+        for text in (
+            'id="start-here"',
+            "Operators validating flavors",
+            "Service developers importing the runtime",
+            "Documentation writers linking keys",
+            "Sahara and Heat users",
+            'id="a-short-example"',
+            'id="contents"',
+        )
+    ]
+    assert order == sorted(order)
+    assert 'class="highlight-console' in html
+
+
+def test_the_overview_diagram_covers_every_area(real_site: RealSite):
+    html = (real_site.outdir / "overview.html").read_text(encoding="utf-8")
+    (svg,) = re.findall(r'(?:src|data)="(_images/graphviz-[^"]+\.svg)"', html)
+    text = html_module.unescape((real_site.outdir / svg).read_text(encoding="utf-8"))
+    for area in (
+        "extra specs",
+        "plugin labels",
+        "Heat components",
+        "image-spec",
+        "Glance",
+        "JSON",
+        "HTTP service",
+        "Heat tools",
+        "image",
+        "out-of-tree",
+    ):
+        assert area in text, area
+    sizes = {float(size) for size in re.findall(r'font-size="([\d.]+)"', text)}
+    assert min(sizes) >= 16, sizes  # legible once the diagram is scaled to the page
+
+
+def test_the_command_line_page_has_no_smart_dashes_and_code_examples(real_site: RealSite):
+    html = (real_site.outdir / "cli.html").read_text(encoding="utf-8")
+    assert "\u2013" not in html and "\u2014" not in html  # -- never becomes a dash
+    assert "<cite>" not in html  # `name` in help texts is code
+    assert "--format" in html
+    example = re.search(
+        r'<div class="highlight-shell[^"]*"><div class="highlight"><pre>(.*?)</pre>', html, re.S
+    )
+    assert example and "validate" in example.group(1)
+    assert 'class="line-block"' not in html
+    positions = [
+        html.index(f'id="onespec-{group}"') for group in ("validate", "generate", "serve", "image")
+    ]
+    assert positions == sorted(positions), "the everyday commands come first"
+
+
+def test_every_command_group_has_its_own_section_in_the_source():
+    from validators_runtime.cli import cli
+
+    source = (ROOT / "doc" / "source" / "cli.rst").read_text(encoding="utf-8")
+    for name in cli.list_commands(click.Context(cli)):
+        assert f":prog: onespec {name}\n" in source, f"onespec {name} has no section in cli.rst"
+
+
+def test_the_by_purpose_index_reaches_every_spec(real_site: RealSite):
+    html = (real_site.outdir / "reference/extra-specs-by-purpose.html").read_text(encoding="utf-8")
+    for title in ("Placement: resources and traits", "Scheduler filters", "Virt driver features"):
+        assert title in html
+    assert "more like it" in html  # the standard traits: one row
+    with (real_site.outdir / "objects.inv").open("rb") as stream:
+        data = InventoryFile.load(stream, "", posixpath.join)
+    families = spec_rst.repeated(in_tree())
+    for spec in in_tree():
+        if spec.name not in families:
+            uri = data[OBJTYPE][spec.name].uri
+            assert f'href="{posixpath.relpath(uri, "reference")}' in html, spec.name
+
+
+def test_the_trait_page_is_a_table_a_few_hundred_kilobytes(real_site: RealSite):
+    html = (real_site.outdir / "reference/extra-specs/trait.html").read_bytes()
+    assert len(html) < 300_000  # 835,963 bytes with one full entry per trait
+    for page in ("hw", "resources", "capabilities", "quota"):
+        text = (real_site.outdir / f"reference/extra-specs/{page}.html").read_text("utf-8")
+        assert text.index("<table") < text.index('<dl class="onespec extra-spec'), page
+
+
+def test_the_theme_wraps_tables_and_keeps_straight_quotes(real_site: RealSite):
+    html = (real_site.outdir / "index.html").read_text(encoding="utf-8")
+    assert "furo" in html and "_static/onespec.css" in html
+    assert "\u201c" not in html and "\u2019" not in html
+
+
+# --- The consuming project of the Sphinx guide ----------------------------------------------------
+
+
+def _guide_conf() -> str:
+    guide = (ROOT / "doc" / "source" / "guides" / "sphinx.rst").read_text(encoding="utf-8")
+    (block,) = re.findall(r"   :caption: conf.py\n\n((?:   .*\n|\n)+)", guide)
+    return "\n".join(line[3:] for line in block.splitlines()) + "\n"
+
+
+def test_the_guide_conf_py_builds_a_consumer_that_links_and_suggests(
+    real_site: RealSite, tmp_path: Path
+):
+    src = tmp_path / "src"
+    (src / "_inventories").mkdir(parents=True)
+    (src / "_inventories" / "onespec-objects.inv").write_bytes(
+        (real_site.outdir / "objects.inv").read_bytes()
+    )
+    (src / "conf.py").write_text(_guide_conf(), encoding="utf-8")
+    (src / "index.rst").write_text(
+        page(
+            "Consumer",
+            "Pin with :onespec:extra-spec:`hw:cpu_policy`, or\n"
+            ":external+onespec:onespec:extra-spec:`hw:numa_nodes`.\n\n"
+            "Misspelt: :onespec:extra-spec:`hw:cpu_pollicy`.\n",
+        ),
+        encoding="utf-8",
+    )
+    site = build(src, tmp_path / "out")
+    html = site.html("index")
+    assert 'href="https://docs.example.org/onespec/reference/extra-specs/hw.html#' in html
+    assert html.count("docs.example.org/onespec/reference/extra-specs/hw.html#") == 2
+    (warning,) = site.warnings_with("hw:cpu_pollicy")
+    assert "did you mean 'hw:cpu_policy'?" in warning
+    assert "index.rst:7" in warning
+
+
+# --- Where a key is mentioned --------------------------------------------------------------------
+
+GUIDE = page("Pinning guide", "Set ``hw:cpu_policy`` to ``dedicated``.\n")
+API = page(
+    "Python",
+    ".. py:function:: validators_runtime.extra_specs.validate(specs)\n\n   Validate.\n",
+)
+
+
+def _entry(html: str, inventory: dict[str, str], name: str) -> str:
+    start = html.index(f'id="{anchor(inventory[name])}"')
+    end = html.find('<dl class="onespec extra-spec', start)
+    return html[start : end if end != -1 else len(html)]
+
+
+@pytest.mark.parametrize("parallel", [0, 2])
+def test_an_entry_links_the_guides_that_mention_it_and_the_validate_function(
+    tmp_path: Path, parallel: int
+):
+    site = make(tmp_path, {"hw": auto("hw"), "guide": GUIDE, "api": API}, parallel=parallel)
+    assert site.warnings == []
+    inventory = site.inventory()
+    html = site.html("hw")
+    policy = _entry(html, inventory, "hw:cpu_policy")
+    assert 'href="guide.html">Pinning guide</a>' in policy
+    assert 'href="api.html#validators_runtime.extra_specs.validate"' in policy
+    realtime = _entry(html, inventory, "hw:cpu_realtime")
+    assert "guide.html" not in realtime
+    assert 'href="api.html#validators_runtime.extra_specs.validate"' in realtime
+
+
+def test_the_mentions_follow_an_edited_guide(tmp_path: Path):
+    first = make(tmp_path, {"hw": auto("hw"), "guide": GUIDE})
+    assert 'href="guide.html">Pinning guide</a>.' in first.html("hw")
+    (tmp_path / "src" / "guide.rst").write_text(page("Pinning guide", "Nothing.\n"))
+    touch_later(tmp_path / "src" / "guide.rst")
+    again = build(tmp_path / "src", tmp_path / "out", fresh=False)
+    assert 'href="guide.html">Pinning guide</a>.' not in again.html("hw")

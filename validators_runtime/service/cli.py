@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import os
@@ -31,6 +32,26 @@ LOG = logging.getLogger(__name__)
 
 class ConfigurationError(UnusableInput):
     """The service cannot start as configured; exit code 2, like a usage error."""
+
+
+#: What the service's commands import, by module name: the ``[api]`` extra without its
+#: PostgreSQL driver, which only a postgresql:// database needs (SQLAlchemy names it then).
+API_MODULES = ("flask", "sqlalchemy", "alembic", "oslo_policy", "oslo_context", "waitress")
+
+
+def require_api_extra(command: str) -> None:
+    """Exit 2 naming the extra to install when the service's dependencies are missing.
+
+    onespec's core install validates without them; a bare ``ModuleNotFoundError`` from deep
+    inside the service would not tell an operator that ``pip install 'onespec[api]'`` is the fix.
+    """
+    missing = [name for name in API_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ConfigurationError(
+            f"`onespec {command}` needs the service's dependencies, and "
+            f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not installed: "
+            "install the api extra, for example `pip install 'onespec[api]'`."
+        )
 
 
 def _url(database_url: str | None) -> Any:
@@ -161,6 +182,7 @@ def serve(
     SIGTERM. Once listening, it says where on standard error; with --format json, as one JSON
     object on standard output (its port, when --port 0 picked one).
     """
+    require_api_extra("serve")
     import waitress
 
     from validators_runtime.service.app import create_app
@@ -239,6 +261,7 @@ def db() -> None:
 @FORMAT_OPTION
 def upgrade(database_url: str | None, revision: str, output_format: str) -> None:
     """Create the tables, or bring them to the latest revision, in one transaction."""
+    require_api_extra("db upgrade")
     from validators_runtime.service.db import migrate as database
     from validators_runtime.service.db.engine import display_url
 
@@ -264,6 +287,7 @@ def upgrade(database_url: str | None, revision: str, output_format: str) -> None
 @FORMAT_OPTION
 def current(database_url: str | None, output_format: str) -> None:
     """Show the database's revision; exit 1 unless it is the latest. Creates nothing."""
+    require_api_extra("db current")
     from validators_runtime.service.db import migrate as database
     from validators_runtime.service.db.engine import create_engine, display_url
 
@@ -312,6 +336,7 @@ def sample(output_format: str) -> None:
 
     With --format json, the rules as data: name, default, description, operations.
     """
+    require_api_extra("policy sample")
     if output_format == "json":
         from definitions.policy import RULES
 

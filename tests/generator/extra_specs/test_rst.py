@@ -481,7 +481,11 @@ def test_a_namespace_starts_with_its_introduction():
     lines = list(spec_rst.namespace_lines(ns, load().by_namespace("hw")))
     intro = ns.description.strip().splitlines()
     assert lines[: len(intro) + 1] == [*intro, ""]
-    assert lines[len(intro) + 1] == ".. onespec:extra-spec:: hw:cpu_realtime"
+    # Then the table of its keys, then the first entry.
+    assert lines[len(intro) + 1] == ".. list-table::"
+    first_entry = next(i for i, line in enumerate(lines) if line.startswith(".. onespec:"))
+    assert lines[first_entry] == ".. onespec:extra-spec:: hw:cpu_realtime"
+    assert len(rows(lines[:first_entry])) == len(load().by_namespace("hw")) + 1
 
 
 def test_a_namespace_renders_every_spec_in_full():
@@ -489,7 +493,9 @@ def test_a_namespace_renders_every_spec_in_full():
     text = rst.render(spec_rst.namespace_lines(namespace("hw"), specs))
     directives = [line for line in text.splitlines() if line.startswith(".. onespec:extra-spec::")]
     assert directives == [f".. onespec:extra-spec:: {s.name}" for s in specs]
-    assert ".. list-table::" not in text
+    # The table of keys opens the page and is the only table.
+    assert text.count(".. list-table::") == 1
+    assert text.index(".. list-table::") < text.index(".. onespec:extra-spec::")
 
 
 def test_a_namespace_summary_is_a_table_instead_of_entries():
@@ -530,7 +536,8 @@ def test_a_namespace_with_nothing_selected_is_only_its_introduction():
 def test_a_namespace_without_a_description_starts_with_its_specs():
     ns = Namespace("test", "Test", "")
     lines = list(spec_rst.namespace_lines(ns, [small()]))
-    assert lines[0] == ".. onespec:extra-spec:: test:thing"
+    assert lines[0] == ".. list-table::"
+    assert ".. onespec:extra-spec:: test:thing" in lines
     assert list(spec_rst.namespace_lines(ns, [])) == []
 
 
@@ -650,3 +657,40 @@ def test_render_joins_lines_and_ends_with_exactly_one_newline():
     assert rst.render(["a", "b", "", ""]) == "a\nb\n"
     assert rst.render(iter(["x"])) == "x\n"
     assert rst.render(spec_rst.extra_spec_lines(SPECS["hw:cpu_policy"])).endswith("supported\n")
+
+
+# --- Families described by table rows -------------------------------------------------------
+
+
+def test_standard_traits_and_resource_classes_are_rows_the_patterns_stay_entries():
+    registry = load()
+    traits = registry.by_namespace("trait")
+    in_rows = spec_rst.repeated(traits)
+    assert in_rows == {s.name for s in traits if s.name != "trait{group}:CUSTOM_{trait}"}
+    resources = spec_rst.repeated(registry.by_namespace("resources"))
+    assert "resources{group}:VCPU" in resources
+    assert "resources{group}:CUSTOM_{resource}" not in resources
+    for namespace in ("hw", "capabilities", "quota", ""):
+        assert spec_rst.repeated(registry.by_namespace(namespace)) == frozenset(), namespace
+
+
+def test_a_family_shorter_than_the_threshold_keeps_its_entries():
+    family = [
+        small(name=f"test:k{i}", description=f"About ``k{i}``.")
+        for i in range(spec_rst.REPEATED_AT_LEAST - 1)
+    ]
+    assert spec_rst.repeated(family) == frozenset()
+    family.append(small(name="test:k9", description="About ``k9``."))
+    assert len(spec_rst.repeated(family)) == spec_rst.REPEATED_AT_LEAST
+
+
+def test_the_trait_page_is_one_table_and_one_full_entry():
+    specs = load().by_namespace("trait")
+    lines = list(spec_rst.namespace_lines(namespace("trait"), specs))
+    directives = [line for line in lines if line.startswith(".. onespec:extra-spec::")]
+    assert directives == [".. onespec:extra-spec:: trait{group}:CUSTOM_{trait}"]
+    table = rows(lines)
+    assert len(table) == len(specs) + 1
+    described = [row[0] for row in table if row[0].startswith(":onespec:extra-spec-entry:")]
+    assert len(described) == len(specs) - 1
+    assert ":onespec:extra-spec-entry:`trait{group}:HW_CPU_X86_AVX2 <trait>`" in described

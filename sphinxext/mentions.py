@@ -1,0 +1,128 @@
+"""Each extra spec's entry says where else the documentation mentions it, and how to check it.
+
+A reader who lands on ``hw:cpu_policy`` from a search wants the guide that explains it in
+context, and the function that validates it. While reading, every document's literals (````hw:
+cpu_policy````) and ``onespec`` references are noted; when a page is written, each
+``onespec:extra-spec`` entry gets a "Mentioned in" line linking those documents, and a link to
+``validators_runtime.extra_specs.validate`` where the project documents it.
+
+``onespec_mentions_exclude`` (glob patterns of document names, default none) leaves out the
+documents that list keys rather than discuss them, such as a project's generated reference.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from typing import Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+
+#: The function every entry links to, when the project documents it.
+VALIDATE = "validators_runtime.extra_specs.validate"
+
+
+def _mentions(env: BuildEnvironment) -> dict[str, set[str]]:
+    if not hasattr(env, "onespec_mentions"):
+        env.onespec_mentions = {}  # type: ignore[attr-defined]
+    return env.onespec_mentions  # type: ignore[attr-defined,no-any-return]
+
+
+def _collect(app: Sphinx, doctree: nodes.document) -> None:
+    texts: set[str] = set()
+    for literal in doctree.findall(nodes.literal):
+        text = literal.astext()
+        if 0 < len(text) <= 255 and not any(c.isspace() for c in text):
+            texts.add(text)
+    for reference in doctree.findall(addnodes.pending_xref):
+        if reference.get("refdomain") in ("onespec", "std", "") and reference.get("reftarget"):
+            texts.add(str(reference["reftarget"]))
+    _mentions(app.env)[app.env.docname] = texts
+
+
+def _purge(_app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    _mentions(env).pop(docname, None)
+
+
+def _merge(_app: Sphinx, env: BuildEnvironment, docnames: set[str], other: Any) -> None:
+    theirs = getattr(other, "onespec_mentions", {})
+    _mentions(env).update({name: texts for name, texts in theirs.items() if name in docnames})
+
+
+def _outdated(
+    _app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """When any document changed, the pages of entries re-collect who mentions them."""
+    if not (added or changed or removed):
+        return []
+    domain = env.domains["onespec"]
+    return sorted(
+        {
+            entry.docname
+            for (objtype, _), entry in domain.objects.items()  # type: ignore[attr-defined]
+            if objtype == "extra-spec"
+        }
+        - removed
+    )
+
+
+def _link(app: Sphinx, fromdoc: str, todoc: str, anchor: str, text: str) -> nodes.reference:
+    uri = app.builder.get_relative_uri(fromdoc, todoc) + (f"#{anchor}" if anchor else "")
+    return nodes.reference("", text, internal=True, refuri=uri)
+
+
+def _add_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    domain = app.env.domains["onespec"]
+    names = {
+        entry.node_id: name
+        for (objtype, name), entry in domain.objects.items()  # type: ignore[attr-defined]
+        if objtype == "extra-spec" and entry.docname == docname
+    }
+    if not names:
+        return
+    excluded = list(app.config.onespec_mentions_exclude)
+    mentions = {
+        doc: texts
+        for doc, texts in sorted(_mentions(app.env).items())
+        if doc != docname and not any(fnmatch.fnmatch(doc, pattern) for pattern in excluded)
+    }
+    validate = app.env.domains["py"].objects.get(VALIDATE)  # type: ignore[attr-defined]
+    for description in doctree.findall(addnodes.desc):
+        if description.get("domain") != "onespec" or description.get("objtype") != "extra-spec":
+            continue
+        signature = next(iter(description.findall(addnodes.desc_signature)), None)
+        name = next((names[i] for i in (signature or {}).get("ids", []) if i in names), None)
+        content = next(iter(description.findall(addnodes.desc_content)), None)
+        if name is None or content is None:
+            continue
+        where = [doc for doc, texts in mentions.items() if name in texts]
+        paragraph = nodes.paragraph(classes=["onespec-mentions"])
+        if where:
+            paragraph += nodes.strong("", "Mentioned in: ")
+            for position, doc in enumerate(where):
+                if position:
+                    paragraph += nodes.Text(", ")
+                title = app.env.titles[doc].astext() if doc in app.env.titles else doc
+                paragraph += _link(app, docname, doc, "", title)
+            paragraph += nodes.Text(". ")
+        if validate is not None:
+            paragraph += nodes.strong("", "Checked by: ")
+            code = nodes.literal("", "validate()")
+            reference = _link(app, docname, validate.docname, validate.node_id, "")
+            reference += code
+            paragraph += reference
+            paragraph += nodes.Text(".")
+        if len(paragraph):
+            content += paragraph
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("onespec_mentions_exclude", [], "env", [list, tuple])
+    app.connect("doctree-read", _collect)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
+    app.connect("env-get-outdated", _outdated)
+    app.connect("doctree-resolved", _add_links)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
