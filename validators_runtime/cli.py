@@ -176,6 +176,9 @@ def _load_file(path: str) -> list[tuple[str | None, dict[Any, Any]]]:
     except yaml_limits.YAMLLimitError as exc:
         raise UnusableInput(f"{name}:{exc.line}: {exc.reason}") from None
     except yaml.YAMLError as exc:
+        if "maximum nesting depth" in (getattr(exc, "problem", None) or ""):
+            # libyaml's own nesting limit: hostile input, refused like the composer's limits.
+            raise UnusableInput(yaml_message(exc, name)) from None
         raise InvalidInput(yaml_message(exc, name)) from None
     except ValueError as exc:
         raise InvalidInput(f"{name}: not valid JSON: {exc}") from None

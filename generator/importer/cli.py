@@ -11,6 +11,7 @@ import click
 from generator.importer.metadefs import ImportedNamespace, MetadefImportError, read_directory
 from generator.importer.nova import read_tree
 from generator.importer.package import PackageNameError, render_package
+from validators_runtime.cli_grammar import SuggestingChoice
 
 _PACKAGE = click.option(
     "--package",
@@ -29,7 +30,7 @@ _OUTPUT = click.option(
 _FORMAT = click.option(
     "--format",
     "output_format",
-    type=click.Choice(["text", "json"]),
+    type=SuggestingChoice(["text", "json"]),
     default="text",
     show_default=True,
     help="The report: text for people, JSON for machines.",

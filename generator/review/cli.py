@@ -16,6 +16,7 @@ from generator.review.compare import compare
 from generator.review.render import RENDERERS
 from generator.review.revisions import RevisionError
 from generator.review.revisions import load as load_side
+from validators_runtime.cli_grammar import InvalidInput, SuggestingChoice
 
 
 class _Usage(click.ClickException):
@@ -52,7 +53,7 @@ class _Usage(click.ClickException):
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["text", "json"]),
+    type=SuggestingChoice(["text", "json"]),
     default="text",
     show_default=True,
     help="Text for people, JSON for machines.",
@@ -77,6 +78,8 @@ def audit(
             table = idiom_table.load_file(idioms_file)
             idioms, prefixes = (*idioms, *table.idioms), (*prefixes, *table.prefixes)
             not_keys = (*not_keys, *table.not_keys)
+    except idiom_table.IdiomYAMLError as error:
+        raise InvalidInput(str(error)) from None
     except (CatalogueError, idiom_table.IdiomFileError) as error:
         raise _Usage(str(error)) from None
     # A Nova tree's validator modules define keys; they are never counted as reads, whichever
@@ -135,7 +138,7 @@ def audit(
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["text", "json", "rst", "reno"]),
+    type=SuggestingChoice(["text", "json", "rst", "reno"]),
     default="text",
     show_default=True,
     help="text, json, rst (a table) or reno (a release note's YAML).",

@@ -15,6 +15,9 @@ from typing import Any
 
 import yaml
 
+from validators_runtime import yaml_limits
+from validators_runtime.cli_grammar import yaml_message
+
 
 @dataclass(frozen=True)
 class ReaderIdiom:
@@ -88,6 +91,10 @@ DEFAULT_PREFIXES: tuple[PrefixReader, ...] = (
 DEFAULT_NOT_KEYS: tuple[str, ...] = ("os:scheduler_hints",)
 
 
+class IdiomYAMLError(Exception):
+    """The idiom file is not valid YAML (invalid input, not a usage error)."""
+
+
 class IdiomFileError(ValueError):
     """An idioms file that cannot be used; the message names the file and the entry."""
 
@@ -104,9 +111,14 @@ class IdiomTable:
 def load_file(path: Path) -> IdiomTable:
     """A YAML file ``{idioms: [...], prefixes: [...], not_keys: [...]}``."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as error:
-        raise IdiomFileError(f"{path}: {error}") from None
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise IdiomFileError(f"{path}: cannot read the file: {error}") from None
+    try:
+        loader = yaml_limits.counting_loader(str(path))
+        data = yaml.load(text, Loader=loader) or {}  # noqa: S506 - a counting safe loader
+    except (yaml.YAMLError, yaml_limits.YAMLLimitError) as error:
+        raise IdiomYAMLError(yaml_message(error, str(path))) from None
     if not isinstance(data, Mapping):
         raise IdiomFileError(f"{path}:1: expected a mapping with 'idioms' and 'prefixes'")
     idioms = tuple(
