@@ -51,21 +51,30 @@ def _merge(_app: Sphinx, env: BuildEnvironment, docnames: set[str], other: Any) 
     _mentions(env).update({name: texts for name, texts in theirs.items() if name in docnames})
 
 
-def _outdated(
-    _app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
-) -> list[str]:
-    """When any document changed, the pages of entries re-collect who mentions them."""
-    if not (added or changed or removed):
-        return []
+def _excluded(app: Sphinx, docname: str) -> bool:
+    return any(fnmatch.fnmatch(docname, p) for p in app.config.onespec_mentions_exclude)
+
+
+def _rewrite_changed(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Pages whose entries are now mentioned by other documents than when last written.
+
+    The links are added when a page is written, so a page whose own source did not change is
+    written again (not read again) when a guide starts or stops mentioning one of its keys.
+    """
     domain = env.domains["onespec"]
-    return sorted(
-        {
-            entry.docname
-            for (objtype, _), entry in domain.objects.items()  # type: ignore[attr-defined]
-            if objtype == "extra-spec"
-        }
-        - removed
-    )
+    pages = {
+        name: entry.docname
+        for (objtype, name), entry in domain.objects.items()  # type: ignore[attr-defined]
+        if objtype == "extra-spec"
+    }
+    mentions = {doc: texts for doc, texts in _mentions(env).items() if not _excluded(app, doc)}
+    index = {
+        name: tuple(sorted(doc for doc, texts in mentions.items() if doc != page and name in texts))
+        for name, page in pages.items()
+    }
+    before: dict[str, tuple[str, ...]] = getattr(env, "onespec_mention_index", {})
+    env.onespec_mention_index = index  # type: ignore[attr-defined]
+    return sorted({page for name, page in pages.items() if index[name] != before.get(name)})
 
 
 def _link(app: Sphinx, fromdoc: str, todoc: str, anchor: str, text: str) -> nodes.reference:
@@ -82,11 +91,10 @@ def _add_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     }
     if not names:
         return
-    excluded = list(app.config.onespec_mentions_exclude)
     mentions = {
         doc: texts
         for doc, texts in sorted(_mentions(app.env).items())
-        if doc != docname and not any(fnmatch.fnmatch(doc, pattern) for pattern in excluded)
+        if doc != docname and not _excluded(app, doc)
     }
     validate = app.env.domains["py"].objects.get(VALIDATE)  # type: ignore[attr-defined]
     for description in doctree.findall(addnodes.desc):
@@ -123,6 +131,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-read", _collect)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
-    app.connect("env-get-outdated", _outdated)
+    app.connect("env-updated", _rewrite_changed)
     app.connect("doctree-resolved", _add_links)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
