@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.conftest import ROOT
-from tests.images.helpers import onespec, write_spec
+from tests.validators_runtime.images.helpers import onespec, write_spec
 
 SPEC = """\
 arguments:

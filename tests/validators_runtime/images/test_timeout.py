@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.images.helpers import onespec, write_spec
+from tests.validators_runtime.images.helpers import onespec, write_spec
 from validators_runtime.images import LocalRemote
 from validators_runtime.images.errors import RemoteCommandError
 

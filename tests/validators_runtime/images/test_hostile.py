@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.images.helpers import ONESPEC
+from tests.validators_runtime.images.helpers import ONESPEC
 from validators_runtime.images import (
     ImageArgumentError,
     ImageValidationError,

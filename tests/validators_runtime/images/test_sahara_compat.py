@@ -6,7 +6,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from tests.images.test_reconcile_packages import PackageManagerRemote
+from tests.validators_runtime.images.test_reconcile_packages import PackageManagerRemote
 from validators_runtime.images import LocalRemote, sahara
 from validators_runtime.images.errors import RemoteCommandError
 from validators_runtime.images.spec import loads

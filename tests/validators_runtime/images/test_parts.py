@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from tests.images.helpers import onespec, write_spec
-from tests.images.test_local import IDEMPOTENT, snapshot
+from tests.validators_runtime.images.helpers import onespec, write_spec
+from tests.validators_runtime.images.test_local import IDEMPOTENT, snapshot
 from validators_runtime.images import Distro, Package
 from validators_runtime.images.packages import Dpkg, Rpm
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.images.helpers import write_spec
+from tests.validators_runtime.images.helpers import write_spec
 from validators_runtime.images import (
     ImageValidationError,
     LocalRemote,

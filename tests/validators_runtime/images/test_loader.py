@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from tests.images.helpers import write_spec
+from tests.validators_runtime.images.helpers import write_spec
 from validators_runtime._generated import image_validators as tables
 from validators_runtime._generated.image_validators import SCHEMA
 from validators_runtime.images import (

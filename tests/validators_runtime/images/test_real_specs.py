@@ -7,8 +7,8 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
-from tests.images.conftest import real_specs, resource_root, spec_path
-from tests.images.helpers import onespec
+from tests.validators_runtime.images.conftest import real_specs, resource_root, spec_path
+from tests.validators_runtime.images.helpers import onespec
 from validators_runtime._generated.image_validators import SCHEMA
 from validators_runtime.images import (
     ImageValidationError,

@@ -15,7 +15,7 @@ from typing import ClassVar
 
 import pytest
 
-from tests.images.test_reconcile_packages import PackageManagerRemote
+from tests.validators_runtime.images.test_reconcile_packages import PackageManagerRemote
 from validators_runtime.images import (
     ImageValidationError,
     ImageValidator,
@@ -269,7 +269,7 @@ class Wrapper(ImageValidator):
 
 
 def test_an_error_inside_a_custom_kind_names_the_file(tmp_path):
-    from tests.images.helpers import write_spec
+    from tests.validators_runtime.images.helpers import write_spec
     from validators_runtime.images import (
         ImageValidationSpecificationError,
         SaharaImageValidator,
@@ -339,7 +339,7 @@ def test_call_validate_images_refuses_a_positional_mode_and_contradictions():
 
 
 def test_a_spec_plugin_takes_test_only_and_refuses_a_positional_mode(tmp_path):
-    from tests.images.helpers import write_spec
+    from tests.validators_runtime.images.helpers import write_spec
     from validators_runtime.images import SpecImageValidationPlugin
 
     spec = write_spec(tmp_path, "validators:\n  - package: bash\n")

@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-from tests.images.helpers import comparable, onespec, write_spec
-from tests.images.test_local import IDEMPOTENT, NO_SUCH_PACKAGE, snapshot
+from tests.validators_runtime.images.helpers import comparable, onespec, write_spec
+from tests.validators_runtime.images.test_local import IDEMPOTENT, NO_SUCH_PACKAGE, snapshot
 from validators_runtime.images import (
     ImageValidationError,
     LocalRemote,

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.images.helpers import onespec, write_spec
+from tests.validators_runtime.images.helpers import onespec, write_spec
 from validators_runtime.images import (
     ImageValidationSpecificationError,
     LocalRemote,

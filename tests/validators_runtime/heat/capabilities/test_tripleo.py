@@ -26,7 +26,7 @@ from validators_runtime.heat.hot_loader import load
 SOURCE = peers.peer("tripleo-heat-templates")
 TREE = SOURCE.location
 CAPABILITIES_MAP = (
-    Path(__file__).resolve().parents[1] / "fixtures" / "tripleo-capabilities-map.yaml"
+    Path(__file__).resolve().parents[3] / "fixtures" / "tripleo-capabilities-map.yaml"
 )
 
 #: Environments Heat itself refuses (an empty section), as onespec does, with Heat's words.

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from tests.images.helpers import onespec, write_spec
+from tests.validators_runtime.images.helpers import onespec, write_spec
 from validators_runtime.images.distro import Distro, known_distro
 from validators_runtime.images.script import render_script
 from validators_runtime.images.spec import load

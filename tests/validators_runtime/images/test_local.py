@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from tests.images.helpers import installed_packages, write_spec
+from tests.validators_runtime.images.helpers import installed_packages, write_spec
 from validators_runtime.images import (
     ImageArgumentError,
     ImageValidationError,

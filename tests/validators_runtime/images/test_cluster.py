@@ -8,8 +8,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from tests.images.helpers import write_spec
-from tests.images.test_local import NO_SUCH_PACKAGE
+from tests.validators_runtime.images.helpers import write_spec
+from tests.validators_runtime.images.test_local import NO_SUCH_PACKAGE
 from validators_runtime.images import (
     ImageValidationError,
     ImageValidationPlugin,

@@ -21,9 +21,7 @@ from validators_runtime._generated import components as facts
 from validators_runtime.heat.components import ComponentValidationError, validate_component
 
 ONESPEC = Path(sys.executable).with_name("onespec")
-APPSERVER = (
-    Path(__file__).parents[1] / "validators_runtime/heat/components/data/appserver/appserver.yaml"
-)
+APPSERVER = Path(__file__).parent / "data" / "appserver" / "appserver.yaml"
 #: What onespec adds that Heat does not.
 ONESPECS_OWN = ("deploy_status",)
 
