@@ -188,7 +188,10 @@ def test_any_reconciles_each_alternative_in_turn_with_a_warning(tmp_path, caplog
                 return 100, "", "E: no mirror in tests"
             return super().execute_command(cmd, run_as_root, raise_when_error, timeout)
 
-    with caplog.at_level(logging.WARNING), NoInstall() as remote:
+    with (
+        caplog.at_level(logging.WARNING, logger="validators_runtime.images"),
+        NoInstall() as remote,
+    ):
         report = spec.validate(remote, reconcile=True)
     assert report.outcome is Outcome.RECONCILED and marker.exists()
     assert "reconciling each in turn" in caplog.text
