@@ -9,17 +9,16 @@ file's mode, and temporaries are never written through a planted link.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 import yaml
+
+from tests.measure import run_capped
 
 ONESPEC = Path(sys.executable).with_name("onespec")
 SECONDS = 1.0
@@ -28,33 +27,8 @@ MEGABYTES = 200.0
 
 def run(*args: str, cwd: Path) -> tuple[float, float, int, str]:
     """``onespec ARGS`` in ``cwd``: CPU seconds, peak MB, exit status, stdout and stderr."""
-    out = cwd / ".onespec-output"
-    with out.open("wb") as stream:
-        process = subprocess.Popen(
-            ["bash", "-c", 'ulimit -v 2097152 && exec "$0" "$@"', str(ONESPEC), *args],
-            stdout=stream,
-            stderr=subprocess.STDOUT,
-            cwd=cwd,
-        )
-        deadline = time.perf_counter() + 30
-        peak = 0
-        status_file = Path(f"/proc/{process.pid}/status")
-        while True:
-            with contextlib.suppress(OSError):
-                for line in status_file.read_text().splitlines():
-                    if line.startswith("VmHWM:"):
-                        peak = max(peak, int(line.split()[1]))
-            done, status, usage = os.wait4(process.pid, os.WNOHANG)
-            if done:
-                break
-            if time.perf_counter() > deadline:
-                process.kill()
-                _, status, usage = os.wait4(process.pid, 0)
-                break
-            time.sleep(0.005)
-    text = out.read_text(errors="replace")
-    out.unlink()
-    return usage.ru_utime + usage.ru_stime, peak / 1024, os.waitstatus_to_exitcode(status), text
+    measured = run_capped([str(ONESPEC), *args], cwd=cwd, memory_kb=2097152, deadline=30)
+    return measured.seconds, measured.megabytes, measured.status, measured.output
 
 
 def flow_bomb(levels: int = 11) -> str:

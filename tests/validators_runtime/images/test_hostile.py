@@ -8,15 +8,13 @@ file, and no traceback.
 
 from __future__ import annotations
 
-import contextlib
 import gc
-import os
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.measure import run_capped
 from tests.validators_runtime.images.helpers import ONESPEC
 from validators_runtime.images import (
     ImageArgumentError,
@@ -75,47 +73,9 @@ HOSTILE = {
 
 
 def _check(path: Path) -> tuple[float, float, int, str]:
-    """Run ``onespec image check`` capped; return CPU seconds, peak MB, exit status, output.
-
-    CPU time rather than wall time, so that other work on a shared machine does not fail the
-    budget; a child that hangs is killed at the deadline and fails on its exit status. The
-    peak is the child's ``VmHWM``, read as it runs: its ``ru_maxrss`` would count the test
-    process's own size, which a child shares until it executes the command.
-    """
-    out = path.with_suffix(".out")
-    with out.open("wb") as stream:
-        process = subprocess.Popen(
-            [
-                "bash",
-                "-c",
-                'ulimit -v 1048576 && exec "$0" "$@"',
-                str(ONESPEC),
-                "image",
-                "check",
-                str(path),
-            ],
-            stdout=stream,
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.perf_counter() + 20
-        peak = 0
-        status_file = Path(f"/proc/{process.pid}/status")
-        while True:
-            with contextlib.suppress(OSError):
-                for line in status_file.read_text().splitlines():
-                    if line.startswith("VmHWM:"):
-                        peak = max(peak, int(line.split()[1]))
-            done, status, usage = os.wait4(process.pid, os.WNOHANG)
-            if done:
-                break
-            if time.perf_counter() > deadline:
-                process.kill()
-                _, status, usage = os.wait4(process.pid, 0)
-                break
-            time.sleep(0.005)
-        process.returncode = os.waitstatus_to_exitcode(status)
-    seconds = usage.ru_utime + usage.ru_stime
-    return seconds, peak / 1024, process.returncode, out.read_text()
+    """``onespec image check PATH``, capped: CPU seconds, peak MB, exit status, output."""
+    measured = run_capped([str(ONESPEC), "image", "check", str(path)])
+    return measured.seconds, measured.megabytes, measured.status, measured.output
 
 
 @pytest.mark.parametrize("label", list(HOSTILE))
