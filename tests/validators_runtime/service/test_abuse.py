@@ -50,8 +50,9 @@ def test_a_megabyte_of_unknown_keys_is_answered_quickly_and_briefly(api):
     elapsed = time.perf_counter() - started
     assert response.status_code == 400
     assert len(response.content) < 10_000
-    # About 20 ms here; the did-you-mean search per key took 8.75 s.
-    assert elapsed < 1.0, elapsed
+    # About 20 ms on an idle machine (make bench holds the 200 ms target); the did-you-mean
+    # search per key took 8.75 s. The margin is for a loaded machine, not for the code.
+    assert elapsed < 3.0, elapsed
 
 
 def test_a_project_id_the_database_cannot_store_is_a_4xx(api):
