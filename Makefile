@@ -8,13 +8,13 @@ STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := all
 # The peer programs the tests run against (Nova, Glance, Heat, Sahara, heat-agents, TripleO's
-# templates), pinned in tests/peers/; under .peers/ unless ONESPEC_PEERS_DIR says elsewhere.
-PEERS_DIR := $(or $(ONESPEC_PEERS_DIR),.peers)
+# templates), pinned in tests/peers/; under .peers/ unless ONESPEC_PEERS_DIR says elsewhere
+# (`make clean` removes .peers/ only: a shared ONESPEC_PEERS_DIR stays).
 
 DOCS_OUT := doc/build/html
 SPHINX   := $(BIN)/sphinx-build -n -W --keep-going -j auto -b html doc/source $(DOCS_OUT)
 
-.PHONY: all help venv peers outputs runtime metadefs schemas docs docs-check test check lint bench serve clean
+.PHONY: all help venv system peers outputs runtime metadefs schemas docs docs-check test test-fast check lint bench serve clean
 
 help: ## List every target
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -27,6 +27,27 @@ $(STAMP): pyproject.toml constraints.txt
 
 venv: $(STAMP) ## Create .venv and install onespec with every extra
 
+# The system programs the tests run for real: Graphviz (the documentation), Node.js (its regular
+# expressions check the JSON Schemas), PostgreSQL and OpenSSH's server (throwaway instances of
+# their own). As root with apt, the missing ones are installed; otherwise one message names them.
+system: ## Install the system programs the tests need, when missing (root and apt), or name them
+	@missing=""; \
+	command -v dot >/dev/null || missing="$$missing graphviz"; \
+	command -v node >/dev/null || missing="$$missing nodejs"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null \
+	  || missing="$$missing postgresql"; \
+	test -x /usr/sbin/sshd || command -v sshd >/dev/null || missing="$$missing openssh-server"; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "Installing the system packages the tests need:$$missing"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	else \
+	  echo "The tests need these system packages:$$missing." >&2; \
+	  echo "Install them, then run make test again: sudo apt-get install$$missing" >&2; \
+	  exit 2; \
+	fi
+
 peers: $(STAMP) ## Provide the peer programs the tests run against (first time: 1.8 GB, ~6 minutes)
 	$(BIN)/python -m tests.peers provide
 
@@ -36,7 +57,7 @@ all: outputs ## Build every output and the documentation
 
 outputs: $(STAMP) ## Generate the runtime tables, the Glance metadefs and the JSON Schemas
 	$(BIN)/onespec generate all
-	@echo "Outputs: validators_runtime/_generated/extra_specs.py, outputs/glance-metadefs/, outputs/schemas/"
+	@echo "Outputs: validators_runtime/_generated/, outputs/glance-metadefs/, outputs/schemas/"
 
 docs: $(STAMP) ## Build the HTML documentation with Sphinx (needs Graphviz's dot)
 	@command -v dot >/dev/null || { echo "make docs needs Graphviz's dot: apt-get install graphviz" >&2; exit 2; }
@@ -60,14 +81,17 @@ metadefs: $(STAMP) ## Generate the Glance metadata definitions (outputs/glance-m
 schemas: $(STAMP) ## Generate the JSON Schemas (outputs/schemas/)
 	$(BIN)/onespec generate schemas
 
-test: $(STAMP) peers ## Run the test suite (provides the peers first; see `make peers`)
+test: $(STAMP) system peers ## Run the whole test suite (provides the system programs and the peers first)
 	$(BIN)/python -m pytest
+
+test-fast: $(STAMP) system ## The contributor's loop: every test but the peers, install and slow ones
+	$(BIN)/python -m pytest -m "not peers and not install and not slow"
 
 lint: $(STAMP) ## ruff: lint and formatting
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-check: $(STAMP) lint ## Fail on drift of any generated file; lint; build the docs with -n -W
+check: $(STAMP) system lint ## Fail on drift of any generated file; lint; build the docs with -n -W
 	$(BIN)/onespec generate all --check
 	$(MAKE) --no-print-directory docs
 
@@ -78,5 +102,5 @@ serve: $(STAMP) ## Create or upgrade the database, then run the API on 127.0.0.1
 	$(BIN)/onespec db upgrade
 	$(BIN)/onespec serve
 
-clean: ## Remove .venv, the built documentation and caches
-	rm -rf $(VENV) $(PEERS_DIR) doc/build .pytest_cache .ruff_cache .hypothesis build *.egg-info
+clean: ## Remove .venv, .peers, the built documentation and caches (never a shared ONESPEC_PEERS_DIR)
+	rm -rf $(VENV) .peers doc/build .pytest_cache .ruff_cache .hypothesis build *.egg-info

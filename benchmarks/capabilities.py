@@ -21,8 +21,8 @@ from pathlib import Path
 
 import yaml
 
+from onespec.validators_runtime.heat import capabilities as api
 from tests import peers
-from validators_runtime.heat import capabilities as api
 
 #: TripleO's released tree, from its source distribution (``make peers``).
 TRIPLEO = peers.peer("tripleo-heat-templates")

@@ -15,9 +15,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from definitions.model import ExtraSpecValidator
-from definitions.registry import in_tree
-from validators_runtime.extra_specs import ExtraSpecValidationError, Registry, compile_registry
+from onespec.definitions.model import ExtraSpecValidator
+from onespec.definitions.registry import in_tree
+from onespec.validators_runtime.extra_specs import (
+    ExtraSpecValidationError,
+    Registry,
+    compile_registry,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -150,13 +154,13 @@ def synthetic_definitions(count: int) -> list:
 
 
 def import_cost_ms() -> float:
-    """What ``import validators_runtime.extra_specs`` adds to a bare interpreter, in ms.
+    """What ``import onespec.validators_runtime.extra_specs`` adds to a bare interpreter, in ms.
 
     Measured with ``python -X importtime`` (the cumulative time of the import, which counts only
     modules a bare interpreter has not already loaded), with the bytecode cache an installed
     package has: the packages are byte-compiled first, since this machine may disable writing it.
     """
-    code = "import validators_runtime.extra_specs"
+    code = "import onespec.validators_runtime.extra_specs"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     subprocess.run(
         [sys.executable, "-m", "compileall", "-q", "validators_runtime", "definitions"],
@@ -237,5 +241,9 @@ def run() -> int:
     cost = import_cost_ms()
     ok = cost <= IMPORT_TARGET_MS
     missed += not ok
-    _line("import validators_runtime.extra_specs, over a bare interpreter", f"{cost:7.1f} ms", ok)
+    _line(
+        "import onespec.validators_runtime.extra_specs, over a bare interpreter",
+        f"{cost:7.1f} ms",
+        ok,
+    )
     return missed

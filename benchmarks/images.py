@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from validators_runtime.images import LocalRemote, SaharaImageValidator
+from onespec.validators_runtime.images import LocalRemote, SaharaImageValidator
 
 SIZES = (5, 50)
 #: The most commands checking installed packages may cost: reading os-release, one query.

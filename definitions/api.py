@@ -8,7 +8,7 @@ and the microversion (Nova's 2.86) from which the extra specs written are valida
 
 from __future__ import annotations
 
-from definitions.model import MAX_LENGTH
+from onespec.definitions.model import MAX_LENGTH
 
 #: The request header that selects a microversion, as in ``OpenStack-API-Version: compute 2.86``.
 MICROVERSION_HEADER = "OpenStack-API-Version"

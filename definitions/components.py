@@ -10,10 +10,10 @@ hook receives), the statuses, the tools, the shape of the properties and of thei
 input types, what a deployment adds to the inputs and what the hook answers. The JSON Schema, the
 reference documentation and the runtime's validator and hook are generated from it; the runtime
 reads it through ``validators_runtime/_generated/components.py``, written by
-:mod:`generator.components.runtime`.
+:mod:`onespec.generator.components.runtime`.
 
 Descriptions are reStructuredText; the generators strip the markup where plain text is needed.
-Like :mod:`definitions.model`, this module uses the standard library only.
+Like :mod:`onespec.definitions.model`, this module uses the standard library only.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from definitions.model import FALSE_STRINGS, TRUE_STRINGS, DefinitionError
+from onespec.definitions.model import FALSE_STRINGS, TRUE_STRINGS, DefinitionError
 
 #: The resource type the properties belong to.
 RESOURCE_TYPE = "OS::Heat::SoftwareComponent"

@@ -8,7 +8,7 @@ grammar is derived from this module: the runtime's loader reads the tables gener
 ``outputs/schemas/image-validation-spec.schema.json`` is built from it, and so is the reference
 page. Changing a kind here changes all three, so they cannot disagree.
 
-Standard library only, like :mod:`definitions.model`.
+Standard library only, like :mod:`onespec.definitions.model`.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ loader, the URL routes and the schemas all need the same answer.
 
 from __future__ import annotations
 
-from definitions.model import PLUGIN_ENTRY_POINT_GROUP, DefinitionError, Label, LabelEffect
+from onespec.definitions.model import PLUGIN_ENTRY_POINT_GROUP, DefinitionError, Label, LabelEffect
 
 #: The entry-point group plugins are published in.
 ENTRY_POINT_GROUP = PLUGIN_ENTRY_POINT_GROUP

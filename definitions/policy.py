@@ -3,7 +3,7 @@
 Reads are allowed to any user of the project a request is scoped to; changing plugin labels and
 writing flavor extra specs needs the ``admin`` role. The rules are data here so that the
 documentation renders them, and the service registers them with oslo.policy
-(:mod:`validators_runtime.service.policy`), from one statement of each.
+(:mod:`onespec.validators_runtime.service.policy`), from one statement of each.
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ import functools
 import logging
 from dataclasses import dataclass
 
-from definitions import extra_specs as catalogue
-from definitions.model import (
+from onespec.definitions import extra_specs as catalogue
+from onespec.definitions.model import (
     ENTRY_POINT_GROUP,
     DefinitionError,
     ExtraSpec,

@@ -17,7 +17,7 @@ and an environment may say what it requires, and offer a list of templates for a
 Heat itself rejects all three constructs, so onespec resolves them into an environment Heat
 accepts. Everything a person or a tool reads about them -- the reference, the JSON Schemas, the
 tables the runtime checks with -- is generated from this module. It uses the standard library and
-the vocabulary of :mod:`definitions.model` only.
+the vocabulary of :mod:`onespec.definitions.model` only.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from definitions.model import DefinitionError
+from onespec.definitions.model import DefinitionError
 
 #: The optional top-level section of a HOT template that declares its capabilities.
 CAPABILITIES = "capabilities"

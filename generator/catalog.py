@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.schema import schema_id
+from onespec.generator.schema import schema_id
 
 #: The catalog's file name in ``outputs/schemas/``, and so its URL under the schemas' base.
 CATALOG_FILE = "catalog.json"

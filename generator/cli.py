@@ -9,9 +9,9 @@ from pathlib import Path
 
 import click
 
-from generator.manifest import OUTPUT_FACTORIES, all_outputs, deployment_output
-from generator.outputs import ROOT, Output, _display, diff, is_checkout, write_atomically
-from validators_runtime.cli_grammar import FORMAT_OPTION, SuggestingGroup, progress
+from onespec.generator.manifest import OUTPUT_FACTORIES, all_outputs, deployment_output
+from onespec.generator.outputs import ROOT, Output, _display, diff, is_checkout, write_atomically
+from onespec.validators_runtime.cli_grammar import FORMAT_OPTION, SuggestingGroup, progress
 
 
 def _require_checkout(check: bool) -> None:

@@ -3,8 +3,9 @@
 ``onespec generate`` writes :data:`OUTPUT_FACTORIES` in order; the ``schemas`` output writes
 :data:`SCHEMAS`, each file name with the function that builds it, so a new output or schema
 joins by adding one entry here. This is the only module that imports every area; the areas
-import only the shared helpers (``generator.schema``, ``generator.text``, ``generator.rst``,
-``generator.literals``, ``generator.outputs``), so there is no cycle to work around.
+import only the shared helpers (``onespec.generator.schema``, ``onespec.generator.text``,
+``onespec.generator.rst``,
+``onespec.generator.literals``, ``onespec.generator.outputs``), so there is no cycle to work around.
 """
 
 from __future__ import annotations
@@ -14,20 +15,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from definitions.registry import in_tree
-from generator.api import labels as api_labels
-from generator.api import schemas as api_schemas
-from generator.catalog import CATALOG_FILE, catalog
-from generator.components import runtime as components_runtime
-from generator.components.schema import SOFTWARE_COMPONENT, software_component_schema
-from generator.extra_specs import metadefs
-from generator.extra_specs import runtime as extra_specs_runtime
-from generator.extra_specs.schema import FLAVOR_EXTRA_SPECS, flavor_extra_specs_schema
-from generator.images import grammar as images
-from generator.outputs import Output
-from generator.schema import DIRECTORY, dumps
-from generator.template_capabilities import runtime as template_capabilities_runtime
-from generator.template_capabilities.schema import (
+from onespec.definitions.registry import in_tree
+from onespec.generator.api import labels as api_labels
+from onespec.generator.api import schemas as api_schemas
+from onespec.generator.catalog import CATALOG_FILE, catalog
+from onespec.generator.components import runtime as components_runtime
+from onespec.generator.components.schema import SOFTWARE_COMPONENT, software_component_schema
+from onespec.generator.extra_specs import metadefs
+from onespec.generator.extra_specs import runtime as extra_specs_runtime
+from onespec.generator.extra_specs.schema import FLAVOR_EXTRA_SPECS, flavor_extra_specs_schema
+from onespec.generator.images import grammar as images
+from onespec.generator.outputs import Output
+from onespec.generator.schema import DIRECTORY, dumps
+from onespec.generator.template_capabilities import runtime as template_capabilities_runtime
+from onespec.generator.template_capabilities.schema import (
     ENVIRONMENT_REQUIRES,
     HOT_CAPABILITIES,
     environment_requires_schema,
@@ -79,7 +80,7 @@ def deployment_output(name: str, directory: Path) -> Output:
     packages add through the ``onespec.extra_specs`` entry point, exactly as the runtime
     validates them. Only onespec's own files in ``directory`` are ever removed as stale.
     """
-    from definitions.registry import IN_TREE, load
+    from onespec.definitions.registry import IN_TREE, load
 
     registry = load()
     if name == "metadefs":

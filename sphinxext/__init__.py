@@ -1,6 +1,6 @@
 """Sphinx extension for onespec: the ``onespec`` domain and the directives that render it.
 
-Add ``"sphinxext"`` to ``extensions`` in ``conf.py``. Then::
+Add ``"onespec.sphinxext"`` to ``extensions`` in ``conf.py``. Then::
 
     .. onespec:auto-extra-specs:: hw
 
@@ -19,7 +19,8 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
-from sphinxext.directives import (
+from onespec._layout import refuse_second_copy
+from onespec.sphinxext.directives import (
     AutoExtraSpecs,
     AutoPluginLabels,
     ExtraSpecsByPurpose,
@@ -27,8 +28,10 @@ from sphinxext.directives import (
     NovaDifferences,
     PolicyDefaults,
 )
-from sphinxext.domain import OnespecDomain, warn_missing_reference
-from sphinxext.images import AutoImageValidators
+from onespec.sphinxext.domain import OnespecDomain, warn_missing_reference
+from onespec.sphinxext.images import AutoImageValidators
+
+refuse_second_copy(__name__, "onespec.sphinxext")
 
 #: Raise when the structure of the stored domain data or of the rendered output changes, so
 #: Sphinx re-reads every document instead of mixing old and new.
@@ -37,9 +40,9 @@ ENV_VERSION = 2
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(OnespecDomain)
-    app.setup_extension("sphinxext.components")
-    app.setup_extension("sphinxext.template_capabilities")
-    app.setup_extension("sphinxext.mentions")
+    app.setup_extension("onespec.sphinxext.components")
+    app.setup_extension("onespec.sphinxext.template_capabilities")
+    app.setup_extension("onespec.sphinxext.mentions")
     app.add_directive_to_domain("onespec", "auto-extra-specs", AutoExtraSpecs)
     app.add_directive_to_domain("onespec", "auto-plugin-labels", AutoPluginLabels)
     app.add_directive_to_domain("onespec", "extra-specs-by-purpose", ExtraSpecsByPurpose)

@@ -9,7 +9,8 @@
     ``input-types``, ``tools``, ``statuses``, ``deploy-inputs``, ``hook-result`` or
     ``schema-differences``.
 
-Loaded by the ``sphinxext`` extension; both render the lines of :mod:`generator.components.rst`.
+Loaded by the ``sphinxext`` extension; both render the lines of
+:mod:`onespec.generator.components.rst`.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-from definitions import components as vocabulary
-from generator.components import rst as component_rst
-from generator.components import schema as component_schema
-from sphinxext.rendered import RenderedLines
+from onespec.definitions import components as vocabulary
+from onespec.generator.components import rst as component_rst
+from onespec.generator.components import schema as component_schema
+from onespec.sphinxext.rendered import RenderedLines
 
 LOGGER = logging.getLogger(__name__)
 

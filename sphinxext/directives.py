@@ -10,12 +10,12 @@ from docutils.parsers.rst import directives
 from sphinx import addnodes
 from sphinx.util import logging
 
-from definitions import extra_specs as catalogue
-from definitions.registry import load
-from generator import rst
-from generator.api import rst as api_rst
-from generator.extra_specs import rst as spec_rst
-from sphinxext.rendered import RenderedLines
+from onespec.definitions import extra_specs as catalogue
+from onespec.definitions.registry import load
+from onespec.generator import rst
+from onespec.generator.api import rst as api_rst
+from onespec.generator.extra_specs import rst as spec_rst
+from onespec.sphinxext.rendered import RenderedLines
 
 LOGGER = logging.getLogger(__name__)
 
@@ -90,7 +90,7 @@ class ExtraSpecsByPurpose(RenderedLines):
     required_arguments = 0
 
     def run(self) -> list[nodes.Node]:
-        from definitions import extra_spec_purposes
+        from onespec.definitions import extra_spec_purposes
 
         self.note_sources([extra_spec_purposes, spec_rst, rst])
         lines = spec_rst.purpose_lines(extra_spec_purposes.PURPOSES, load().definitions)
@@ -119,11 +119,15 @@ class _RenderedLines(RenderedLines):
 class AutoPluginLabels(_RenderedLines):
     """``.. onespec:auto-plugin-labels::``: every plugin label, from the definitions."""
 
-    sources = ("definitions.plugin_labels", "definitions.model", "generator.api.rst")
+    sources = (
+        "onespec.definitions.plugin_labels",
+        "onespec.definitions.model",
+        "onespec.generator.api.rst",
+    )
     label = "plugin-labels"
 
     def lines(self) -> list[str]:
-        from definitions.plugin_labels import labels
+        from onespec.definitions.plugin_labels import labels
 
         return list(api_rst.plugin_labels_lines(labels()))
 
@@ -131,11 +135,11 @@ class AutoPluginLabels(_RenderedLines):
 class PolicyDefaults(_RenderedLines):
     """``.. onespec:policy-defaults::``: every policy rule of the API with its default."""
 
-    sources = ("definitions.policy", "generator.api.rst")
+    sources = ("onespec.definitions.policy", "onespec.generator.api.rst")
     label = "policy-defaults"
 
     def lines(self) -> list[str]:
-        from definitions.policy import RULES
+        from onespec.definitions.policy import RULES
 
         lines: list[str] = []
         for rule in RULES:
@@ -149,15 +153,15 @@ class HttpOperations(_RenderedLines):
     """``.. onespec:http-operations::``: every operation of the API's OpenAPI document."""
 
     sources = (
-        "validators_runtime.service.openapi",
-        "validators_runtime._generated.api",
-        "definitions.policy",
-        "generator.api.rst",
+        "onespec.validators_runtime.service.openapi",
+        "onespec.validators_runtime._generated.api",
+        "onespec.definitions.policy",
+        "onespec.generator.api.rst",
     )
     label = "http-operations"
 
     def lines(self) -> list[str]:
-        from validators_runtime.service.openapi import document
+        from onespec.validators_runtime.service.openapi import document
 
         return list(api_rst.http_operation_lines(document()))
 
@@ -165,10 +169,10 @@ class HttpOperations(_RenderedLines):
 class NovaDifferences(_RenderedLines):
     """``.. onespec:nova-differences::``: where the verdicts deliberately differ from Nova's."""
 
-    sources = ("definitions.nova_differences", "generator.extra_specs.rst")
+    sources = ("onespec.definitions.nova_differences", "onespec.generator.extra_specs.rst")
     label = "nova-differences"
 
     def lines(self) -> list[str]:
-        from definitions.nova_differences import DIFFERENCES
+        from onespec.definitions.nova_differences import DIFFERENCES
 
         return list(spec_rst.nova_difference_lines(DIFFERENCES))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from docutils import nodes
 
-from definitions import image_validators as grammar
-from generator.images import grammar as render
-from sphinxext.rendered import RenderedLines
+from onespec.definitions import image_validators as grammar
+from onespec.generator.images import grammar as render
+from onespec.sphinxext.rendered import RenderedLines
 
 
 class AutoImageValidators(RenderedLines):

@@ -4,7 +4,7 @@ A reader who lands on ``hw:cpu_policy`` from a search wants the guide that expla
 context, and the function that validates it. While reading, every document's literals (````hw:
 cpu_policy````) and ``onespec`` references are noted; when a page is written, each
 ``onespec:extra-spec`` entry gets a "Mentioned in" line linking those documents, and a link to
-``validators_runtime.extra_specs.validate`` where the project documents it.
+``onespec.validators_runtime.extra_specs.validate`` where the project documents it.
 
 ``onespec_mentions_exclude`` (glob patterns of document names, default none) leaves out the
 documents that list keys rather than discuss them, such as a project's generated reference.
@@ -21,7 +21,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 #: The function every entry links to, when the project documents it.
-VALIDATE = "validators_runtime.extra_specs.validate"
+VALIDATE = "onespec.validators_runtime.extra_specs.validate"
 
 
 def _mentions(env: BuildEnvironment) -> dict[str, set[str]]:

@@ -12,9 +12,9 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 
-from definitions import template_capabilities as grammar
-from generator.template_capabilities import rst as capabilities_rst
-from sphinxext.rendered import RenderedLines
+from onespec.definitions import template_capabilities as grammar
+from onespec.generator.template_capabilities import rst as capabilities_rst
+from onespec.sphinxext.rendered import RenderedLines
 
 
 def _part(argument: str | None) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import shutil
 from pathlib import Path
@@ -23,6 +25,60 @@ settings.load_profile(os.environ.get("ONESPEC_HYPOTHESIS", "ci"))
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
+
+
+# --- Markers: what a test needs, so a contributor can leave the expensive ones out -------------
+
+#: Every marker of the suite. The fast loop (``make test-fast``) deselects peers, install and
+#: slow; ``make test`` runs everything.
+MARKERS = {
+    "peers": "runs a real peer program (Nova, Glance, Heat, Sahara, ...) from `make peers`",
+    "postgres": "runs against a throwaway PostgreSQL cluster (initdb and postgres)",
+    "ssh": "starts an OpenSSH server (sshd) on 127.0.0.1",
+    "install": "builds the sdist and the wheel and installs them into clean virtual environments",
+    "slow": "takes several seconds of its own (builds, large inputs, many hypothesis examples)",
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, meaning in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {meaning}")
+
+
+@functools.cache
+def _calls_a_peer(function: object) -> bool:
+    """True when the function's own source reaches a peer program through tests.peers."""
+    try:
+        source = inspect.getsource(function)  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        return False
+    return "peers." in source or "require_peer" in source
+
+
+def _needs(item: pytest.Item) -> set[str]:
+    """The markers an item earns by what it uses, found rather than written by hand."""
+    needs: set[str] = set()
+    names = set(getattr(item, "fixturenames", ()))
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if "postgres" in names or "postgresql" in params.values():
+        needs.add("postgres")
+    if "sshd" in names:
+        needs.add("ssh")
+    if item.path.name == "test_installed.py":
+        needs |= {"install", "slow"}
+    functions = [getattr(item, "function", None)]
+    info = getattr(item, "_fixtureinfo", None)
+    for definitions in getattr(info, "name2fixturedefs", {}).values():
+        functions += [definition.func for definition in definitions]
+    if any(f is not None and _calls_a_peer(f) for f in functions):
+        needs.add("peers")
+    return needs
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for name in sorted(_needs(item) - {mark.name for mark in item.iter_markers()}):
+            item.add_marker(getattr(pytest.mark, name))
 
 
 # --- Databases: SQLite and PostgreSQL ------------------------------------------------------------
@@ -53,8 +109,8 @@ def empty_database_url(request, tmp_path):
 
 
 def _migrate(url: str) -> str:
-    from validators_runtime.service.db import migrate as database
-    from validators_runtime.service.db.engine import create_engine
+    from onespec.validators_runtime.service.db import migrate as database
+    from onespec.validators_runtime.service.db.engine import create_engine
 
     engine = create_engine(url)
     database.upgrade(engine)

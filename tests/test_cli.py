@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from onespec.validators_runtime._generated import extra_specs as generated
+from onespec.validators_runtime.cli import cli
 from tests.conftest import ROOT
-from validators_runtime._generated import extra_specs as generated
-from validators_runtime.cli import cli
 
 ONESPEC = Path(sys.executable).parent / "onespec"
 
@@ -533,7 +533,7 @@ def test_doctor_without_plugins():
 
 
 def test_doctor_json_without_plugins():
-    from definitions.registry import in_tree
+    from onespec.definitions.registry import in_tree
 
     done = onespec("definitions", "doctor", "--format", "json")
     assert done.returncode == 0, done.stderr
@@ -555,7 +555,7 @@ def sha256(path: Path) -> str:
 
 
 def test_generate_check_passes_on_the_committed_tree():
-    from generator.extra_specs import runtime as runtime_module
+    from onespec.generator.extra_specs import runtime as runtime_module
 
     before = sha256(runtime_module.OUTPUT)
     done = onespec("generate", "all", "--check")
@@ -570,7 +570,7 @@ def test_generate_check_passes_on_the_committed_tree():
 @pytest.fixture
 def real_output():
     """The committed generated module: its path and text, checked unchanged afterwards."""
-    from generator.extra_specs import runtime as runtime_module
+    from onespec.generator.extra_specs import runtime as runtime_module
 
     path = runtime_module.OUTPUT
     text = path.read_text(encoding="utf-8")
@@ -591,7 +591,7 @@ def drift(text: str) -> tuple[str, str, str]:
 def test_generate_check_reports_drift_as_a_unified_diff(
     tmp_path, monkeypatch, real_output, command
 ):
-    from generator.extra_specs import runtime as runtime_module
+    from onespec.generator.extra_specs import runtime as runtime_module
 
     real_path, committed = real_output
     changed, old, new = drift(committed)
@@ -619,7 +619,7 @@ def test_generate_check_reports_drift_as_a_unified_diff(
 
 
 def test_generate_runtime_writes_the_correct_content(tmp_path, monkeypatch, real_output):
-    from generator.extra_specs import runtime as runtime_module
+    from onespec.generator.extra_specs import runtime as runtime_module
 
     _, committed = real_output
     changed, _, _ = drift(committed)
@@ -646,7 +646,7 @@ def test_generate_runtime_writes_the_correct_content(tmp_path, monkeypatch, real
 
 
 def test_generate_all_creates_a_missing_file(tmp_path, monkeypatch, real_output):
-    from generator.extra_specs import runtime as runtime_module
+    from onespec.generator.extra_specs import runtime as runtime_module
 
     _, committed = real_output
     missing = tmp_path / "new" / "extra_specs.py"

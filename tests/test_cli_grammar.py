@@ -1,4 +1,5 @@
-"""The command-line grammar (:mod:`validators_runtime.cli_grammar`), checked on every command.
+"""The command-line grammar (:mod:`onespec.validators_runtime.cli_grammar`), checked on every
+command.
 
 The commands are found by walking the ``onespec`` group, so a new command is in the matrix the
 moment it is added: the cases that need to know how to call it (the files it reads) fail until
@@ -17,7 +18,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from validators_runtime.cli import cli
+from onespec.validators_runtime.cli import cli
 
 
 def _walk(command: click.Command, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], Any]]:

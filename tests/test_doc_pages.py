@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from definitions.extra_specs import namespaces
+from onespec.definitions.extra_specs import namespaces
 from tests.conftest import ROOT
 
 REFERENCE = ROOT / "doc" / "source" / "reference" / "extra-specs"

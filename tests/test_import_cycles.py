@@ -14,19 +14,30 @@ import pytest
 from tests.conftest import ROOT
 
 #: The generator's helpers every area may use; none of them may import an area.
-SHARED = ("generator.schema", "generator.text", "generator.literals", "generator.rst")
-SHARED += ("generator.outputs",)
+SHARED = (
+    "onespec.generator.schema",
+    "onespec.generator.text",
+    "onespec.generator.literals",
+    "onespec.generator.rst",
+)
+SHARED += ("onespec.generator.outputs",)
 AREAS = ("extra_specs", "components", "template_capabilities", "images", "api")
 
 
 def module_name(path: Path) -> str:
+    """The installed name of a module of the checkout: ``onespec.`` and its folder's path."""
     parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+    return ".".join(("onespec", *(parts[:-1] if parts[-1] == "__init__" else parts)))
+
+
+def folder(package: str) -> Path:
+    """The checkout folder of an installed package name (``onespec.generator`` -> generator/)."""
+    return ROOT.joinpath(*package.removeprefix("onespec.").split("."))
 
 
 def imports(package: str) -> dict[str, set[str]]:
     """Each module of ``package`` and the modules of ``package`` it imports."""
-    modules = {module_name(p): p for p in (ROOT / package.replace(".", "/")).rglob("*.py")}
+    modules = {module_name(p): p for p in folder(package).rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         found: set[str] = set()
@@ -62,7 +73,7 @@ def cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-@pytest.mark.parametrize("package", ["generator", "validators_runtime.service"])
+@pytest.mark.parametrize("package", ["onespec.generator", "onespec.validators_runtime.service"])
 def test_no_import_cycle(package):
     assert cycle(imports(package)) is None
 
@@ -73,7 +84,7 @@ def test_a_cycle_is_found():
 
 
 def test_the_shared_helpers_import_no_area():
-    graph = imports("generator")
+    graph = imports("onespec.generator")
     for name, targets in graph.items():
         if name.startswith(SHARED):
             areas = {t for t in targets if t.split(".")[1] in AREAS}
@@ -81,6 +92,8 @@ def test_the_shared_helpers_import_no_area():
 
 
 def test_only_the_manifest_lists_the_areas_outputs():
-    graph = imports("generator")
-    importers = {name for name, targets in graph.items() if "generator.images.grammar" in targets}
-    assert importers == {"generator.manifest"}
+    graph = imports("onespec.generator")
+    importers = {
+        name for name, targets in graph.items() if "onespec.generator.images.grammar" in targets
+    }
+    assert importers == {"onespec.generator.manifest"}

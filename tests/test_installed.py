@@ -3,7 +3,7 @@
 A deployer runs ``pip install onespec`` and never sees the checkout. So the test builds both
 artifacts with ``python -m build``, installs each into a new venv (core dependencies first, then
 the ``api`` extra) and, from a directory that is not the checkout, runs the README's tour, the
-commands that used to assume a checkout, and the :mod:`validators_runtime.resources` API.
+commands that used to assume a checkout, and the :mod:`onespec.validators_runtime.resources` API.
 One venv per artifact, and pip's own cache, keep the cost to about a minute each.
 """
 
@@ -97,8 +97,21 @@ def installed(request, artifacts, tmp_path_factory) -> Installed:
 def _check_core(env: Installed) -> None:
     """Everything a core install (no extra) must do, outside any checkout."""
     # Nothing of the checkout is reachable: the packages come from the venv.
-    where = env.run("python", "-c", "import validators_runtime; print(validators_runtime.__file__)")
+    where = env.run("python", "-c", "import onespec.validators_runtime as r; print(r.__file__)")
     assert str(env.site_packages()) in where.stdout, where
+
+    # One name in site-packages: the distribution's files all live under onespec/ (its
+    # scripts and metadata aside), and its top_level.txt, where the build writes one, agrees.
+    assert _top_level_names(env) == {"onespec"}
+    short = env.run(
+        "python",
+        "-c",
+        "import onespec\nprint(onespec.__version__)\nonespec.validate({'hw:cpu_policy': 'x'})\n",
+    )
+    assert short.stdout.strip() == "0.1.0", short
+    assert short.returncode == 1 and "ExtraSpecValidationError" in short.stderr, short
+    module = env.run("python", "-m", "onespec", "validate", "extra-specs", "hw:numa_nodes=2")
+    assert module.returncode == 0 and "valid" in module.stdout, module
 
     # The README's console tour, as written, with the venv activated instead of .venv.
     (block,) = blocks("console")
@@ -155,7 +168,7 @@ def _check_core(env: Installed) -> None:
     loaded = env.run(
         "python",
         "-c",
-        "import json; from validators_runtime import resources as r\n"
+        "import json; from onespec.validators_runtime import resources as r\n"
         "print(json.dumps({'schemas': {n: r.schema(n) for n in r.schema_names()},"
         " 'metadefs': {n: r.metadef(n) for n in r.metadef_names()}}))",
     )
@@ -172,7 +185,7 @@ def _check_core(env: Installed) -> None:
         in env.run(
             "python",
             "-c",
-            "from validators_runtime import resources as r; print(r.directory('schemas'))",
+            "from onespec.validators_runtime import resources as r; print(r.directory('schemas'))",
         ).stdout
     )
 
@@ -205,6 +218,60 @@ def _check_core(env: Installed) -> None:
     assert "flavor-extra-specs.schema.json" in drift.stderr
 
 
+def _top_level_names(env: Installed) -> set[str]:
+    """The top-level import names the installed distribution put into site-packages."""
+    listed = env.run(
+        "python",
+        "-c",
+        "import importlib.metadata as m, json\n"
+        "d = m.distribution('onespec')\n"
+        "print(json.dumps({'files': [str(f) for f in d.files or ()],"
+        " 'top_level': d.read_text('top_level.txt')}))",
+    )
+    assert listed.returncode == 0, listed.stderr
+    record = json.loads(listed.stdout)
+    names = {
+        Path(name).parts[0]
+        for name in record["files"]
+        if not Path(name).parts[0].endswith(".dist-info") and not name.startswith("..")
+    }
+    if record["top_level"] is not None:
+        assert set(record["top_level"].split()) == names, record["top_level"]
+    return names
+
+
+def _check_clashing_neighbours(env: Installed) -> None:
+    """onespec next to things named like its folders: a user's files, another distribution."""
+    # A definitions.py and a generator.py in the working directory (on sys.path first).
+    (env.cwd / "definitions.py").write_text("raise SystemExit('the user module was imported')\n")
+    (env.cwd / "generator.py").write_text("raise SystemExit('the user module was imported')\n")
+    try:
+        checked = env.run(
+            "python",
+            "-c",
+            "import onespec\n"
+            "print(onespec.validate({'hw:cpu_policy': 'dedicated', 'hw:numa_nodes': '2'}))\n"
+            "from onespec.generator.extra_specs import rst\n",
+        )
+        assert checked.returncode == 0 and checked.stdout.strip() == "[]", checked
+        command = env.run("onespec", "validate", "extra-specs", "hw:cpu_policy=dedicatd")
+        assert command.returncode == 1 and "dedicated" in command.stdout, command
+    finally:
+        (env.cwd / "definitions.py").unlink()
+        (env.cwd / "generator.py").unlink()
+
+    # The package index's unrelated ``definitions`` distribution, installed beside onespec: each
+    # keeps its own files, and removing onespec leaves the other whole.
+    env.pip_install("definitions==0.2.0")
+    theirs = env.site_packages() / "definitions" / "__init__.py"
+    before = theirs.read_bytes()
+    works = env.run("onespec", "validate", "extra-specs", "hw:cpu_policy=dedicated")
+    assert works.returncode == 0, works
+    assert theirs.read_bytes() == before
+    imported = env.run("python", "-c", "import definitions, onespec.definitions.model as m")
+    assert imported.returncode == 0, imported.stderr
+
+
 def _check_api_extra(env: Installed) -> None:
     """With the api extra, the service commands run."""
     env.pip_install(f"onespec[api] @ {env.artifact.as_uri()}")
@@ -231,3 +298,17 @@ def _check_api_extra(env: Installed) -> None:
 def test_an_installed_onespec_works_outside_a_checkout(installed):
     _check_core(installed)
     _check_api_extra(installed)
+    _check_clashing_neighbours(installed)
+
+
+def test_uninstalling_onespec_leaves_a_neighbour_whole(artifacts, tmp_path):
+    env = Installed(tmp_path, artifacts["wheel"])
+    env.pip_install("definitions==0.2.0")
+    theirs = env.site_packages() / "definitions" / "__init__.py"
+    before = theirs.read_bytes()
+    removed = env.run("python", "-m", "pip", "uninstall", "--yes", "onespec")
+    assert removed.returncode == 0, removed.stderr
+    assert theirs.read_bytes() == before
+    assert not (env.site_packages() / "onespec").exists()
+    imported = env.run("python", "-c", "import definitions")
+    assert imported.returncode == 0, imported.stderr

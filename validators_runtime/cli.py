@@ -1,7 +1,7 @@
 """The ``onespec`` command line.
 
 Every command follows one grammar (exit codes, messages, ``--format``, suggestions, progress):
-:mod:`validators_runtime.cli_grammar` states it.
+:mod:`onespec.validators_runtime.cli_grammar` states it.
 The ``generate`` group is imported only when it is used, so that the runtime commands work
 without the generator's dependencies and start quickly; the runtime is imported only by the
 commands that validate, so that ``generate`` can rebuild its tables even when they are stale.
@@ -20,8 +20,8 @@ from typing import Any
 import click
 import yaml
 
-from validators_runtime import yaml_limits
-from validators_runtime.cli_grammar import (
+from onespec.validators_runtime import yaml_limits
+from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
     Invalid,
     InvalidInput,
@@ -66,17 +66,17 @@ class LazyGroup(SuggestingGroup):
 @click.group(
     cls=LazyGroup,
     lazy_subcommands={
-        "generate": "generator.cli:generate",
-        "capabilities": "validators_runtime.heat.capabilities.cli:capabilities",
-        "component": "validators_runtime.heat.components.cli:component",
-        "serve": "validators_runtime.service.cli:serve",
-        "db": "validators_runtime.service.cli:db",
-        "policy": "validators_runtime.service.cli:policy",
-        "plugins": "validators_runtime.service.client:plugins",
-        "image": "validators_runtime.images.cli:image",
-        "import": "generator.importer.cli:import_",
-        "audit": "generator.review.cli:audit",
-        "diff": "generator.review.cli:diff",
+        "generate": "onespec.generator.cli:generate",
+        "capabilities": "onespec.validators_runtime.heat.capabilities.cli:capabilities",
+        "component": "onespec.validators_runtime.heat.components.cli:component",
+        "serve": "onespec.validators_runtime.service.cli:serve",
+        "db": "onespec.validators_runtime.service.cli:db",
+        "policy": "onespec.validators_runtime.service.cli:policy",
+        "plugins": "onespec.validators_runtime.service.client:plugins",
+        "image": "onespec.validators_runtime.images.cli:image",
+        "import": "onespec.generator.importer.cli:import_",
+        "audit": "onespec.generator.review.cli:audit",
+        "diff": "onespec.generator.review.cli:diff",
     },
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -103,7 +103,8 @@ class _StringResolver(yaml.resolver.Resolver):
 
 _StringResolver.yaml_implicit_resolvers = {}
 #: A safe loader with the string resolver, composing through the counting composer
-#: (:mod:`validators_runtime.yaml_limits`): alias bombs and deep nesting are refused with a line.
+#: (:mod:`onespec.validators_runtime.yaml_limits`): alias bombs and deep nesting are refused with a
+#: line.
 _StringLoader: type = yaml_limits.counting_loader("_StringLoader", resolver=_StringResolver)
 
 
@@ -238,7 +239,7 @@ def validate_extra_specs(
     Example:
       onespec validate extra-specs hw:cpu_policy=dedicated hw:numa_nodes=2
     """
-    from validators_runtime import extra_specs as runtime
+    from onespec.validators_runtime import extra_specs as runtime
 
     if file_ is None and not pairs:
         raise click.UsageError("give KEY=VALUE pairs, --file FILE, or both")
@@ -306,9 +307,9 @@ def doctor(output_format: str) -> None:
 
     Exits 1 when any out-of-tree source has a problem, so it can gate a deployment.
     """
-    from validators_runtime import extra_specs as runtime
-    from validators_runtime._generated import extra_specs as generated
-    from validators_runtime.tables import SpecRecord
+    from onespec.validators_runtime import extra_specs as runtime
+    from onespec.validators_runtime._generated import extra_specs as generated
+    from onespec.validators_runtime.tables import SpecRecord
 
     registry = runtime.default_registry()
     in_tree = len(generated.SPECS)
@@ -375,7 +376,7 @@ def main() -> None:
     handler.setFormatter(_Diagnostic())
     logging.basicConfig(handlers=[handler])
     # Validation findings are part of the command's own output; do not print them twice.
-    logging.getLogger("validators_runtime.extra_specs").setLevel(logging.ERROR)
+    logging.getLogger("onespec.validators_runtime.extra_specs").setLevel(logging.ERROR)
     cli()
 
 

@@ -1,4 +1,4 @@
-"""Turn extra-spec definitions into the plain records that :mod:`validators_runtime.tables`
+"""Turn extra-spec definitions into the plain records that :mod:`onespec.validators_runtime.tables`
 indexes.
 
 A record keeps what validation needs and nothing that only documentation needs, so the generated
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from definitions.model import ExtraSpec, LiteralText, Parameter, Segment
-from validators_runtime.tables import ParameterRecord, SpecRecord, Tables, build_tables
+from onespec.definitions.model import ExtraSpec, LiteralText, Parameter, Segment
+from onespec.validators_runtime.tables import ParameterRecord, SpecRecord, Tables, build_tables
 
 
 def parameter_record(parameter: Parameter) -> ParameterRecord:

@@ -2,7 +2,7 @@
 
 ::
 
-    from validators_runtime.extra_specs import validate, ExtraSpecValidationError
+    from onespec.validators_runtime.extra_specs import validate, ExtraSpecValidationError
 
     warnings = validate({"hw:cpu_policy": "dedicated"}, mode="strict")
 
@@ -37,8 +37,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from validators_runtime._generated import extra_specs as _generated
-from validators_runtime.tables import (
+from onespec.validators_runtime._generated import extra_specs as _generated
+from onespec.validators_runtime.tables import (
     ParameterRecord,
     PatternEntry,
     SpecRecord,
@@ -48,7 +48,7 @@ from validators_runtime.tables import (
 )
 
 if TYPE_CHECKING:
-    from definitions.model import ExtraSpec, PluginProblem
+    from onespec.definitions.model import ExtraSpec, PluginProblem
 
 # Importing this module stays cheap (services import it at startup): the vocabulary, the
 # compiler and difflib are imported only by the paths that need them.
@@ -641,7 +641,7 @@ class Registry:
 
     def _deprecated(self, key: str, value: Any, spec: _Spec) -> Finding:
         # Imported on the first deprecated key only: most validations never meet one.
-        from definitions.model import deprecation_sentence
+        from onespec.definitions.model import deprecation_sentence
 
         replacement = repr(spec.replacement) if spec.replacement else None
         message = deprecation_sentence(f"Extra spec {key!r}", spec.since, spec.removal, replacement)
@@ -715,13 +715,13 @@ def _shadowed(registry: Registry, definitions: Iterable[ExtraSpec]) -> list[tupl
 def compile_registry(definitions: Iterable[Any]) -> Registry:
     """Compile definitions (in precedence order) into a :class:`Registry`.
 
-    Accepts :class:`~definitions.model.ExtraSpec` objects and anything
-    :func:`~definitions.model.coerce_definition` accepts. Raises
-    :class:`~definitions.model.DefinitionError` for a malformed definition, a name given twice,
-    or a key that an earlier patterned definition already governs.
+    Accepts :class:`~onespec.definitions.model.ExtraSpec` objects and anything
+    :func:`~onespec.definitions.model.coerce_definition` accepts. Raises
+    :class:`~onespec.definitions.model.DefinitionError` for a malformed definition, a name given
+    twice, or a key that an earlier patterned definition already governs.
     """
-    from definitions.model import DefinitionError, coerce_definition
-    from validators_runtime.compiler import compile_definitions
+    from onespec.definitions.model import DefinitionError, coerce_definition
+    from onespec.validators_runtime.compiler import compile_definitions
 
     typed = [coerce_definition(definition) for definition in definitions]
     seen: set[str] = set()
@@ -738,13 +738,13 @@ def compile_registry(definitions: Iterable[Any]) -> Registry:
 
 
 def _load_default() -> Registry:
-    from definitions.model import (
+    from onespec.definitions.model import (
         PluginProblem,
         load_entry_points,
         log_problems,
         merge_out_of_tree,
     )
-    from validators_runtime.compiler import build_tables, spec_record
+    from onespec.validators_runtime.compiler import build_tables, spec_record
 
     generated = _generated
     in_tree = Tables(

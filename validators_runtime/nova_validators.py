@@ -7,13 +7,13 @@ compiled tables, so a deployment can put it in place of Nova's module (``sys.mod
 packaging patch) and get onespec's verdicts and messages without changing Nova's code::
 
     import sys
-    from validators_runtime import nova_validators
+    from onespec.validators_runtime import nova_validators
     sys.modules["nova.api.validation.extra_specs.validators"] = nova_validators
 
 Refusals raise ``nova.exception.ValidationError`` when Nova is importable, with Nova's
 ``Validation failed; `` opening (its API and its tests match on it), and
-:class:`~validators_runtime.extra_specs.ExtraSpecValidationError` otherwise. Either carries the
-onespec ``findings``. Where onespec's verdict deliberately differs from Nova's, the reason is in
+:class:`~onespec.validators_runtime.extra_specs.ExtraSpecValidationError` otherwise. Either carries
+the onespec ``findings``. Where onespec's verdict deliberately differs from Nova's, the reason is in
 ``definitions/nova_differences.py``.
 
 Like the rest of the runtime this module needs only the standard library; descriptions, which
@@ -30,12 +30,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from validators_runtime.extra_specs import (
+from onespec.validators_runtime.extra_specs import (
     ExtraSpecValidationError,
     Registry,
     default_registry,
 )
-from validators_runtime.tables import ParameterRecord, SpecRecord, Template
+from onespec.validators_runtime.tables import ParameterRecord, SpecRecord, Template
 
 #: How every refusal starts, as Nova words it.
 PREFIX = "Validation failed; "
@@ -80,7 +80,7 @@ def _descriptions() -> Mapping[str, str]:
     time and libraries a service should not pay for unless something asks for a description.
     """
     try:
-        from definitions.registry import load
+        from onespec.definitions.registry import load
     except ImportError:  # the runtime installed without the definitions' libraries
         return {}
     return {definition.name: definition.description for definition in load().definitions}

@@ -28,7 +28,7 @@ def directory(kind: Kind) -> Traversable:
     """The directory that holds one set of published files (installed package data first)."""
     if kind not in ("schemas", "glance-metadefs"):
         raise ValueError(f"unknown set of published files {kind!r}: schemas or glance-metadefs")
-    packaged = resources.files("validators_runtime") / "data" / kind
+    packaged = resources.files("onespec.validators_runtime") / "data" / kind
     if packaged.is_dir():
         return packaged
     return _CHECKOUT_OUTPUTS / kind

@@ -3,8 +3,8 @@
 This is the one place that decides how a key finds its definition. The generator calls
 :func:`build_tables` to write ``_generated/extra_specs.py`` and the runtime calls it for
 out-of-tree definitions found at run time, so committed tables and run-time tables can never
-disagree. Records come from definitions through :mod:`validators_runtime.compiler`; this module
-needs nothing but the standard library.
+disagree. Records come from definitions through :mod:`onespec.validators_runtime.compiler`; this
+module needs nothing but the standard library.
 
 Everything produced here is plain data (tuples, dicts, strings, ints) so that it can be written
 out as a Python literal and imported without building anything.

@@ -1,9 +1,9 @@
 """A YAML composer that counts as it composes: nesting depth, expanded size, aliases to themselves.
 
 Every YAML reader of the project composes through :class:`CountingComposer`: Heat templates and
-environments (:mod:`validators_runtime.heat.hot_loader`), extra-spec files (``onespec validate
-extra-specs --file``) and image specs (``validators_runtime.images.spec``, which subclasses it
-with the spec's limits and the spec's errors).
+environments (:mod:`onespec.validators_runtime.heat.hot_loader`), extra-spec files (``onespec
+validate extra-specs --file``) and image specs (``onespec.validators_runtime.images.spec``, which
+subclasses it with the spec's limits and the spec's errors).
 
 Counting happens while the nodes are built, not by a pattern over the text: each node's expanded
 size (itself and everything under it, aliases counted in full) is computed once, from its

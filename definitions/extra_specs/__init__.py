@@ -1,7 +1,7 @@
 """The in-tree catalogue of flavor extra specs, one module per namespace.
 
-Each module defines ``NAMESPACE`` (a :class:`~definitions.model.Namespace`) and ``EXTRA_SPECS``
-(a tuple of :class:`~definitions.model.ExtraSpec`). The order of :data:`MODULES` is the order of the
+Each module defines ``NAMESPACE`` (a :class:`~onespec.definitions.model.Namespace`) and ``EXTRA_SPECS``
+(a tuple of :class:`~onespec.definitions.model.ExtraSpec`). The order of :data:`MODULES` is the order of the
 reference and of the generated tables; it never decides a clash, because names are unique in-tree.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from definitions.model import ExtraSpec, Namespace
+from onespec.definitions.model import ExtraSpec, Namespace
 
 #: The catalogue modules, in documentation order.
 MODULES: tuple[str, ...] = (

@@ -1,6 +1,6 @@
 """What the ``resources`` and ``trait`` namespaces share: the granular request group suffix."""
 
-from definitions.model import Parameter
+from onespec.definitions.model import Parameter
 
 #: ``resources1:VCPU``, ``trait_NET:CUSTOM_PHYSNET_A``: the optional suffix that puts a request
 #: into a numbered or named granular group. The pattern allows any length so that an over-long

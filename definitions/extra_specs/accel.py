@@ -1,6 +1,6 @@
 """Extra specs of the ``accel`` namespace: accelerators managed by the Cyborg service."""
 
-from definitions.model import ExtraSpec, Namespace, Status, Support, Value
+from onespec.definitions.model import ExtraSpec, Namespace, Status, Support, Value
 
 NAMESPACE = Namespace(
     name="accel",

@@ -1,7 +1,7 @@
 """Extra specs of the ``aggregate_instance_extra_specs`` namespace: host aggregate metadata."""
 
-from definitions.extra_specs.capabilities import OPERATOR_SYNTAX
-from definitions.model import ExtraSpec, Namespace, Parameter, Value
+from onespec.definitions.extra_specs.capabilities import OPERATOR_SYNTAX
+from onespec.definitions.model import ExtraSpec, Namespace, Parameter, Value
 
 NAMESPACE = Namespace(
     name="aggregate_instance_extra_specs",

@@ -1,6 +1,6 @@
 """Extra specs of the ``capabilities`` namespace: host properties checked by a scheduler filter."""
 
-from definitions.model import ExtraSpec, Namespace, Parameter, Value
+from onespec.definitions.model import ExtraSpec, Namespace, Parameter, Value
 
 #: How a requirement is written, shared with the ``aggregate_instance_extra_specs`` namespace,
 #: whose filter reads values the same way.

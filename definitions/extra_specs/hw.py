@@ -1,6 +1,14 @@
 """Extra specs of the ``hw`` namespace: guest virtual hardware (CPU, NUMA, memory, devices)."""
 
-from definitions.model import EnumMember, ExtraSpec, Namespace, Parameter, Status, Support, Value
+from onespec.definitions.model import (
+    EnumMember,
+    ExtraSpec,
+    Namespace,
+    Parameter,
+    Status,
+    Support,
+    Value,
+)
 
 NAMESPACE = Namespace(
     name="hw",

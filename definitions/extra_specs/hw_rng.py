@@ -1,6 +1,6 @@
 """Extra specs of the ``hw_rng`` namespace: the guest's random number generator device."""
 
-from definitions.model import ExtraSpec, Namespace, Value
+from onespec.definitions.model import ExtraSpec, Namespace, Value
 
 NAMESPACE = Namespace(
     name="hw_rng",

@@ -1,6 +1,6 @@
 """Extra specs of the ``hw_video`` namespace: the guest's emulated video device."""
 
-from definitions.model import ExtraSpec, Namespace, Value
+from onespec.definitions.model import ExtraSpec, Namespace, Value
 
 NAMESPACE = Namespace(
     name="hw_video",

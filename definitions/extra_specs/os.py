@@ -1,6 +1,6 @@
 """Extra specs of the ``os`` namespace: how the guest operating system is booted."""
 
-from definitions.model import EnumMember, ExtraSpec, Namespace, Status, Support, Value
+from onespec.definitions.model import EnumMember, ExtraSpec, Namespace, Status, Support, Value
 
 NAMESPACE = Namespace(
     name="os",

@@ -1,6 +1,6 @@
 """Extra specs of the ``pci_passthrough`` namespace: host PCI devices given to the guest."""
 
-from definitions.model import ExtraSpec, Namespace, Value
+from onespec.definitions.model import ExtraSpec, Namespace, Value
 
 NAMESPACE = Namespace(
     name="pci_passthrough",

@@ -1,6 +1,6 @@
 """Extra specs of the ``quota`` namespace: hypervisor-enforced limits on an instance's resources."""
 
-from definitions.model import EnumMember, ExtraSpec, Namespace, Status, Support, Value
+from onespec.definitions.model import EnumMember, ExtraSpec, Namespace, Status, Support, Value
 
 NAMESPACE = Namespace(
     name="quota",

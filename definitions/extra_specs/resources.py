@@ -7,8 +7,8 @@ version that generated the runtime tables is named in their header.
 
 import os_resource_classes
 
-from definitions.extra_specs._placement import CUSTOM_NAME, GROUP
-from definitions.model import ExtraSpec, Namespace, Parameter, Value
+from onespec.definitions.extra_specs._placement import CUSTOM_NAME, GROUP
+from onespec.definitions.model import ExtraSpec, Namespace, Parameter, Value
 
 NAMESPACE = Namespace(
     name="resources",

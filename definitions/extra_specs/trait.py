@@ -6,8 +6,8 @@ the version that generated the runtime tables is named in their header.
 
 import os_traits
 
-from definitions.extra_specs._placement import CUSTOM_NAME, GROUP
-from definitions.model import EnumMember, ExtraSpec, Namespace, Parameter, Value
+from onespec.definitions.extra_specs._placement import CUSTOM_NAME, GROUP
+from onespec.definitions.model import EnumMember, ExtraSpec, Namespace, Parameter, Value
 
 NAMESPACE = Namespace(
     name="trait",

@@ -1,6 +1,6 @@
 """Extra specs without a namespace: keys that have no ``prefix:`` part."""
 
-from definitions.model import EnumMember, ExtraSpec, Namespace, Status, Support, Value
+from onespec.definitions.model import EnumMember, ExtraSpec, Namespace, Status, Support, Value
 
 NAMESPACE = Namespace(
     name="",

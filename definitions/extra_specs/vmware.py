@@ -1,6 +1,6 @@
 """Extra specs of the ``vmware`` namespace: options of the VMware vCenter driver."""
 
-from definitions.model import ExtraSpec, Namespace, Value
+from onespec.definitions.model import ExtraSpec, Namespace, Value
 
 NAMESPACE = Namespace(
     name="vmware",

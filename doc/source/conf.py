@@ -20,7 +20,7 @@ extensions = [
     "sphinx.ext.graphviz",
     "sphinx.ext.intersphinx",
     "sphinx_click",
-    "sphinxext",
+    "onespec.sphinxext",
 ]
 
 nitpicky = True
@@ -44,7 +44,7 @@ autodoc_typehints = "none"
 autodoc_member_order = "bysource"
 
 # sphinx-click walks a group's loaded commands; the command line loads most of them lazily.
-from validators_runtime.cli import cli as _cli  # noqa: E402
+from onespec.validators_runtime.cli import cli as _cli  # noqa: E402
 
 _cli.load_all()
 

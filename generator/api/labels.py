@@ -1,7 +1,7 @@
 """Write the label definitions as the runtime's tables: ``_generated/plugin_labels.py``.
 
 The service may import nothing of ``definitions`` but the vocabulary, so the labels it checks
-requests against arrive as plain literals, generated from :mod:`definitions.plugin_labels`.
+requests against arrive as plain literals, generated from :mod:`onespec.definitions.plugin_labels`.
 """
 
 from __future__ import annotations
@@ -9,16 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-import validators_runtime
-from definitions.model import Label, Scope
-from definitions.plugin_labels import (
+from onespec import validators_runtime
+from onespec.definitions.model import Label, Scope
+from onespec.definitions.plugin_labels import (
     ENTRY_POINT_GROUP,
     PLUGIN_NAME_PATTERN,
     VERSION_PATTERN,
     labels,
 )
-from generator.literals import assignment, module_header, module_text
-from generator.outputs import Output
+from onespec.generator.literals import assignment, module_header, module_text
+from onespec.generator.outputs import Output
 
 #: Where the module is written: inside the runtime package, wherever it is installed.
 OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "plugin_labels.py"

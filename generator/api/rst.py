@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from definitions.model import (
+from onespec.definitions.model import (
     Label,
     LabelEffect,
     Scope,
 )
-from generator.rst import indent, literal, paragraph, yes_no
+from onespec.generator.rst import indent, literal, paragraph, yes_no
 
 _EFFECTS = {
     LabelEffect.GATE: (

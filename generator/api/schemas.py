@@ -1,12 +1,12 @@
 """JSON Schemas of the HTTP API's bodies, and the runtime module that carries them.
 
-The plugin schemas are built from the label definitions (:mod:`definitions.plugin_labels`): a
-response schema names every label with its exact description and mutability, and the PATCH
+The plugin schemas are built from the label definitions (:mod:`onespec.definitions.plugin_labels`):
+a response schema names every label with its exact description and mutability, and the PATCH
 body schema admits exactly the mutable labels, each at the scopes it applies to. The flavor
-extra-spec body schemas state Nova's API-layer limits (:mod:`definitions.api`).
+extra-spec body schemas state Nova's API-layer limits (:mod:`onespec.definitions.api`).
 
-Each builder is an entry of :data:`generator.manifest.SCHEMAS`, so the schemas are written to
-``outputs/schemas/`` with the others. The same dicts are written, as literals, into
+Each builder is an entry of :data:`onespec.generator.manifest.SCHEMAS`, so the schemas are written
+to ``outputs/schemas/`` with the others. The same dicts are written, as literals, into
 ``validators_runtime/_generated/api.py``, from which the service assembles ``/openapi.json``:
 the service never reads ``outputs/``, which is not installed with it.
 
@@ -21,14 +21,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import validators_runtime
-from definitions import api
-from definitions.model import Label, Scope
-from definitions.plugin_labels import PLUGIN_NAME_PATTERN, VERSION_PATTERN, labels
-from generator.literals import assignment, module_header, module_text
-from generator.outputs import Output
-from generator.schema import DIALECT, schema_id
-from generator.schema.patterns import anchored
+from onespec import validators_runtime
+from onespec.definitions import api
+from onespec.definitions.model import Label, Scope
+from onespec.definitions.plugin_labels import PLUGIN_NAME_PATTERN, VERSION_PATTERN, labels
+from onespec.generator.literals import assignment, module_header, module_text
+from onespec.generator.outputs import Output
+from onespec.generator.schema import DIALECT, schema_id
+from onespec.generator.schema.patterns import anchored
 
 PLUGINS = "plugins.schema.json"
 PLUGIN = "plugin.schema.json"
@@ -286,8 +286,9 @@ def flavor_extra_spec_schema() -> dict[str, Any]:
 
 
 def finding_schema() -> dict[str, Any]:
-    """One validation finding, as :meth:`validators_runtime.extra_specs.Finding.to_dict` writes."""
-    from validators_runtime.extra_specs import Code, Severity
+    """One validation finding, as
+    :meth:`onespec.validators_runtime.extra_specs.Finding.to_dict` writes it."""
+    from onespec.validators_runtime.extra_specs import Code, Severity
 
     return _closed(
         {
@@ -367,7 +368,8 @@ def api_root_schema() -> dict[str, Any]:
     }
 
 
-#: Every API schema, by file name, with its builder: entries of ``generator.manifest.SCHEMAS``.
+#: Every API schema, by file name, with its builder: entries of
+#: ``onespec.generator.manifest.SCHEMAS``.
 BUILDERS = {
     API_ROOT: api_root_schema,
     PLUGINS: plugins_schema,

@@ -1,8 +1,8 @@
 """reStructuredText for the software-component reference, rendered from the vocabulary.
 
-Like :mod:`generator.rst`, every function yields lines, shared by the Sphinx directives of
-:mod:`sphinxext.components` and anything else that wants rST. Each lifecycle action becomes an
-``.. onespec:component-action::`` object, so actions are indexed and can be referenced with
+Like :mod:`onespec.generator.rst`, every function yields lines, shared by the Sphinx directives of
+:mod:`onespec.sphinxext.components` and anything else that wants rST. Each lifecycle action becomes
+an ``.. onespec:component-action::`` object, so actions are indexed and can be referenced with
 ``:onespec:component-action:`CREATE```.
 """
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from definitions import components as vocabulary
-from definitions.components import Field, LifecycleAction, Shape
-from generator.components.schema import DIFFERENCES
-from generator.rst import literal
+from onespec.definitions import components as vocabulary
+from onespec.definitions.components import Field, LifecycleAction, Shape
+from onespec.generator.components.schema import DIFFERENCES
+from onespec.generator.rst import literal
 
 #: The sections :func:`section_lines` renders, with what each shows.
 SECTIONS: dict[str, str] = {

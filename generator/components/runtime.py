@@ -1,8 +1,8 @@
 """Write the software-component vocabulary for the runtime: ``_generated/components.py``.
 
 The runtime (the validator and the hook, which run on servers) may import nothing of
-``definitions`` but :mod:`definitions.model`, so it reads the facts of
-:mod:`definitions.components` from this module of plain literals. Descriptions are
+``definitions`` but :mod:`onespec.definitions.model`, so it reads the facts of
+:mod:`onespec.definitions.components` from this module of plain literals. Descriptions are
 written as plain text, for command-line output.
 """
 
@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import validators_runtime
-from definitions import components as vocabulary
-from generator.literals import assignment, module_header, module_text
-from generator.outputs import Output
-from generator.text import plain_text
+from onespec import validators_runtime
+from onespec.definitions import components as vocabulary
+from onespec.generator.literals import assignment, module_header, module_text
+from onespec.generator.outputs import Output
+from onespec.generator.text import plain_text
 
 #: Where the module is written: inside the runtime package, wherever it is installed.
 OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "components.py"

@@ -1,10 +1,10 @@
 """The JSON Schema of the properties of ``OS::Heat::SoftwareComponent``.
 
-Built from :mod:`definitions.components`, like everything else about components. It
+Built from :mod:`onespec.definitions.components`, like everything else about components. It
 checks the properties after Heat has resolved their intrinsic functions (``get_file`` read,
 ``get_param`` substituted): an editor or a CI job in any language can check a component with it.
 The rules that span several entries cannot be stated in JSON Schema; :data:`DIFFERENCES` lists
-them, the schema's description repeats them, and :mod:`validators_runtime.heat.components`
+them, the schema's description repeats them, and :mod:`onespec.validators_runtime.heat.components`
 checks them all.
 """
 
@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from definitions import components as vocabulary
-from definitions.components import Field, Shape
-from generator.schema import DIALECT, schema_id
-from generator.schema.patterns import anchored, boolean_pattern, portable
-from generator.text import plain_text
+from onespec.definitions import components as vocabulary
+from onespec.definitions.components import Field, Shape
+from onespec.generator.schema import DIALECT, schema_id
+from onespec.generator.schema.patterns import anchored, boolean_pattern, portable
+from onespec.generator.text import plain_text
 
 SOFTWARE_COMPONENT = "software-component.schema.json"
 

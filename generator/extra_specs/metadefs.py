@@ -26,14 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from definitions.model import (
+from onespec.definitions.model import (
     MAX_LENGTH,
     ExtraSpec,
     LiteralText,
     Namespace,
     Parameter,
 )
-from generator.extra_specs.glance_rules import (
+from onespec.generator.extra_specs.glance_rules import (
     FLAVOR,
     IMAGE,
     NAMESPACE_DESCRIPTION_LIMIT,
@@ -42,8 +42,8 @@ from generator.extra_specs.glance_rules import (
     check_document,
     cross_file_problems,
 )
-from generator.outputs import ROOT, Output
-from generator.text import plain_text
+from onespec.generator.outputs import ROOT, Output
+from onespec.generator.text import plain_text
 
 #: Where the files are written; the directory holds nothing else, so it can be loaded whole.
 OUTPUT_DIR = ROOT / "outputs" / "glance-metadefs"
@@ -627,8 +627,8 @@ def render_texts(
 
 def render() -> dict[Path, str]:
     """The files of the in-tree catalogue, by path under :data:`OUTPUT_DIR`."""
-    from definitions.extra_specs import namespaces
-    from definitions.registry import in_tree
+    from onespec.definitions.extra_specs import namespaces
+    from onespec.definitions.registry import in_tree
 
     return {OUTPUT_DIR / name: text for name, text in render_texts(in_tree(), namespaces()).items()}
 

@@ -14,8 +14,8 @@ import re
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Literal
 
-from definitions.extra_spec_purposes import Purpose
-from definitions.model import (
+from onespec.definitions.extra_spec_purposes import Purpose
+from onespec.definitions.model import (
     ExtraSpec,
     Namespace,
     Parameter,
@@ -23,8 +23,8 @@ from definitions.model import (
     deprecation_sentence,
     type_name,
 )
-from definitions.nova_differences import NovaDifference
-from generator.rst import indent, literal, paragraph
+from onespec.definitions.nova_differences import NovaDifference
+from onespec.generator.rst import indent, literal, paragraph
 
 DeprecatedFilter = Literal["include", "only", "exclude"]
 

@@ -11,8 +11,8 @@ import importlib.metadata
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-import validators_runtime
-from definitions.model import (
+from onespec import validators_runtime
+from onespec.definitions.model import (
     DIGITS_PATTERN,
     ENTRY_POINT_GROUP,
     FALSE_STRINGS,
@@ -20,9 +20,9 @@ from definitions.model import (
     TRUE_STRINGS,
     ExtraSpec,
 )
-from generator.literals import assignment, module_header, module_text
-from validators_runtime.compiler import compile_definitions
-from validators_runtime.tables import PARAMETER_FIELDS, SPEC_FIELDS
+from onespec.generator.literals import assignment, module_header, module_text
+from onespec.validators_runtime.compiler import compile_definitions
+from onespec.validators_runtime.tables import PARAMETER_FIELDS, SPEC_FIELDS
 
 #: Where the module is written: inside the runtime package, wherever it is installed.
 OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "extra_specs.py"

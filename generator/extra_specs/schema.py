@@ -2,7 +2,7 @@
 
 An editor, a CI job in another language or an API gateway can check extra specs with any
 JSON Schema validator; the schema written here gives the verdict that
-:mod:`validators_runtime.extra_specs` gives in strict mode, except for the few rules JSON
+:mod:`onespec.validators_runtime.extra_specs` gives in strict mode, except for the few rules JSON
 Schema cannot state, which :data:`DIFFERENCES` lists (and the schema's own description
 repeats).
 
@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from definitions.model import (
+from onespec.definitions.model import (
     FALSE_STRINGS,
     MAX_LENGTH,
     TRUE_STRINGS,
@@ -28,8 +28,8 @@ from definitions.model import (
     deprecation_sentence,
     segments_text,
 )
-from generator.schema import DIALECT, SchemaError, schema_id
-from generator.schema.patterns import (
+from onespec.generator.schema import DIALECT, SchemaError, schema_id
+from onespec.generator.schema.patterns import (
     END,
     Token,
     _can_match,
@@ -41,7 +41,7 @@ from generator.schema.patterns import (
     portable,
     tokens,
 )
-from generator.text import first_sentence, plain_text
+from onespec.generator.text import first_sentence, plain_text
 
 FLAVOR_EXTRA_SPECS = "flavor-extra-specs.schema.json"
 
@@ -291,7 +291,7 @@ def flavor_extra_specs_schema(definitions: Sequence[ExtraSpec] | None = None) ->
     value's rule. ``propertyNames`` carries the key rules the runtime applies in strict mode.
     """
     if definitions is None:
-        from definitions.registry import in_tree
+        from onespec.definitions.registry import in_tree
 
         definitions = in_tree()
     groups = _groups(definitions)

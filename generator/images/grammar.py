@@ -1,7 +1,7 @@
-"""Everything derived from the image-spec grammar in :mod:`definitions.image_validators`.
+"""Everything derived from the image-spec grammar in :mod:`onespec.definitions.image_validators`.
 
 Three texts come from the one grammar: the JSON Schema of a spec (registered in
-:data:`generator.manifest.SCHEMAS`), the runtime's tables
+:data:`onespec.generator.manifest.SCHEMAS`), the runtime's tables
 (``validators_runtime/_generated/image_validators.py``, which also embeds the schema so that
 ``onespec image check`` needs no file outside the package), and the reStructuredText of the
 reference page (through the ``onespec:auto-image-validators`` directive).
@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import validators_runtime
-from definitions import image_validators as grammar
-from generator.literals import assignment, module_header, module_text
-from generator.outputs import Output
-from generator.schema import DIALECT, schema_id
-from generator.schema.patterns import anchored, portable
+from onespec import validators_runtime
+from onespec.definitions import image_validators as grammar
+from onespec.generator.literals import assignment, module_header, module_text
+from onespec.generator.outputs import Output
+from onespec.generator.schema import DIALECT, schema_id
+from onespec.generator.schema.patterns import anchored, portable
 
 #: The schema's file name in ``outputs/schemas/``.
 SCHEMA_FILE = "image-validation-spec.schema.json"
@@ -289,7 +289,7 @@ def validator_lines(kind: grammar.ValidatorKind) -> Iterator[str]:
     yield f"   :With reconcile: {kind.reconcile}"
     yield f"   :Without reconcile: {kind.check_only}"
     if kind.implementation:
-        yield f"   :Class: ``validators_runtime.images.{kind.implementation}``"
+        yield f"   :Class: ``onespec.validators_runtime.images.{kind.implementation}``"
     yield ""
     for note in kind.notes:
         yield from _indent(note)

@@ -8,10 +8,14 @@ from pathlib import Path
 
 import click
 
-from generator.importer.metadefs import ImportedNamespace, MetadefImportError, read_directory
-from generator.importer.nova import read_tree
-from generator.importer.package import PackageNameError, render_package
-from validators_runtime.cli_grammar import SuggestingChoice
+from onespec.generator.importer.metadefs import (
+    ImportedNamespace,
+    MetadefImportError,
+    read_directory,
+)
+from onespec.generator.importer.nova import read_tree
+from onespec.generator.importer.package import PackageNameError, render_package
+from onespec.validators_runtime.cli_grammar import SuggestingChoice
 
 _PACKAGE = click.option(
     "--package",

@@ -2,7 +2,7 @@
 
 A metadef namespace describes properties for resource types; its flavor extra specs are the
 properties it associates with ``OS::Nova::Flavor``, named with that association's prefix
-(``hw:`` + ``cpu_policy``). Those become :class:`~definitions.model.ExtraSpec` definitions:
+(``hw:`` + ``cpu_policy``). Those become :class:`~onespec.definitions.model.ExtraSpec` definitions:
 ``string``, ``integer`` and ``boolean`` types, enums, bounds, patterns, lengths and defaults are
 carried; the rest (arrays, numbers, operators, image-only namespaces, duplicates) is listed as
 :class:`NotCarried`, so a user sees exactly what the import dropped.
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from definitions.model import MAX_LENGTH, DefinitionError, EnumMember, ExtraSpec, Value
+from onespec.definitions.model import MAX_LENGTH, DefinitionError, EnumMember, ExtraSpec, Value
 
 FLAVOR = "OS::Nova::Flavor"
 

@@ -14,8 +14,8 @@ import ast
 from pathlib import Path
 from typing import Any
 
-from definitions.model import DefinitionError, ExtraSpecValidator
-from generator.importer.metadefs import ImportedNamespace, MetadefImportError, NotCarried
+from onespec.definitions.model import DefinitionError, ExtraSpecValidator
+from onespec.generator.importer.metadefs import ImportedNamespace, MetadefImportError, NotCarried
 
 #: Where Nova keeps its validator modules, inside a source tree or an installed ``nova``.
 VALIDATORS_DIR = Path("nova", "api", "validation", "extra_specs")

@@ -14,8 +14,8 @@ import textwrap
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from definitions.model import ENTRY_POINT_GROUP, ExtraSpec, Parameter, Value
-from generator.importer.metadefs import ImportedNamespace
+from onespec.definitions.model import ENTRY_POINT_GROUP, ExtraSpec, Parameter, Value
+from onespec.generator.importer.metadefs import ImportedNamespace
 
 _WIDTH = 88
 
@@ -109,7 +109,8 @@ def render_module(namespace: ImportedNamespace) -> str:
         f'"""{namespace.display_name} ({namespace.name}), imported from {namespace.source}.\n\n'
         "Written by `onespec import glance-metadefs`; edit freely, it is yours now.\n"
         '"""\n\n'
-        "from definitions.model import ExtraSpec, Parameter, Status, Value  # noqa: F401\n\n",
+        "from onespec.definitions.model import (  # noqa: F401\n"
+        "    ExtraSpec,\n    Parameter,\n    Status,\n    Value,\n)\n\n",
         f"NAMESPACE = {namespace.name!r}\n",
         f"DESCRIPTION = {_string(namespace.description, 0)}\n\n",
     ]
@@ -158,7 +159,7 @@ def render_test(package: str, count: int) -> str:
     return (
         f'"""The imported definitions load and compile, and the package publishes them."""\n\n'
         "from importlib.metadata import entry_points\n\n"
-        "from validators_runtime.extra_specs import compile_registry\n\n"
+        "from onespec.validators_runtime.extra_specs import compile_registry\n\n"
         f"from {module} import EXTRA_SPECS\n\n\n"
         "def test_the_definitions_compile():\n"
         f"    assert len(compile_registry(EXTRA_SPECS)) == len(EXTRA_SPECS) == {count}\n\n\n"

@@ -13,9 +13,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from definitions.model import ExtraSpec, segments_regex
-from generator.review.idioms import PrefixReader
-from generator.review.reads import WILDCARD, KeyRead, ReadsFound
+from onespec.definitions.model import ExtraSpec, segments_regex
+from onespec.generator.review.idioms import PrefixReader
+from onespec.generator.review.reads import WILDCARD, KeyRead, ReadsFound
 
 #: Values tried for a computed part of a key, to see which definitions it may reach.
 _SAMPLES = ("0", "1", "x", "X", "CUSTOM_X", "HW_CPU_X86_AVX", "VCPU", "cpu_info", "")

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from definitions.model import ExtraSpec, PluginProblem, load_entry_points
-from generator.review import nova_catalogue
+from onespec.definitions.model import ExtraSpec, PluginProblem, load_entry_points
+from onespec.generator.review import nova_catalogue
 
 
 class CatalogueError(ValueError):
@@ -28,7 +28,7 @@ class Catalogue:
 def load(name: str, sources: Sequence[Path]) -> Catalogue:
     """The catalogue *name*: ``in-tree``, ``nova`` (read from *sources*) or an entry point."""
     if name == "in-tree":
-        from definitions import registry
+        from onespec.definitions import registry
 
         return Catalogue("the in-tree catalogue", registry.in_tree())
     if name == "nova":

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import click
 
-from generator.review import audit as auditing
-from generator.review import idioms as idiom_table
-from generator.review import nova_catalogue, reads
-from generator.review.catalogues import CatalogueError, load
-from generator.review.compare import compare
-from generator.review.render import RENDERERS
-from generator.review.revisions import RevisionError
-from generator.review.revisions import load as load_side
-from validators_runtime.cli_grammar import InvalidInput, SuggestingChoice
+from onespec.generator.review import audit as auditing
+from onespec.generator.review import idioms as idiom_table
+from onespec.generator.review import nova_catalogue, reads
+from onespec.generator.review.catalogues import CatalogueError, load
+from onespec.generator.review.compare import compare
+from onespec.generator.review.render import RENDERERS
+from onespec.generator.review.revisions import RevisionError
+from onespec.generator.review.revisions import load as load_side
+from onespec.validators_runtime.cli_grammar import InvalidInput, SuggestingChoice
 
 
 class _Usage(click.ClickException):

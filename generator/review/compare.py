@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from definitions.model import ExtraSpec, type_name
+from onespec.definitions.model import ExtraSpec, type_name
 
 #: Change kinds, in the order a reviewer reads them (most breaking first).
 KINDS = (

@@ -15,8 +15,8 @@ from typing import Any
 
 import yaml
 
-from validators_runtime import yaml_limits
-from validators_runtime.cli_grammar import yaml_message
+from onespec.validators_runtime import yaml_limits
+from onespec.validators_runtime.cli_grammar import yaml_message
 
 
 @dataclass(frozen=True)

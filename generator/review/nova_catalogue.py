@@ -2,8 +2,8 @@
 
 Nova declares its definitions as ``base.ExtraSpecValidator(name=..., value={...}, ...)`` calls in
 ``nova/api/validation/extra_specs/``, some inside module-level ``for`` loops. Those calls are
-evaluated with :mod:`generator.review.static` and turned into onespec definitions through the
-model's own Nova-shaped constructor, so Nova is audited (and diffed) against exactly what its
+evaluated with :mod:`onespec.generator.review.static` and turned into onespec definitions through
+the model's own Nova-shaped constructor, so Nova is audited (and diffed) against exactly what its
 validator would register, in any release, without importing Nova.
 """
 
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from definitions.model import DefinitionError, ExtraSpec, ExtraSpecValidator
-from generator.review.static import ModuleScope, Unresolved, evaluate, parse
+from onespec.definitions.model import DefinitionError, ExtraSpec, ExtraSpecValidator
+from onespec.generator.review.static import ModuleScope, Unresolved, evaluate, parse
 
 #: Where Nova keeps its validator modules, relative to the folder holding the ``nova`` package.
 VALIDATOR_PACKAGE = Path("nova", "api", "validation", "extra_specs")

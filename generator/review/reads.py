@@ -2,8 +2,8 @@
 
 A key is *read* where the code spells it: a string literal in a namespace the catalogue knows
 (``'hw:cpu_policy'``, ``f'hw:numa_cpus.{i}'``, ``'hw:numa_mem.%d'`` -- the variable part becomes
-a wildcard), or a call of a reader idiom (:mod:`generator.review.idioms`). ``.startswith()`` on
-a literal prefix reads every key under it. Where a read's value is bound to a name and that name
+a wildcard), or a call of a reader idiom (:mod:`onespec.generator.review.idioms`). ``.startswith()``
+on a literal prefix reads every key under it. Where a read's value is bound to a name and that name
 is compared with string literals in the same function, the literals are kept, so the audit can
 check them against the key's enum. Files are pre-filtered by their bytes, so most of a tree is
 never parsed.
@@ -17,8 +17,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.review.idioms import ReaderIdiom
-from generator.review.static import ModuleScope, Unresolved, evaluate, parse
+from onespec.generator.review.idioms import ReaderIdiom
+from onespec.generator.review.static import ModuleScope, Unresolved, evaluate, parse
 
 #: Stands for the part of a key computed at run time.
 WILDCARD = "{}"

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import yaml
 
-from generator.review.compare import Change
+from onespec.generator.review.compare import Change
 
 
 def text(changes: Sequence[Change], old: str, new: str) -> str:

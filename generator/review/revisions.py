@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
 
-from definitions.model import ENTRY_POINT_GROUP, ExtraSpec, coerce_definition
-from generator.review import nova_catalogue
-from generator.review.serial import from_data
+import onespec
+from onespec.definitions.model import ENTRY_POINT_GROUP, ExtraSpec, coerce_definition
+from onespec.generator.review import nova_catalogue
+from onespec.generator.review.serial import from_data
 
 
 class RevisionError(ValueError):
@@ -40,9 +41,14 @@ class Loaded:
 
 _CHILD = """
 import json, sys
-sys.path.insert(0, sys.argv[1])
-from definitions import extra_specs
-from generator.review.serial import to_data
+folder = sys.argv[1]
+import onespec
+# The revision's definitions/ is onespec.definitions, ahead of this checkout's; a revision from
+# before the one namespace imports its own modules as plain ``definitions``, found on sys.path.
+onespec.__path__.insert(0, folder)
+sys.path.insert(0, folder)
+from onespec.definitions import extra_specs
+from onespec.generator.review.serial import to_data
 print(json.dumps([to_data(d) for d in extra_specs.extra_specs()]))
 """
 
@@ -86,7 +92,8 @@ def _git(revision: str, repository: Path) -> Loaded:
     with tempfile.TemporaryDirectory(prefix="onespec-diff-") as folder:
         with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
             tar.extractall(folder, filter="data")
-        project = str(Path(__file__).resolve().parents[2])
+        # The folder that holds the ``onespec`` package: a checkout, or site-packages.
+        project = str(Path(onespec.__file__).resolve().parents[1])
         child = subprocess.run(  # noqa: S603 - this interpreter, a fixed program
             [sys.executable, "-c", _CHILD, folder],
             capture_output=True,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from definitions.model import EnumMember, ExtraSpec, Parameter, Status, Value, type_name
+from onespec.definitions.model import EnumMember, ExtraSpec, Parameter, Status, Value, type_name
 
 
 def to_data(definition: ExtraSpec) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from generator.outputs import ROOT
+from onespec.generator.outputs import ROOT
 
 #: The JSON Schema dialect every schema is written in.
 DIALECT = "https://json-schema.org/draft/2020-12/schema"

@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from definitions.model import (
+from onespec.definitions.model import (
     FALSE_STRINGS,
     TRUE_STRINGS,
 )
-from generator.schema import SchemaError
+from onespec.generator.schema import SchemaError
 
 #: The very end of the text. Python's ``$`` also matches before a final newline and ECMA-262's
 #: does not; refusing a following newline makes both mean the end.

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Literal
 
-from definitions import template_capabilities as grammar
-from generator.rst import literal
+from onespec.definitions import template_capabilities as grammar
+from onespec.generator.rst import literal
 
 #: The index group of every capability object.
 TOPIC = "template capabilities"

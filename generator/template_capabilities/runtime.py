@@ -1,8 +1,8 @@
-"""Write the facts of :mod:`definitions.template_capabilities` that the runtime checks with:
+"""Write the facts of :mod:`onespec.definitions.template_capabilities` that the runtime checks with:
 ``validators_runtime/_generated/template_capabilities.py``.
 
-The module holds plain literals only, so that :mod:`validators_runtime.heat.capabilities` imports
-no definitions and services pay nothing for the grammar's documentation.
+The module holds plain literals only, so that :mod:`onespec.validators_runtime.heat.capabilities`
+imports no definitions and services pay nothing for the grammar's documentation.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import validators_runtime
-from definitions import template_capabilities as grammar
-from generator.literals import assignment, module_header, module_text
-from generator.outputs import Output
+from onespec import validators_runtime
+from onespec.definitions import template_capabilities as grammar
+from onespec.generator.literals import assignment, module_header, module_text
+from onespec.generator.outputs import Output
 
 #: Where the module is written: inside the runtime package, wherever it is installed.
 OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "template_capabilities.py"

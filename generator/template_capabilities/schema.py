@@ -1,4 +1,5 @@
-"""JSON Schemas of template capabilities, built from :mod:`definitions.template_capabilities`.
+"""JSON Schemas of template capabilities, built from
+:mod:`onespec.definitions.template_capabilities`.
 
 ``hot-capabilities.schema.json`` checks the ``capabilities`` section of a HOT template (and
 nothing else of it); ``heat-environment-requires.schema.json`` checks an environment that may
@@ -12,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from definitions import template_capabilities as grammar
-from generator.schema import DIALECT, ID_BASE
-from generator.text import plain_text
+from onespec.definitions import template_capabilities as grammar
+from onespec.generator.schema import DIALECT, ID_BASE
+from onespec.generator.text import plain_text
 
 HOT_CAPABILITIES = "hot-capabilities.schema.json"
 ENVIRONMENT_REQUIRES = "heat-environment-requires.schema.json"

@@ -14,9 +14,9 @@ import os_resource_classes
 import os_traits
 import pytest
 
-from definitions import extra_specs as catalogue
-from definitions import registry
-from definitions.model import ENTRY_POINT_GROUP, ExtraSpec, Namespace
+from onespec.definitions import extra_specs as catalogue
+from onespec.definitions import registry
+from onespec.definitions.model import ENTRY_POINT_GROUP, ExtraSpec, Namespace
 from tests import peers
 
 #: Nova's module for each namespace, where its file name is not the namespace.
@@ -297,7 +297,7 @@ def test_adversarial_values_are_rejected_promptly(key, unit, tail):
     """Each of these takes hours, or forever, with Nova's patterns; here, milliseconds."""
     import time
 
-    from validators_runtime.extra_specs import ExtraSpecValidationError, compile_registry
+    from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, compile_registry
 
     registry = compile_registry(SPECS)
     spec = next(s for s in SPECS if s.name == registry.lookup(key))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from definitions.extra_spec_purposes import PURPOSES
-from definitions.registry import in_tree
+from onespec.definitions.extra_spec_purposes import PURPOSES
+from onespec.definitions.registry import in_tree
 
 
 def test_every_in_tree_key_has_exactly_one_purpose():

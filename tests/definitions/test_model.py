@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from definitions.model import (
+from onespec.definitions.model import (
     MAX_LENGTH,
     DefinitionError,
     EnumMember,

@@ -2,15 +2,15 @@
 
 Nova's verdicts are coarser than onespec's -- it accepts, refuses a value, or refuses a key -- so
 ``valid`` and ``deprecated`` both read as accepted and ``invalid-key`` has no counterpart. Every
-case on which the two part ways must be one of ``definitions.nova_differences``, and every case
-listed there must still differ: a fixed difference cannot linger in the docs.
+case on which the two part ways must be one of ``onespec.definitions.nova_differences``, and every
+case listed there must still differ: a fixed difference cannot linger in the docs.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from definitions.nova_differences import DIFFERENCES, NOVA_VERSION, covered_cases
+from onespec.definitions.nova_differences import DIFFERENCES, NOVA_VERSION, covered_cases
 from tests import peers
 from tests.validators_runtime.test_cases import CASE_LIST
 

@@ -11,11 +11,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from definitions.model import (
+from onespec.definitions.model import (
     FALSE_STRINGS,
     TRUE_STRINGS,
 )
-from generator.extra_specs.glance_rules import flavor_properties
+from onespec.generator.extra_specs.glance_rules import flavor_properties
 
 
 def find_property(files: Mapping[Any, Mapping[str, Any]], key: str) -> dict[str, Any] | None:

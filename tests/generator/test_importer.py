@@ -19,14 +19,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from definitions.model import ExtraSpec
-from definitions.registry import in_tree
-from generator.importer.metadefs import FLAVOR, read_directory, read_namespace
-from generator.importer.package import PackageNameError, module_name, render_package
+from onespec.definitions.model import ExtraSpec
+from onespec.definitions.registry import in_tree
+from onespec.generator.importer.metadefs import FLAVOR, read_directory, read_namespace
+from onespec.generator.importer.package import PackageNameError, module_name, render_package
+from onespec.validators_runtime.cli import cli
+from onespec.validators_runtime.extra_specs import compile_registry
 from tests import peers
 from tests.conftest import ROOT
-from validators_runtime.cli import cli
-from validators_runtime.extra_specs import compile_registry
 
 PACKAGE = "glance-catalogue"
 
@@ -238,8 +238,8 @@ METADEFS_SCRIPT = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from definitions.registry import load
-    from generator.extra_specs.metadefs import render_texts
+    from onespec.definitions.registry import load
+    from onespec.generator.extra_specs.metadefs import render_texts
 
     registry = load()
     mine = [d for d in registry.definitions if sys.argv[2] in registry.sources[d.name]]
@@ -311,7 +311,7 @@ def nova_tree(tmp_path: Path) -> Path:
 
 
 def test_literal_validators_are_read_without_importing_nova(tmp_path):
-    from generator.importer.nova import read_tree
+    from onespec.generator.importer.nova import read_tree
 
     (acme,) = read_tree(nova_tree(tmp_path))
     (definition,) = acme.definitions
@@ -338,7 +338,7 @@ def test_the_nova_command_writes_a_package_that_loads(tmp_path):
 
 
 def test_nova_34s_own_validators_import_and_compile(tmp_path):
-    from generator.importer.nova import read_tree
+    from onespec.generator.importer.nova import read_tree
 
     site = next((peers.require("nova") / "lib").glob("python3*/site-packages"))
     namespaces = read_tree(site)

@@ -5,7 +5,7 @@ Runs in the ``nova-tests`` environment (Nova 34.0.0 and its test harness). Usage
     python nova_adapter.py tests ONESPEC_ROOT adapter|nova TEST_MODULE...
     python nova_adapter.py bench ONESPEC_ROOT adapter|nova
 
-``adapter`` puts ``validators_runtime.nova_validators`` in ``sys.modules`` under the name
+``adapter`` puts ``onespec.validators_runtime.nova_validators`` in ``sys.modules`` under the name
 ``nova.api.validation.extra_specs.validators`` before Nova imports it; no file of Nova changes.
 ``nova`` runs Nova as released, for comparison. ``tests`` prints each test's outcome as JSON;
 ``bench`` times ``FlavorExtraSpecsController.create`` at microversion 2.86 (schema, policy,
@@ -28,7 +28,7 @@ def swap_in_adapter(root):
     sys.path.insert(0, root)
     import nova.api.validation.extra_specs as package
 
-    from validators_runtime import nova_validators
+    from onespec.validators_runtime import nova_validators
 
     sys.modules[VALIDATORS_MODULE] = nova_validators
     package.validators = nova_validators

@@ -1,7 +1,7 @@
 """Each Sahara plugin's own image-validation path, run on onespec's compatibility module.
 
 Runs in the Sahara environment. ``sahara.plugins.images`` is pointed at
-``validators_runtime.images.sahara`` (a ``sys.modules`` swap: no file of Sahara or of its
+``onespec.validators_runtime.images.sahara`` (a ``sys.modules`` swap: no file of Sahara or of its
 plugins changes) before the plugins are imported, so the specs they ship load through onespec.
 For each plugin and version with a spec, the plugin's own methods are called:
 
@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # onespec, from th
 
 import sahara.plugins  # noqa: E402
 
-from validators_runtime.images import sahara as compat  # noqa: E402
-from validators_runtime.images.remote import RemoteBase  # noqa: E402
+from onespec.validators_runtime.images import sahara as compat  # noqa: E402
+from onespec.validators_runtime.images.remote import RemoteBase  # noqa: E402
 
 sys.modules["sahara.plugins.images"] = compat
 sahara.plugins.images = compat
@@ -127,7 +127,7 @@ class ThrowawayRoot(RemoteBase):
         self.commands.append(cmd)
         code, out, err = self._run(cmd, timeout=timeout)
         if code and raise_when_error:
-            from validators_runtime.images.errors import RemoteCommandError
+            from onespec.validators_runtime.images.errors import RemoteCommandError
 
             raise RemoteCommandError(cmd, code, out, err, target=self.target)
         return code, out, err

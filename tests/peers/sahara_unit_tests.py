@@ -1,8 +1,8 @@
 """Sahara's own unit tests of its image module, run against onespec's compatibility module.
 
 Runs in the ``sahara-tests`` environment (Sahara with oslotest, which its test base imports).
-``sahara.plugins.images`` is pointed at ``validators_runtime.images.sahara`` (a ``sys.modules``
-swap: no file of Sahara changes), then
+``sahara.plugins.images`` is pointed at ``onespec.validators_runtime.images.sahara`` (a
+``sys.modules`` swap: no file of Sahara changes), then
 ``sahara/tests/unit/plugins/test_images.py`` -- the installed file, imports unchanged -- is
 loaded and run with unittest. Prints ``{"tests": {NAME: {"outcome": ..., "detail": ...}}}``;
 with ``--original`` the swap is left out, to show the same tests pass on Sahara's own module.
@@ -23,7 +23,7 @@ import sahara.plugins  # noqa: E402
 
 def swap() -> None:
     """Make ``from sahara.plugins import images`` give onespec's compatibility module."""
-    from validators_runtime.images import sahara as compat
+    from onespec.validators_runtime.images import sahara as compat
 
     sys.modules["sahara.plugins.images"] = compat
     sahara.plugins.images = compat

@@ -28,8 +28,8 @@ from sphinx.util.console import strip_escape_sequences
 from sphinx.util.docutils import docutils_namespace, patch_docutils
 from sphinx.util.inventory import InventoryFile
 
-import sphinxext.directives
-from definitions.model import (
+import onespec.sphinxext.directives
+from onespec.definitions.model import (
     ExtraSpec,
     ExtraSpecValidator,
     Namespace,
@@ -38,13 +38,13 @@ from definitions.model import (
     Support,
     Value,
 )
-from definitions.registry import IN_TREE, Registry, in_tree, load
-from generator import rst
-from generator.extra_specs import rst as spec_rst
-from sphinxext.domain import OnespecDomain
+from onespec.definitions.registry import IN_TREE, Registry, in_tree, load
+from onespec.generator import rst
+from onespec.generator.extra_specs import rst as spec_rst
+from onespec.sphinxext.domain import OnespecDomain
 from tests.conftest import ROOT
 
-CONF = 'extensions = ["sphinxext"]\nnitpicky = True\n'
+CONF = 'extensions = ["onespec.sphinxext"]\nnitpicky = True\n'
 OBJTYPE = "onespec:extra-spec"
 
 
@@ -500,7 +500,7 @@ def edge(tmp_path_factory: pytest.TempPathFactory) -> Build:
         "old": auto("edge", ":summary:", ":deprecated: only"),
     }
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sphinxext.directives, "load", lambda: registry)
+        patch.setattr(onespec.sphinxext.directives, "load", lambda: registry)
         return make(tmp_path_factory.mktemp("edge"), pages)
 
 
@@ -509,7 +509,7 @@ def test_a_dangling_reference_in_generated_entries_names_the_document(tmp_path: 
         name="edge:needy", description="Needs more.", value={"type": int}, requires=["edge:absent"]
     )
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sphinxext.directives, "load", lambda: registry_of(spec))
+        patch.setattr(onespec.sphinxext.directives, "load", lambda: registry_of(spec))
         result = make(tmp_path, {"needy": auto("edge")})
     (warning,) = result.warnings
     assert "unknown extra spec 'edge:absent'" in warning
@@ -677,12 +677,14 @@ def fake_hw_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     os.utime(path, (past, past))
     fake = types.ModuleType("fake_hw")
     fake.__file__ = str(path)
-    real: Callable[[str], types.ModuleType | None] = sphinxext.directives.catalogue.module_for
+    real: Callable[[str], types.ModuleType | None] = (
+        onespec.sphinxext.directives.catalogue.module_for
+    )
 
     def module_for(namespace: str) -> types.ModuleType | None:
         return fake if namespace == "hw" else real(namespace)
 
-    monkeypatch.setattr(sphinxext.directives.catalogue, "module_for", module_for)
+    monkeypatch.setattr(onespec.sphinxext.directives.catalogue, "module_for", module_for)
     return path
 
 
@@ -769,7 +771,7 @@ def test_the_documentation_describes_every_in_tree_spec_once(real_site: RealSite
 
 
 def test_the_command_line_page_documents_every_command(real_site: RealSite):
-    from validators_runtime.cli import cli
+    from onespec.validators_runtime.cli import cli
 
     html = (real_site.outdir / "cli.html").read_text(encoding="utf-8")
     names = cli.list_commands(click.Context(cli))
@@ -881,7 +883,7 @@ def test_the_command_line_page_has_no_smart_dashes_and_code_examples(real_site: 
 
 
 def test_every_command_group_has_its_own_section_in_the_source():
-    from validators_runtime.cli import cli
+    from onespec.validators_runtime.cli import cli
 
     source = (ROOT / "doc" / "source" / "cli.rst").read_text(encoding="utf-8")
     for name in cli.list_commands(click.Context(cli)):
@@ -957,7 +959,7 @@ def test_the_guide_conf_py_builds_a_consumer_that_links_and_suggests(
 GUIDE = page("Pinning guide", "Set ``hw:cpu_policy`` to ``dedicated``.\n")
 API = page(
     "Python",
-    ".. py:function:: validators_runtime.extra_specs.validate(specs)\n\n   Validate.\n",
+    ".. py:function:: onespec.validators_runtime.extra_specs.validate(specs)\n\n   Validate.\n",
 )
 
 
@@ -977,10 +979,10 @@ def test_an_entry_links_the_guides_that_mention_it_and_the_validate_function(
     html = site.html("hw")
     policy = _entry(html, inventory, "hw:cpu_policy")
     assert 'href="guide.html">Pinning guide</a>' in policy
-    assert 'href="api.html#validators_runtime.extra_specs.validate"' in policy
+    assert 'href="api.html#onespec.validators_runtime.extra_specs.validate"' in policy
     realtime = _entry(html, inventory, "hw:cpu_realtime")
     assert "guide.html" not in realtime
-    assert 'href="api.html#validators_runtime.extra_specs.validate"' in realtime
+    assert 'href="api.html#onespec.validators_runtime.extra_specs.validate"' in realtime
 
 
 def test_the_mentions_follow_an_edited_guide(tmp_path: Path):

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 CONF = """\
-extensions = ["sphinxext"]
+extensions = ["onespec.sphinxext"]
 project = "consumer"
 """
 
@@ -24,8 +24,10 @@ A key the consumer does not document: :onespec:extra-spec:`hw:cpu_policy`.
 
 
 def build(source: Path, out: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """sphinx-build, run as a foreign project runs it: from its own folder, not this checkout."""
     return subprocess.run(
         [sys.executable, "-m", "sphinx", "-b", "html", "-q", *options, str(source), str(out)],
+        cwd=source.parent,
         capture_output=True,
         text=True,
         timeout=300,
@@ -48,7 +50,7 @@ def test_an_unresolved_any_reference_is_a_warning_not_a_crash(tmp_path):
 
 
 PROVIDER_CONF = """\
-extensions = ["sphinxext"]
+extensions = ["onespec.sphinxext"]
 project = "provider"
 """
 
@@ -60,7 +62,7 @@ Provider
 """
 
 CONSUMER_CONF = """\
-extensions = ["sphinxext", "sphinx.ext.intersphinx"]
+extensions = ["onespec.sphinxext", "sphinx.ext.intersphinx"]
 project = "consumer"
 nitpicky = True
 intersphinx_mapping = {{"onespec": ({uri!r}, {inventory!r})}}
@@ -107,3 +109,46 @@ def test_a_consumer_links_through_intersphinx_and_hears_did_you_mean(tmp_path):
         assert len(warnings) == 1, done.stderr
         assert "did you mean 'hw:cpu_policy'?" in warnings[0]
         assert "no-such-thing-anywhere" in done.stderr
+
+
+NEIGHBOUR_CONF = """\
+extensions = ["sphinxext.opengraph", "onespec.sphinxext"]
+project = "neighbour"
+ogp_site_url = "https://docs.example.org/neighbour/"
+nitpicky = True
+"""
+
+
+def test_an_other_sphinxext_distribution_does_not_hide_the_extension(tmp_path):
+    """sphinxext-opengraph owns a ``sphinxext`` package; onespec's extension is elsewhere.
+
+    Under the old name (a top-level ``sphinxext``) both shared one namespace package, Sphinx
+    found no ``setup()`` in it, every ``:onespec:`` role was unknown, and the build still
+    exited 0.
+    """
+    neighbour = subprocess.run(
+        [sys.executable, "-c", "import sphinxext.opengraph, sphinxext; print(sphinxext.__path__)"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert neighbour.returncode == 0, neighbour.stderr  # the neighbour is really installed here
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "conf.py").write_text(NEIGHBOUR_CONF)
+    (source / "index.rst").write_text(
+        "Neighbour\n=========\n\n"
+        ".. onespec:auto-extra-specs:: hw\n\n"
+        "Pin the CPUs with :onespec:extra-spec:`hw:cpu_policy`.\n"
+    )
+    done = build(source, tmp_path / "html", "-E", "-W")
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
+    assert 'property="og:title"' in page  # opengraph ran
+    assert 'href="#onespec-extra-spec-hw-cpu_policy"' in page  # the role resolved
+
+    (source / "index.rst").write_text("Neighbour\n=========\n\n:onespec:no-such-role:`x`\n")
+    failed = build(source, tmp_path / "html-bad", "-E", "-W")
+    assert failed.returncode != 0
+    assert "no-such-role" in failed.stderr

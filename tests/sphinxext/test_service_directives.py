@@ -7,12 +7,12 @@ import posixpath
 import pytest
 from sphinx.util.inventory import InventoryFile
 
-from definitions.plugin_labels import LABELS
-from definitions.policy import RULES
-from generator.api import rst as api_rst
+from onespec.definitions.plugin_labels import LABELS
+from onespec.definitions.policy import RULES
+from onespec.generator.api import rst as api_rst
+from onespec.validators_runtime.service import openapi
 from tests.conftest import ROOT
 from tests.sphinxext.test_domain import domain_index, make, page
-from validators_runtime.service import openapi
 
 REFS = page(
     "References",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
+from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, validate
 from tests.conftest import CASES
-from validators_runtime.extra_specs import ExtraSpecValidationError, validate
 
 VERDICTS = {"valid", "deprecated", "invalid-value", "unknown-key", "invalid-key"}
 

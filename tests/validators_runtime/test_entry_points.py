@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from onespec.validators_runtime._generated import extra_specs as generated
 from tests.conftest import ROOT
-from validators_runtime._generated import extra_specs as generated
 
 PLUGINS = Path(__file__).resolve().parents[1] / "fixtures"
 GROUP = "onespec.extra_specs"
@@ -108,7 +108,7 @@ PROBE = r"""
 import json, sys
 
 request = json.loads(sys.argv[1])
-from validators_runtime import extra_specs as runtime
+from onespec.validators_runtime import extra_specs as runtime
 
 def problem(p):
     return {"source": p.source, "kind": p.kind, "message": p.message, "name": p.name}
@@ -135,7 +135,7 @@ for mode, specs in request["checks"]:
         }
     )
 if request["build"]:
-    from definitions import registry as catalogue
+    from onespec.definitions import registry as catalogue
 
     built = catalogue.build()
     out["build"] = {
@@ -159,7 +159,7 @@ print(json.dumps(out))
 """
 
 CLI = (
-    "import sys; from validators_runtime.cli import main; "
+    "import sys; from onespec.validators_runtime.cli import main; "
     "sys.argv = ['onespec', *sys.argv[1:]]; main()"
 )
 
@@ -721,7 +721,8 @@ def test_the_command_line_warns_about_broken_plugins_when_validating(broken):
     assert label("acme-broken") in done.stderr
 
 
-# --- definitions.registry.build() sees the same ------------------------------------------------
+# --- onespec.definitions.registry.build() sees the same
+# ------------------------------------------------
 
 
 def test_the_registry_build_sees_the_same_plugins_and_clashes(everything):

@@ -8,21 +8,21 @@ import sys
 
 import pytest
 
-from definitions.model import DefinitionError, ExtraSpecValidator, Parameter, Status
-from tests.conftest import ROOT
-from validators_runtime.extra_specs import (
+from onespec.definitions.model import DefinitionError, ExtraSpecValidator, Parameter, Status
+from onespec.validators_runtime.extra_specs import (
     ExtraSpecValidationError,
     Finding,
     compile_registry,
     default_registry,
     validate,
 )
+from tests.conftest import ROOT
 
 
 @pytest.fixture(autouse=True)
 def _fresh_log_memory():
     """Each warning is logged once per process; each test here starts as a new process would."""
-    from validators_runtime import extra_specs
+    from onespec.validators_runtime import extra_specs
 
     extra_specs._logged.clear()
 
@@ -53,7 +53,7 @@ def test_specs_must_be_a_mapping():
 
 
 def test_permissive_logs_unknown_keys_and_returns_them_as_warnings(caplog):
-    with caplog.at_level(logging.INFO, logger="validators_runtime.extra_specs"):
+    with caplog.at_level(logging.INFO, logger="onespec.validators_runtime.extra_specs"):
         warnings = validate({"hw:cpu_pollicy": "dedicated"}, mode="permissive")
     assert [w.code for w in warnings] == ["unknown-key"]
     assert warnings[0].severity == "warning"
@@ -64,17 +64,17 @@ def test_each_warning_is_logged_once_below_the_warning_level(caplog):
     """A service validating the same flavor on every request is not flooded, and a library
     user without logging set up sees nothing on stderr (Python prints WARNING and above)."""
     specs = {"hide_hypervisor_id": "true", "hw:cpu_pollicy_once": "x"}
-    with caplog.at_level(logging.DEBUG, logger="validators_runtime.extra_specs"):
+    with caplog.at_level(logging.DEBUG, logger="onespec.validators_runtime.extra_specs"):
         for _ in range(3):
             assert len(validate(specs, mode="permissive")) == 2
-    records = [r for r in caplog.records if r.name == "validators_runtime.extra_specs"]
+    records = [r for r in caplog.records if r.name == "onespec.validators_runtime.extra_specs"]
     assert len([r for r in records if "hw:cpu_pollicy_once" in r.getMessage()]) == 1
     assert all(r.levelno < logging.WARNING for r in records)
 
 
 def test_library_use_prints_nothing_on_stderr():
     script = (
-        "from validators_runtime.extra_specs import validate\n"
+        "from onespec.validators_runtime.extra_specs import validate\n"
         "assert validate({'hide_hypervisor_id': 'true'})\n"
         "assert validate({'hw:cpu_pollicy': 'x'}, mode='permissive')\n"
     )
@@ -329,7 +329,7 @@ def test_lookup_names_the_governing_definition():
 
 
 def test_a_deprecated_key_validates_with_a_warning_naming_its_replacement(caplog):
-    with caplog.at_level(logging.INFO, logger="validators_runtime.extra_specs"):
+    with caplog.at_level(logging.INFO, logger="onespec.validators_runtime.extra_specs"):
         (warning,) = validate({"hide_hypervisor_id": "true"})
     assert warning.code == "deprecated" and warning.severity == "warning"
     assert warning.suggestion == "hw:hide_hypervisor_id"
@@ -441,6 +441,6 @@ def test_parameter_bounds_hold_on_every_path(parameter, accepted, refused):
 
 
 def test_the_in_tree_catalogue_has_no_shadowed_keys():
-    from definitions.registry import in_tree
+    from onespec.definitions.registry import in_tree
 
     assert len(compile_registry(in_tree())) == len(in_tree())

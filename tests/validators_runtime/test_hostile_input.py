@@ -13,9 +13,9 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from validators_runtime import extra_specs
-from validators_runtime.cli import cli
-from validators_runtime.extra_specs import ExtraSpecValidationError, validate
+from onespec.validators_runtime import extra_specs
+from onespec.validators_runtime.cli import cli
+from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, validate
 
 HUGE = 10**5000  # more digits than str() may convert (sys.int_info.str_digits_check_threshold)
 

@@ -8,7 +8,15 @@ import sys
 
 from tests.conftest import ROOT
 
-FORBIDDEN_ROOTS = {"sphinx", "docutils", "jinja2", "generator", "os_traits", "os_resource_classes"}
+FORBIDDEN_ROOTS = {
+    "sphinx",
+    "docutils",
+    "jinja2",
+    "onespec.generator",
+    "onespec.sphinxext",
+    "os_traits",
+    "os_resource_classes",
+}
 
 
 def imported_after(code: str) -> set[str]:
@@ -20,29 +28,29 @@ def imported_after(code: str) -> set[str]:
 
 
 def offending(modules: set[str]) -> set[str]:
-    bad = {m for m in modules if m.split(".")[0] in FORBIDDEN_ROOTS}
+    bad = {m for m in modules if any(m == r or m.startswith(f"{r}.") for r in FORBIDDEN_ROOTS)}
     bad |= {
         m
         for m in modules
-        if m.startswith("definitions") and m not in {"definitions", "definitions.model"}
+        if m.startswith("onespec.definitions.") and m != "onespec.definitions.model"
     }
     return bad
 
 
 def test_importing_the_runtime_imports_no_tooling():
-    modules = imported_after("import validators_runtime.extra_specs")
-    assert "validators_runtime.extra_specs" in modules
+    modules = imported_after("import onespec.validators_runtime.extra_specs")
+    assert "onespec.validators_runtime.extra_specs" in modules
     assert offending(modules) == set()
 
 
 def test_validating_imports_no_tooling_either():
     modules = imported_after(
-        "from validators_runtime.extra_specs import validate, ExtraSpecValidationError\n"
+        "from onespec.validators_runtime.extra_specs import validate, ExtraSpecValidationError\n"
         "validate({'hw:cpu_policy': 'dedicated', 'trait:HW_CPU_X86_AVX2': 'required'})\n"
         "try:\n    validate({'hw:cpu_pollicy': 'x'})\n"
         "except ExtraSpecValidationError:\n    pass\n"
     )
-    assert "validators_runtime._generated.extra_specs" in modules
+    assert "onespec.validators_runtime._generated.extra_specs" in modules
     assert offending(modules) == set()
 
 
@@ -56,17 +64,19 @@ def test_the_generated_module_imports_nothing():
 
 def test_the_service_imports_no_tooling_and_only_the_facts_it_serves():
     modules = imported_after(
-        "from validators_runtime.service.app import create_app\n"
-        "import validators_runtime.service.routes.flavors\n"
-        "import validators_runtime.service.routes.plugin_labels\n"
-        "import validators_runtime.service.openapi, validators_runtime.service.cli\n"
-        "import validators_runtime.service.client, validators_runtime.service.policy\n"
+        "from onespec.validators_runtime.service.app import create_app\n"
+        "import onespec.validators_runtime.service.routes.flavors\n"
+        "import onespec.validators_runtime.service.routes.plugin_labels\n"
+        "import onespec.validators_runtime.service.openapi\n"
+        "import onespec.validators_runtime.service.cli\n"
+        "import onespec.validators_runtime.service.client\n"
+        "import onespec.validators_runtime.service.policy\n"
     )
-    assert "validators_runtime._generated.plugin_labels" in modules
-    assert "validators_runtime._generated.api" in modules
+    assert "onespec.validators_runtime._generated.plugin_labels" in modules
+    assert "onespec.validators_runtime._generated.api" in modules
     # The policy rules are facts of definitions/ (stdlib only), read as they are.
-    assert "definitions.policy" in modules
-    bad = offending(modules) - {"definitions.policy"}
+    assert "onespec.definitions.policy" in modules
+    bad = offending(modules) - {"onespec.definitions.policy"}
     # Flask imports Jinja2 for its templates, which the service never renders: the one
     # exception, and only in the reference service, never in the validation runtime.
     assert {m for m in bad if m.split(".")[0] != "jinja2"} == set()
@@ -78,12 +88,13 @@ HEAVY |= {"alembic", "jinja2", "werkzeug", "psycopg"}
 
 def test_the_label_runtime_needs_nothing_beyond_the_standard_library():
     modules = imported_after(
-        "import validators_runtime.plugins\n"
-        "import validators_runtime.plugins.labels, validators_runtime.plugins.spi\n"
-        "import validators_runtime.plugins.manager, validators_runtime.plugins.store\n"
-        "from validators_runtime.plugins.fake import PLUGIN\n"
-        "from validators_runtime.plugins.manager import LabelManager\n"
-        "from validators_runtime.plugins.spi import plugin_info\n"
+        "import onespec.validators_runtime.plugins\n"
+        "import onespec.validators_runtime.plugins.labels, onespec.validators_runtime.plugins.spi\n"
+        "import onespec.validators_runtime.plugins.manager\n"
+        "import onespec.validators_runtime.plugins.store\n"
+        "from onespec.validators_runtime.plugins.fake import PLUGIN\n"
+        "from onespec.validators_runtime.plugins.manager import LabelManager\n"
+        "from onespec.validators_runtime.plugins.spi import plugin_info\n"
         "manager = LabelManager([plugin_info(PLUGIN)])\n"
         "manager.check_cluster_operation('p', 'fake', '0.1', 'create')\n"
     )
@@ -93,7 +104,7 @@ def test_the_label_runtime_needs_nothing_beyond_the_standard_library():
 
 def test_the_extra_spec_runtime_loads_no_service_library():
     modules = imported_after(
-        "import validators_runtime.extra_specs\n"
-        "validators_runtime.extra_specs.validate({'hw:cpu_policy': 'dedicated'})\n"
+        "import onespec.validators_runtime.extra_specs\n"
+        "onespec.validators_runtime.extra_specs.validate({'hw:cpu_policy': 'dedicated'})\n"
     )
     assert HEAVY & {m.split(".")[0] for m in modules} == set()

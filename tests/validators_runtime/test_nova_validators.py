@@ -12,12 +12,12 @@ import re
 
 import pytest
 
-from definitions.nova_differences import DIFFERENCES
+from onespec.definitions.nova_differences import DIFFERENCES
+from onespec.validators_runtime import nova_validators
+from onespec.validators_runtime.extra_specs import ExtraSpecValidationError
 from tests import peers
 from tests.conftest import ROOT
 from tests.validators_runtime.test_isolation import imported_after, offending
-from validators_runtime import nova_validators
-from validators_runtime.extra_specs import ExtraSpecValidationError
 
 NOVA_TESTS = (
     "nova.tests.unit.api.validation.extra_specs.test_validators",
@@ -26,8 +26,8 @@ NOVA_TESTS = (
 )
 
 #: Nova's tests that fail with the adapter on purpose: test id -> the title of the entry of
-#: ``definitions.nova_differences`` that explains why. None do with Nova 34.0.0: its tests never
-#: exercise a key or value on which the verdicts differ.
+#: ``onespec.definitions.nova_differences`` that explains why. None do with Nova 34.0.0: its tests
+#: never exercise a key or value on which the verdicts differ.
 DELIBERATE: dict[str, str] = {}
 
 
@@ -72,7 +72,8 @@ def test_validators_have_novas_shape():
     assert validator.value["type"] is str and "pattern" in validator.value
     assert [p["name"] for p in validator.parameters] == ["id"]
     assert re.fullmatch(validator.name_regex, "hw:numa_cpus.3")
-    # The dot is a dot, unlike in Nova (definitions.nova_differences: "The dot in numbered keys").
+    # The dot is a dot, unlike in Nova (onespec.definitions.nova_differences: "The dot in numbered
+    # keys").
     assert not re.fullmatch(validator.name_regex, "hw:numa_cpus_3")
     assert nova_validators.VALIDATORS["hw:numa_nodes"].value["min"] == 1
     assert nova_validators.VALIDATORS["hw:cpu_policy"].value["enum"] == [
@@ -92,7 +93,7 @@ def test_a_validator_refuses_a_name_it_does_not_govern():
 
 def test_importing_the_adapter_imports_no_tooling():
     modules = imported_after(
-        "from validators_runtime import nova_validators\n"
+        "from onespec.validators_runtime import nova_validators\n"
         "nova_validators.validate('hw:cpu_policy', 'dedicated')\n"
     )
     assert offending(modules) == set()
@@ -122,7 +123,7 @@ def failed(report: dict) -> set[str]:
 
 
 def test_the_adapter_is_what_novas_api_calls(with_adapter, as_released):
-    assert with_adapter["controller_validators"] == "validators_runtime.nova_validators"
+    assert with_adapter["controller_validators"] == "onespec.validators_runtime.nova_validators"
     assert as_released["controller_validators"] == "nova.api.validation.extra_specs.validators"
     # A listed difference shows which module answered.
     assert with_adapter["maxphysaddr_accepted"] is True

@@ -7,8 +7,8 @@ import string
 from hypothesis import given
 from hypothesis import strategies as st
 
-from definitions.registry import in_tree
-from validators_runtime.extra_specs import ExtraSpecValidationError, Finding, validate
+from onespec.definitions.registry import in_tree
+from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, Finding, validate
 
 KNOWN_NAMES = [d.name for d in in_tree()]
 

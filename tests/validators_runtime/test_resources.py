@@ -13,11 +13,11 @@ import tomllib
 import pytest
 from click.testing import CliRunner
 
-import generator.cli
+import onespec.generator.cli
+from onespec.validators_runtime import resources
+from onespec.validators_runtime.cli import cli
+from onespec.validators_runtime.service import cli as service_cli
 from tests.conftest import ROOT
-from validators_runtime import resources
-from validators_runtime.cli import cli
-from validators_runtime.service import cli as service_cli
 
 
 def test_every_committed_schema_and_metadef_loads_by_name():
@@ -70,7 +70,7 @@ def test_service_commands_without_the_api_extra_name_it_and_exit_2(monkeypatch, 
 def test_generate_outside_a_checkout_refuses_instead_of_comparing_the_wrong_files(
     monkeypatch, argv, tmp_path
 ):
-    monkeypatch.setattr(generator.cli, "is_checkout", lambda: False)
+    monkeypatch.setattr(onespec.generator.cli, "is_checkout", lambda: False)
     result = CliRunner().invoke(cli, argv)
     assert result.exit_code == 2, result.output
     assert "not run from a source checkout" in result.output

@@ -13,7 +13,7 @@ characters (524,288 by default). :func:`load` does the same, and adds what Heat 
   laughs" alias bomb), that refers to itself, or that nests collections more than
   :data:`MAX_DEPTH` deep fails at once, with its line, instead of exhausting memory or the
   stack in whatever walks it next. The nodes are counted as they are composed
-  (:mod:`validators_runtime.yaml_limits`), never guessed from the text.
+  (:mod:`onespec.validators_runtime.yaml_limits`), never guessed from the text.
 
 Only PyYAML and the standard library are used; nothing here knows about capabilities.
 """
@@ -29,8 +29,8 @@ from typing import Any, Literal
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from validators_runtime import yaml_limits
-from validators_runtime._generated import template_capabilities as _facts
+from onespec.validators_runtime import yaml_limits
+from onespec.validators_runtime._generated import template_capabilities as _facts
 
 #: Heat's default ``max_template_size``, in characters.
 MAX_TEMPLATE_SIZE: int = _facts.MAX_TEMPLATE_SIZE
@@ -236,8 +236,8 @@ def _make_loader(python: bool) -> type:
 
 
 #: The loader Heat uses: libyaml's parser when available, safe always, strings and dates as
-#: str; nodes composed through :class:`~validators_runtime.yaml_limits.CountingComposer`, which
-#: refuses alias bombs, recursive aliases and deep nesting as it composes.
+#: str; nodes composed through :class:`~onespec.validators_runtime.yaml_limits.CountingComposer`,
+#: which refuses alias bombs, recursive aliases and deep nesting as it composes.
 HeatLoader: type = _make_loader(python=False)
 #: The pure-Python twin, whose errors quote the offending line (Heat re-parses with it too).
 HeatPythonLoader: type = _make_loader(python=True)
@@ -342,9 +342,9 @@ def _positions(root: Node, sections: frozenset[str]) -> dict[tuple[Any, ...], in
 
 def _syntax_error(text: str, path: str, error: yaml.YAMLError) -> LoadError:
     """The YAML error as every onespec command reports one: ``not valid YAML: PROBLEM`` at the
-    line (:func:`validators_runtime.cli_grammar.yaml_problem`), re-read with the pure-Python
+    line (:func:`onespec.validators_runtime.cli_grammar.yaml_problem`), re-read with the pure-Python
     loader, whose problems are worded the same on every installation."""
-    from validators_runtime.cli_grammar import yaml_problem
+    from onespec.validators_runtime.cli_grammar import yaml_problem
 
     problem = getattr(error, "problem", None) or ""
     if "maximum nesting depth" in problem:  # libyaml's own flow limit (1,000 levels)

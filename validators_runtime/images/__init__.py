@@ -4,7 +4,7 @@ A plugin describes what its images must hold in a YAML spec -- packages, scripts
 distribution or per argument -- and validates instances through a remote (SSH, or the local
 machine during an image build)::
 
-    from validators_runtime.images import LocalRemote, SaharaImageValidator
+    from onespec.validators_runtime.images import LocalRemote, SaharaImageValidator
 
     spec = SaharaImageValidator.from_yaml("image.yaml", resource_roots=["resources/images"])
     with LocalRemote() as remote:
@@ -15,7 +15,7 @@ Every name here keeps the SPI's spelling, so plugin code written against it port
 
 from __future__ import annotations
 
-from validators_runtime.images.cluster import (
+from onespec.validators_runtime.images.cluster import (
     ClusterReport,
     ImageValidationPlugin,
     InstanceResult,
@@ -24,8 +24,8 @@ from validators_runtime.images.cluster import (
     validate_cluster,
     validate_instance,
 )
-from validators_runtime.images.distro import Distro
-from validators_runtime.images.errors import (
+from onespec.validators_runtime.images.distro import Distro
+from onespec.validators_runtime.images.errors import (
     ImageArgumentError,
     ImageError,
     ImageValidationError,
@@ -33,11 +33,11 @@ from validators_runtime.images.errors import (
     RemoteCommandError,
     RemoteError,
 )
-from validators_runtime.images.packages import Package
-from validators_runtime.images.remote import LocalRemote, Remote
-from validators_runtime.images.report import Outcome, Step, ValidationReport
-from validators_runtime.images.spec import SpecWarning
-from validators_runtime.images.validators import (
+from onespec.validators_runtime.images.packages import Package
+from onespec.validators_runtime.images.remote import LocalRemote, Remote
+from onespec.validators_runtime.images.report import Outcome, Step, ValidationReport
+from onespec.validators_runtime.images.spec import SpecWarning
+from onespec.validators_runtime.images.validators import (
     DEFAULT_VALIDATOR_MAP,
     ImageArgument,
     ImageValidator,
@@ -58,7 +58,7 @@ from validators_runtime.images.validators import (
 def __getattr__(name: str) -> object:
     """``SSHRemote`` is imported on first use: it pulls in paramiko."""
     if name == "SSHRemote":
-        from validators_runtime.images.ssh import SSHRemote
+        from onespec.validators_runtime.images.ssh import SSHRemote
 
         return SSHRemote
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """``onespec image``: check a spec, validate an instance against it, render it as a script.
 
-Exit codes (:mod:`validators_runtime.cli_grammar`): 0 passed (warnings allowed), 1 the image or
-the spec is invalid, 2 a usage error: a spec that does not exist, bad arguments, an unreachable
+Exit codes (:mod:`onespec.validators_runtime.cli_grammar`): 0 passed (warnings allowed), 1 the image
+or the spec is invalid, 2 a usage error: a spec that does not exist, bad arguments, an unreachable
 remote.
 """
 
@@ -16,11 +16,11 @@ from typing import Any
 
 import click
 
-from validators_runtime.cli import FORMAT_OPTION
-from validators_runtime.cli_grammar import InvalidInput, SuggestingGroup, progress_wanted
-from validators_runtime.cli_grammar import error as report_error
-from validators_runtime.cli_grammar import warning as report_warning
-from validators_runtime.images.errors import (
+from onespec.validators_runtime.cli import FORMAT_OPTION
+from onespec.validators_runtime.cli_grammar import InvalidInput, SuggestingGroup, progress_wanted
+from onespec.validators_runtime.cli_grammar import error as report_error
+from onespec.validators_runtime.cli_grammar import warning as report_warning
+from onespec.validators_runtime.images.errors import (
     ImageArgumentError,
     ImageValidationError,
     ImageValidationSpecificationError,
@@ -50,7 +50,7 @@ def _quiet_loader() -> None:
     paramiko logs a traceback for a peer that does not speak SSH before it raises the error
     that these commands report in one line; its log adds nothing but noise.
     """
-    logging.getLogger("validators_runtime.images").setLevel(logging.ERROR)
+    logging.getLogger("onespec.validators_runtime.images").setLevel(logging.ERROR)
     logging.getLogger("paramiko").setLevel(logging.CRITICAL + 1)
 
 
@@ -71,7 +71,7 @@ def _roots(spec: str, resource_roots: tuple[str, ...]) -> list[Path]:
 def _load(spec: str, resource_roots: tuple[str, ...]) -> Any:
     """Load the spec, or exit 1 with the loader's located message (the file exists: click
     checked)."""
-    from validators_runtime.images.spec import load
+    from onespec.validators_runtime.images.spec import load
 
     try:
         return load(spec, resource_roots=_roots(spec, resource_roots))
@@ -110,7 +110,7 @@ def _inlined_schema() -> dict[str, Any]:
     without a reference lookup per list item: a spec of 40,000 packages is checked in half
     the time. Definitions that reach themselves (the validator lists) stay references.
     """
-    from validators_runtime._generated.image_validators import SCHEMA
+    from onespec.validators_runtime._generated.image_validators import SCHEMA
 
     defs = SCHEMA["$defs"]
     reaches = {name: _refs(body) for name, body in defs.items()}
@@ -144,7 +144,7 @@ def _schema_errors(data: Any, file: str, lines: dict) -> list[dict[str, Any]]:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 
-    from validators_runtime.images.spec import format_path
+    from onespec.validators_runtime.images.spec import format_path
 
     validator = Draft202012Validator(_inlined_schema())
     found = []
@@ -183,7 +183,7 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
     Example:
       onespec image check plugin/resources/images/image.yaml
     """
-    from validators_runtime.images.spec import SpecLoader, read_yaml
+    from onespec.validators_runtime.images.spec import SpecLoader, read_yaml
 
     _quiet_loader()
     try:
@@ -217,7 +217,7 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
                 )
             warnings = [w.to_dict() for w in loader.warnings]
             for path, line in dupes:
-                from validators_runtime.images.spec import format_path
+                from onespec.validators_runtime.images.spec import format_path
 
                 warnings.append(
                     {
@@ -277,11 +277,11 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
 def _remote(
     url: str, identity: str | None, known_hosts: str | None, accept_unknown_host: bool
 ) -> Any:
-    from validators_runtime.images.remote import LocalRemote
+    from onespec.validators_runtime.images.remote import LocalRemote
 
     if url == "local":
         return LocalRemote()
-    from validators_runtime.images.ssh import SSHRemote, parse_ssh_url
+    from onespec.validators_runtime.images.ssh import SSHRemote, parse_ssh_url
 
     try:
         user, host, port = parse_ssh_url(url)
@@ -453,11 +453,11 @@ def script(
     Example:
       onespec image script image.yaml --distro ubuntu --arg java_distro=openjdk > pack.sh
     """
-    from validators_runtime.images.script import render_script
+    from onespec.validators_runtime.images.script import render_script
 
     _quiet_loader()
     loaded = _load(spec, resource_roots)
-    from validators_runtime.images.distro import known_distro
+    from onespec.validators_runtime.images.distro import known_distro
 
     try:
         target = known_distro(distro)

@@ -18,9 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from validators_runtime.images.errors import ImageArgumentError, ImageError, ImageValidationError
-from validators_runtime.images.report import Outcome, ValidationReport
-from validators_runtime.images.validators import (
+from onespec.validators_runtime.images.errors import (
+    ImageArgumentError,
+    ImageError,
+    ImageValidationError,
+)
+from onespec.validators_runtime.images.report import Outcome, ValidationReport
+from onespec.validators_runtime.images.validators import (
     ImageValidator,
     SaharaImageValidator,
     SaharaImageValidatorBase,

@@ -11,9 +11,9 @@ import re
 import shlex
 from dataclasses import dataclass
 
-from validators_runtime._generated import image_validators as grammar
-from validators_runtime.images.errors import ImageValidationError
-from validators_runtime.images.remote import Remote
+from onespec.validators_runtime._generated import image_validators as grammar
+from onespec.validators_runtime.images.errors import ImageValidationError
+from onespec.validators_runtime.images.remote import Remote
 
 #: Read the file systemd and every current distribution ship; the fallback location first
 #: appeared in systemd and is where some minimal images keep it.
@@ -113,7 +113,7 @@ def known_distro(name: str) -> Distro:
     """
     distro = Distro.named(name)
     if distro.family is None:
-        from validators_runtime.cli_grammar import did_you_mean
+        from onespec.validators_runtime.cli_grammar import did_you_mean
 
         base = re.sub(r"[0-9.]+$", "", name.strip().lower())
         raise ValueError(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from validators_runtime.images.report import ValidationReport
+    from onespec.validators_runtime.images.report import ValidationReport
 
 
 class ImageError(Exception):
@@ -50,8 +50,8 @@ class ImageValidationSpecificationError(ImageError, ValueError):
 class ImageValidationError(ImageError):
     """An image does not satisfy its spec (or could not be made to).
 
-    ``report`` is the full :class:`~validators_runtime.images.report.ValidationReport` when the
-    failure comes from a validation run (None when raised by a plugin's own code), so a caller
+    ``report`` is the full :class:`~onespec.validators_runtime.images.report.ValidationReport` when
+    the failure comes from a validation run (None when raised by a plugin's own code), so a caller
     sees every failure, not only the first.
     """
 

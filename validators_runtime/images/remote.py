@@ -18,7 +18,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Protocol, Self, runtime_checkable
 
-from validators_runtime.images.errors import RemoteCommandError, RemoteError
+from onespec.validators_runtime.images.errors import RemoteCommandError, RemoteError
 
 CommandResult = tuple[int, str, str]
 
@@ -29,8 +29,8 @@ class Remote(Protocol):
 
     ``execute_command`` runs a shell command and returns ``(exit code, stdout, stderr)``; with
     ``raise_when_error`` a non-zero exit raises
-    :class:`~validators_runtime.images.errors.RemoteCommandError` instead. ``run_as_root`` asks
-    for root (through ``sudo -n`` when the remote's user is not root). ``write_file`` writes
+    :class:`~onespec.validators_runtime.images.errors.RemoteCommandError` instead. ``run_as_root``
+    asks for root (through ``sudo -n`` when the remote's user is not root). ``write_file`` writes
     bytes or text with the given mode. A remote is a context manager that closes itself.
     """
 

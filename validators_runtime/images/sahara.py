@@ -2,7 +2,7 @@
 
 Plugins written for Sahara import ``sahara.plugins.images`` and call it with Sahara's names and
 Sahara's remotes. This module gives them those names, so that porting is a change of import
-(``from validators_runtime.images import sahara as images``):
+(``from onespec.validators_runtime.images import sahara as images``):
 
 * the validator classes, Sahara-shaped subclasses of onespec's: ``from_yaml(..., package=)``
   reading the spec and its resource roots inside an installed package (through
@@ -15,7 +15,7 @@ Sahara's remotes. This module gives them those names, so that porting is a chang
   here it means what it meant to Sahara;
 * :class:`SaharaRemote`, which wraps a Sahara remote (``execute_command`` returning
   ``(code, stdout)``, ``write_file_to``, ``get_os_distrib``) into onespec's
-  :class:`~validators_runtime.images.remote.Remote`, and :class:`SaharaFacingRemote`, the
+  :class:`~onespec.validators_runtime.images.remote.Remote`, and :class:`SaharaFacingRemote`, the
   other way round, which gives Sahara code a onespec remote;
 * the plugin SPI as Sahara's plugins define it: :func:`call_validate_images` and
   :func:`get_image_arguments`;
@@ -38,19 +38,19 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from validators_runtime.images import cluster, validators
-from validators_runtime.images import packages as _packages
-from validators_runtime.images.distro import Distro, detect
-from validators_runtime.images.errors import (
+from onespec.validators_runtime.images import cluster, validators
+from onespec.validators_runtime.images import packages as _packages
+from onespec.validators_runtime.images.distro import Distro, detect
+from onespec.validators_runtime.images.errors import (
     ImageArgumentError,
     ImageValidationError,
     ImageValidationSpecificationError,
     RemoteCommandError,
 )
-from validators_runtime.images.remote import CommandResult, Remote, RemoteBase
-from validators_runtime.images.report import ValidationReport
-from validators_runtime.images.spec import build_one
-from validators_runtime.images.validators import ImageValidator
+from onespec.validators_runtime.images.remote import CommandResult, Remote, RemoteBase
+from onespec.validators_runtime.images.report import ValidationReport
+from onespec.validators_runtime.images.spec import build_one
+from onespec.validators_runtime.images.validators import ImageValidator
 
 __all__ = [
     "DISTRO_KEY",
@@ -115,7 +115,7 @@ def transform_exception(
 
 
 class SaharaRemote(RemoteBase):
-    """A Sahara remote as onespec's :class:`~validators_runtime.images.remote.Remote`.
+    """A Sahara remote as onespec's :class:`~onespec.validators_runtime.images.remote.Remote`.
 
     Sahara's ``execute_command`` returns ``(code, stdout)`` and raises on failure unless told
     ``raise_when_error=False``; its ``write_file_to`` writes a file. onespec's validators want
@@ -157,7 +157,8 @@ class SaharaRemote(RemoteBase):
 
 
 class SaharaFacingRemote:
-    """A onespec :class:`~validators_runtime.images.remote.Remote` as Sahara code expects one.
+    """A onespec :class:`~onespec.validators_runtime.images.remote.Remote` as Sahara code expects
+    one.
 
     ``execute_command(cmd, run_as_root=False, get_stderr=False, raise_when_error=True,
     timeout=None)`` returns ``(code, stdout)`` (``(code, stdout, stderr)`` with
@@ -665,7 +666,8 @@ def call_validate_images(
     """Call a Sahara plugin's ``validate_images(cluster, test_only=..., image_arguments=...)``.
 
     The mode and the arguments reach the plugin under the names its signature takes, never a
-    keyword it does not name (see :func:`validators_runtime.images.cluster.call_validate_images`).
+    keyword it does not name (see
+    :func:`onespec.validators_runtime.images.cluster.call_validate_images`).
     """
     return cluster.call_validate_images(
         plugin, cluster_, test_only=test_only, image_arguments=image_arguments

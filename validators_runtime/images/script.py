@@ -16,11 +16,11 @@ import base64
 import shlex
 from collections.abc import Iterator, Mapping
 
-from validators_runtime._generated import image_validators as grammar
-from validators_runtime.images.distro import Distro, known_distro
-from validators_runtime.images.errors import ImageValidationSpecificationError
-from validators_runtime.images.packages import MANAGERS, Dpkg
-from validators_runtime.images.validators import (
+from onespec.validators_runtime._generated import image_validators as grammar
+from onespec.validators_runtime.images.distro import Distro, known_distro
+from onespec.validators_runtime.images.errors import ImageValidationSpecificationError
+from onespec.validators_runtime.images.packages import MANAGERS, Dpkg
+from onespec.validators_runtime.images.validators import (
     ImageValidator,
     SaharaAllValidator,
     SaharaAnyValidator,

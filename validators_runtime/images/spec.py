@@ -22,11 +22,11 @@ from typing import Any
 
 import yaml
 
-from validators_runtime import yaml_limits
-from validators_runtime._generated import image_validators as grammar
-from validators_runtime.images.errors import ImageValidationSpecificationError
-from validators_runtime.images.packages import Package
-from validators_runtime.images.validators import (
+from onespec.validators_runtime import yaml_limits
+from onespec.validators_runtime._generated import image_validators as grammar
+from onespec.validators_runtime.images.errors import ImageValidationSpecificationError
+from onespec.validators_runtime.images.packages import Package
+from onespec.validators_runtime.images.validators import (
     DEFAULT_VALIDATOR_MAP,
     ImageArgument,
     ImageValidator,
@@ -103,7 +103,8 @@ MAX_SPEC_DEPTH = 64
 
 
 class _Composer(yaml_limits.CountingComposer):
-    """The project's counting composer (:mod:`validators_runtime.yaml_limits`) with the spec's
+    """The project's counting composer (:mod:`onespec.validators_runtime.yaml_limits`) with the
+    spec's
     limits and the spec's errors: depth, expanded size, aliases to themselves.
 
     Each node's expanded size (itself and everything under it, aliases counted in full) is
@@ -687,7 +688,7 @@ def _builds_as_builtin(cls: type[ImageValidator], kind: str) -> bool:
     """Whether ``validator_map``'s class for ``kind`` is the built-in kind under another name.
 
     A class that subclasses the built-in class of its kind and says ``loaded_as_builtin``
-    (as :mod:`validators_runtime.images.sahara`'s do) is loaded by this loader, so that it
+    (as :mod:`onespec.validators_runtime.images.sahara`'s do) is loaded by this loader, so that it
     sees the spec's declared arguments and its errors keep file, line and path; its
     ``from_spec`` is for callers building one validator on their own.
     """

@@ -1,4 +1,4 @@
-"""A :class:`~validators_runtime.images.remote.Remote` over SSH, with paramiko.
+"""A :class:`~onespec.validators_runtime.images.remote.Remote` over SSH, with paramiko.
 
 Host keys are checked against a known_hosts file (the user's, or one given); an unknown host is
 refused unless the caller explicitly accepts it, because validating a machine you cannot
@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from validators_runtime.images.errors import RemoteCommandError, RemoteError
-from validators_runtime.images.remote import CommandResult, RemoteBase, as_root
+from onespec.validators_runtime.images.errors import RemoteCommandError, RemoteError
+from onespec.validators_runtime.images.remote import CommandResult, RemoteBase, as_root
 
 _CHUNK = 32768
 
@@ -38,7 +38,7 @@ def parse_ssh_url(url: str) -> tuple[str | None, str, int]:
 
 class SSHRemote(RemoteBase):
     """Runs commands on a host over SSH, each with ``bash -c``, like
-    :class:`~validators_runtime.images.remote.LocalRemote`.
+    :class:`~onespec.validators_runtime.images.remote.LocalRemote`.
 
     ``known_hosts`` is the file host keys are checked against (default: the user's
     ``~/.ssh/known_hosts``); ``accept_unknown_host=True`` accepts a host missing from it (its key
@@ -147,7 +147,8 @@ class SSHRemote(RemoteBase):
         raise_when_error: bool = True,
         timeout: float | None = None,
     ) -> CommandResult:
-        """Run ``cmd`` on the host; see :class:`~validators_runtime.images.remote.Remote`."""
+        """Run ``cmd`` on the host; see
+        :class:`~onespec.validators_runtime.images.remote.Remote`."""
         command = as_root(cmd, is_root=self._root()) if run_as_root else cmd
         result = self._run(command, timeout)
         if raise_when_error and result[0] != 0:

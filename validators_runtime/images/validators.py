@@ -21,25 +21,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from validators_runtime._generated import image_validators as grammar
-from validators_runtime.images.distro import OS_RELEASE_COMMAND, Distro, detect
-from validators_runtime.images.errors import (
+from onespec.validators_runtime._generated import image_validators as grammar
+from onespec.validators_runtime.images.distro import OS_RELEASE_COMMAND, Distro, detect
+from onespec.validators_runtime.images.errors import (
     ImageArgumentError,
     ImageValidationError,
     RemoteCommandError,
 )
-from validators_runtime.images.packages import (
+from onespec.validators_runtime.images.packages import (
     MANAGERS,
     Installed,
     Package,
     PackageManager,
     closest_names,
 )
-from validators_runtime.images.remote import CommandResult, Remote, RemoteBase
-from validators_runtime.images.report import Outcome, Step, ValidationReport
+from onespec.validators_runtime.images.remote import CommandResult, Remote, RemoteBase
+from onespec.validators_runtime.images.report import Outcome, Step, ValidationReport
 
 if TYPE_CHECKING:
-    from validators_runtime.images.spec import SpecWarning
+    from onespec.validators_runtime.images.spec import SpecWarning
 
 LOG = logging.getLogger(__name__)
 
@@ -60,8 +60,8 @@ class ImageValidator(abc.ABC):
     def validate(self, remote: Remote, reconcile: bool = True, **kwargs: Any) -> Any:
         """Check the image, fixing what can be fixed when ``reconcile`` is true.
 
-        Raises :class:`~validators_runtime.images.errors.ImageValidationError` when the image
-        does not satisfy the validator (after reconciling, when asked to).
+        Raises :class:`~onespec.validators_runtime.images.errors.ImageValidationError` when the
+        image does not satisfy the validator (after reconciling, when asked to).
         """
 
 
@@ -89,11 +89,11 @@ class SaharaImageValidatorBase(ImageValidator):
         ``from_spec(spec, validator_map, resource_roots)`` class method), overriding built-in
         kinds of the same key. ``resource_roots`` are the directories script paths are relative
         to, searched in order (default: the spec's own directory). Every problem raises
-        :class:`~validators_runtime.images.errors.ImageValidationSpecificationError` naming the
-        file, the YAML path and the reason; oddities that do not stop the spec from working
+        :class:`~onespec.validators_runtime.images.errors.ImageValidationSpecificationError` naming
+        the file, the YAML path and the reason; oddities that do not stop the spec from working
         are warnings, on the returned validator's ``warnings``.
         """
-        from validators_runtime.images.spec import load
+        from onespec.validators_runtime.images.spec import load
 
         return load(yaml_path, validator_map=validator_map, resource_roots=resource_roots)
 
@@ -105,7 +105,7 @@ class SaharaImageValidatorBase(ImageValidator):
         resource_roots: Sequence[str | Path] | None = None,
     ) -> SaharaImageValidatorBase:
         """Build one validator of this class from its YAML value (already parsed)."""
-        from validators_runtime.images.spec import build_one
+        from onespec.validators_runtime.images.spec import build_one
 
         return build_one(cls.kind, spec, validator_map=validator_map, resource_roots=resource_roots)
 
@@ -900,7 +900,7 @@ class ImageArgument:
         Sahara's constructor; the same checks as loading a spec, errors located at
         ``arguments.NAME``.
         """
-        from validators_runtime.images.spec import SpecLoader
+        from onespec.validators_runtime.images.spec import SpecLoader
 
         return SpecLoader(None).argument_section(spec, ("arguments",))
 
@@ -945,7 +945,7 @@ class SaharaImageValidator(SaharaImageValidatorBase):
     def resolve_arguments(self, env_map: Mapping[str, Any] | None) -> dict[str, str]:
         """The environment of a run: declared arguments (given or default), then the rest.
 
-        Raises :class:`~validators_runtime.images.errors.ImageArgumentError` for a required
+        Raises :class:`~onespec.validators_runtime.images.errors.ImageArgumentError` for a required
         argument without a value, a value not among an argument's choices, or a name that is
         not a shell variable name.
         """
@@ -1007,13 +1007,13 @@ class SaharaImageValidator(SaharaImageValidatorBase):
         positional mode. ``env_map`` (or Sahara's ``image_arguments``) gives argument values
         (and any other variable scripts may name). ``distro`` (a name, to skip reading
         os-release), ``progress`` (called with each finished
-        :class:`~validators_runtime.images.report.Step`), ``timeout`` (seconds per command),
+        :class:`~onespec.validators_runtime.images.report.Step`), ``timeout`` (seconds per command),
         ``copy_destination`` (where copy_script writes; /tmp by default). Any other keyword is
         a TypeError naming it.
 
-        Returns the :class:`~validators_runtime.images.report.ValidationReport`; raises
-        :class:`~validators_runtime.images.errors.ImageValidationError` (with the report) when
-        the image fails, and ImageArgumentError for bad arguments, before anything runs.
+        Returns the :class:`~onespec.validators_runtime.images.report.ValidationReport`; raises
+        :class:`~onespec.validators_runtime.images.errors.ImageValidationError` (with the report)
+        when the image fails, and ImageArgumentError for bad arguments, before anything runs.
         """
         refuse_positional("validate", positional)
         mode = resolve_mode(reconcile, test_only)

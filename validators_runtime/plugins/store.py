@@ -1,7 +1,7 @@
 """Where the labels each project set are kept: the protocol, and a store in memory.
 
 The label manager works against :class:`LabelStore`; the service supplies one backed by its
-database (:mod:`validators_runtime.service.db.label_store`), while tools and tests use
+database (:mod:`onespec.validators_runtime.service.db.label_store`), while tools and tests use
 :class:`MemoryStore`, so that the runtime needs no database library.
 """
 

@@ -1,8 +1,9 @@
 """The Flask application: ``create_app(config)``.
 
-It builds the services once (:class:`~validators_runtime.service.context.Services`), registers
-the routes, and turns every error into the service's JSON error shape. Who the caller is and
-what the policy allows is the request context's job (:mod:`validators_runtime.service.context`).
+It builds the services once (:class:`~onespec.validators_runtime.service.context.Services`),
+registers the routes, and turns every error into the service's JSON error shape. Who the caller is
+and what the policy allows is the request context's job
+(:mod:`onespec.validators_runtime.service.context`).
 """
 
 from __future__ import annotations
@@ -15,19 +16,19 @@ from typing import Any
 from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from validators_runtime._generated import api as _generated
-from validators_runtime.plugins.manager import LabelManager
-from validators_runtime.plugins.spi import collect, load_plugins
-from validators_runtime.service import microversion
-from validators_runtime.service.context import Services
-from validators_runtime.service.db.engine import create_engine, default_database_url
-from validators_runtime.service.db.flavor_store import FlavorSpecStore
-from validators_runtime.service.db.label_store import PluginStore
-from validators_runtime.service.errors import ApiError, error_response
-from validators_runtime.service.routes import flavors, plugin_labels, root
+from onespec.validators_runtime._generated import api as _generated
+from onespec.validators_runtime.plugins.manager import LabelManager
+from onespec.validators_runtime.plugins.spi import collect, load_plugins
+from onespec.validators_runtime.service import microversion
+from onespec.validators_runtime.service.context import Services
+from onespec.validators_runtime.service.db.engine import create_engine, default_database_url
+from onespec.validators_runtime.service.db.flavor_store import FlavorSpecStore
+from onespec.validators_runtime.service.db.label_store import PluginStore
+from onespec.validators_runtime.service.errors import ApiError, error_response
+from onespec.validators_runtime.service.routes import flavors, plugin_labels, root
 
 LOG = logging.getLogger(__name__)
-ACCESS_LOG = logging.getLogger("validators_runtime.service.access")
+ACCESS_LOG = logging.getLogger("onespec.validators_runtime.service.access")
 
 #: The response header that carries the request's ID, as OpenStack services send it.
 REQUEST_ID_HEADER = "X-OpenStack-Request-Id"
@@ -64,14 +65,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         The plugin objects to serve (default: those of the ``onespec.plugins`` entry points).
     ``CHECK_DATABASE``
         Refuse to build the application unless the database is at the latest migration
-        (default: true); raises :class:`~validators_runtime.service.db.migrate.DatabaseNotReady`.
+        (default: true); raises
+        :class:`~onespec.validators_runtime.service.db.migrate.DatabaseNotReady`.
     ``POOL_SIZE``
         Database connections kept open (default: 10).
 
-    Raises :class:`~validators_runtime.service.db.engine.StoreError` for an unusable database URL
-    and :class:`~validators_runtime.service.policy.PolicyFileError` for a bad policy file.
+    Raises :class:`~onespec.validators_runtime.service.db.engine.StoreError` for an unusable
+    database URL and :class:`~onespec.validators_runtime.service.policy.PolicyFileError` for a bad
+    policy file.
     """
-    from validators_runtime.service.policy import build_enforcer
+    from onespec.validators_runtime.service.policy import build_enforcer
 
     settings = _settings(config)
     enforcer = build_enforcer(settings["POLICY_FILE"])
@@ -79,7 +82,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         settings["DATABASE_URL"] or default_database_url(), pool_size=settings["POOL_SIZE"]
     )
     if settings["CHECK_DATABASE"]:
-        from validators_runtime.service.db.migrate import ensure_current
+        from onespec.validators_runtime.service.db.migrate import ensure_current
 
         ensure_current(engine)
     if settings["PLUGINS"] is None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Request
 
-from validators_runtime.service.errors import BadRequest, UnsupportedMediaType
+from onespec.validators_runtime.service.errors import BadRequest, UnsupportedMediaType
 
 
 class _DuplicateMember(ValueError):
@@ -39,8 +39,10 @@ def _is_json(mimetype: str) -> bool:
 
 
 def json_body(request: Request) -> Any:
-    """The request's JSON body, parsed; raises a 4xx :class:`~validators_runtime.service.errors.
-    ApiError` saying what is wrong."""
+    """The request's JSON body, parsed.
+
+    Raises a 4xx :class:`~onespec.validators_runtime.service.errors.ApiError` saying what is wrong.
+    """
     mimetype = request.mimetype
     if not mimetype:
         raise UnsupportedMediaType(

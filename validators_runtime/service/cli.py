@@ -13,8 +13,8 @@ from typing import Any
 
 import click
 
-from validators_runtime.cli import FORMAT_OPTION, Invalid, UnusableInput
-from validators_runtime.cli_grammar import InvalidInput, SuggestingGroup
+from onespec.validators_runtime.cli import FORMAT_OPTION, Invalid, UnusableInput
+from onespec.validators_runtime.cli_grammar import InvalidInput, SuggestingGroup
 
 _DATABASE_URL = click.option(
     "--database-url",
@@ -56,7 +56,11 @@ def require_api_extra(command: str) -> None:
 
 def _url(database_url: str | None) -> Any:
     """The database URL, parsed; a URL onespec cannot use is a usage error."""
-    from validators_runtime.service.db.engine import StoreError, default_database_url, normalize_url
+    from onespec.validators_runtime.service.db.engine import (
+        StoreError,
+        default_database_url,
+        normalize_url,
+    )
 
     try:
         return normalize_url(database_url or default_database_url())
@@ -74,7 +78,7 @@ def _missing_sqlite_file(url: Any) -> Path | None:
 
 def _engine(database_url: str | None) -> Any:
     """An engine for a command that writes: a SQLite file's directory is created."""
-    from validators_runtime.service.db.engine import create_engine
+    from onespec.validators_runtime.service.db.engine import create_engine
 
     parsed = _url(database_url)
     if parsed.get_backend_name() == "sqlite" and parsed.database:
@@ -89,7 +93,7 @@ def _create_embedded_database() -> None:
     PostgreSQL database, is upgraded only by ``onespec db upgrade``; so is the default file once
     it exists, so that upgrading onespec never changes a schema behind the operator's back.
     """
-    from validators_runtime.service.db import migrate as database
+    from onespec.validators_runtime.service.db import migrate as database
 
     try:
         engine = _engine(None)
@@ -115,7 +119,7 @@ def _configure_logging(level: str) -> None:
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root.addHandler(handler)
     root.setLevel(level.upper())
-    logging.getLogger("validators_runtime.extra_specs").setLevel(logging.WARNING)
+    logging.getLogger("onespec.validators_runtime.extra_specs").setLevel(logging.WARNING)
     logging.getLogger("alembic").setLevel(logging.WARNING)
     if level != "debug":
         # "Task queue depth is N" for every request that waits for a thread: noise under load.
@@ -185,18 +189,18 @@ def serve(
     require_api_extra("serve")
     import waitress
 
-    from validators_runtime.service.app import create_app
-    from validators_runtime.service.db.engine import (
+    from onespec.validators_runtime.service.app import create_app
+    from onespec.validators_runtime.service.db.engine import (
         DATABASE_URL_VARIABLE,
         StoreError,
         default_database_url,
         display_url,
     )
-    from validators_runtime.service.policy import PolicyFileError, PolicyFileSyntaxError
+    from onespec.validators_runtime.service.policy import PolicyFileError, PolicyFileSyntaxError
 
     _configure_logging(log_level)
     if policy_file is not None:
-        from validators_runtime.service.policy import build_enforcer
+        from onespec.validators_runtime.service.policy import build_enforcer
 
         try:  # before anything is created: a bad policy file changes nothing
             build_enforcer(policy_file)
@@ -262,8 +266,8 @@ def db() -> None:
 def upgrade(database_url: str | None, revision: str, output_format: str) -> None:
     """Create the tables, or bring them to the latest revision, in one transaction."""
     require_api_extra("db upgrade")
-    from validators_runtime.service.db import migrate as database
-    from validators_runtime.service.db.engine import display_url
+    from onespec.validators_runtime.service.db import migrate as database
+    from onespec.validators_runtime.service.db.engine import display_url
 
     engine = _engine(database_url)
     where = display_url(engine.url)
@@ -288,8 +292,8 @@ def upgrade(database_url: str | None, revision: str, output_format: str) -> None
 def current(database_url: str | None, output_format: str) -> None:
     """Show the database's revision; exit 1 unless it is the latest. Creates nothing."""
     require_api_extra("db current")
-    from validators_runtime.service.db import migrate as database
-    from validators_runtime.service.db.engine import create_engine, display_url
+    from onespec.validators_runtime.service.db import migrate as database
+    from onespec.validators_runtime.service.db.engine import create_engine, display_url
 
     parsed = _url(database_url)
     where = display_url(parsed)
@@ -338,7 +342,7 @@ def sample(output_format: str) -> None:
     """
     require_api_extra("policy sample")
     if output_format == "json":
-        from definitions.policy import RULES
+        from onespec.definitions.policy import RULES
 
         rules = [
             {
@@ -351,6 +355,6 @@ def sample(output_format: str) -> None:
         ]
         click.echo(json.dumps({"rules": rules}, indent=2))
         return
-    from validators_runtime.service.policy import sample as text
+    from onespec.validators_runtime.service.policy import sample as text
 
     click.echo(text(), nl=False)

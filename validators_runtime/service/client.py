@@ -18,9 +18,9 @@ from typing import Any
 
 import click
 
-from validators_runtime.cli import FORMAT_OPTION
-from validators_runtime.cli_grammar import SuggestingGroup
-from validators_runtime.plugins.labels import (
+from onespec.validators_runtime.cli import FORMAT_OPTION
+from onespec.validators_runtime.cli_grammar import SuggestingGroup
+from onespec.validators_runtime.plugins.labels import (
     PLUGIN,
     VERSION,
     hidden,

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 
 from flask import current_app, g, request
 
-from definitions.model import PluginProblem
-from validators_runtime._generated import api as _generated
-from validators_runtime.plugins.manager import LabelManager
-from validators_runtime.service.db.flavor_store import FlavorSpecStore
-from validators_runtime.service.errors import BadRequest, Forbidden, Unauthorized
+from onespec.definitions.model import PluginProblem
+from onespec.validators_runtime._generated import api as _generated
+from onespec.validators_runtime.plugins.manager import LabelManager
+from onespec.validators_runtime.service.db.flavor_store import FlavorSpecStore
+from onespec.validators_runtime.service.errors import BadRequest, Forbidden, Unauthorized
 
 if TYPE_CHECKING:
     from oslo_context.context import RequestContext
@@ -74,7 +74,7 @@ def request_context() -> RequestContext:
 
 def authorize(rule: str) -> RequestContext:
     """Check the policy ``rule`` for the caller; 401 without identity, 403 when refused."""
-    from validators_runtime.service.policy import authorize as allowed
+    from onespec.validators_runtime.service.policy import authorize as allowed
 
     context = request_context()
     if not allowed(services().enforcer, rule, context):

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from validators_runtime._generated import api as _generated
-from validators_runtime.service.errors import BadRequest, NotAcceptable
+from onespec.validators_runtime._generated import api as _generated
+from onespec.validators_runtime.service.errors import BadRequest, NotAcceptable
 
 HEADER: str = _generated.MICROVERSION_HEADER
 LEGACY_HEADER: str = _generated.LEGACY_MICROVERSION_HEADER

@@ -13,9 +13,9 @@ import copy
 import importlib.metadata
 from typing import Any
 
-from definitions.policy import RULES
-from validators_runtime._generated import api as _generated
-from validators_runtime._generated import plugin_labels as _labels
+from onespec.definitions.policy import RULES
+from onespec.validators_runtime._generated import api as _generated
+from onespec.validators_runtime._generated import plugin_labels as _labels
 
 OPENAPI_VERSION = "3.1.0"
 JSON = "application/json"

@@ -5,8 +5,8 @@ writing flavor extra specs needs the ``admin`` role. An operator overrides any r
 policy file (YAML or JSON, as oslo.policy reads it), given to ``onespec serve --policy-file``;
 ``onespec policy sample`` prints every default, commented out, as a starting point.
 
-The rules are plain data in :mod:`definitions.policy`, so that the documentation renders them
-without oslo.policy; :func:`rule_defaults` turns them into oslo.policy objects, and the
+The rules are plain data in :mod:`onespec.definitions.policy`, so that the documentation renders
+them without oslo.policy; :func:`rule_defaults` turns them into oslo.policy objects, and the
 ``oslo.policy.policies`` entry point ``onespec`` publishes those to oslo.policy's own tools
 (``oslopolicy-sample-generator --namespace onespec``).
 """
@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from definitions.policy import RULE_NAMES, RULES
+from onespec.definitions.policy import RULE_NAMES, RULES
 
 if TYPE_CHECKING:
     from oslo_policy.policy import Enforcer, RuleDefault
@@ -111,7 +111,7 @@ def _check_yaml(path: Path, shown: str) -> None:
     (oslo.policy would pass on PyYAML's multi-line dump)."""
     import yaml
 
-    from validators_runtime.cli_grammar import yaml_message
+    from onespec.validators_runtime.cli_grammar import yaml_message
 
     try:
         yaml.safe_load(path.read_text(encoding="utf-8"))

@@ -17,21 +17,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from definitions import api as api_facts
-from definitions.model import DefinitionError, Label, LabelEffect, Scope
-from definitions.plugin_labels import LABELS, labels
-from generator import manifest
-from generator import schema as schema_documents
-from generator.api import labels as plugin_labels
-from generator.api import schemas as api_schemas
+from onespec.definitions import api as api_facts
+from onespec.definitions.model import DefinitionError, Label, LabelEffect, Scope
+from onespec.definitions.plugin_labels import LABELS, labels
+from onespec.generator import manifest
+from onespec.generator import schema as schema_documents
+from onespec.generator.api import labels as plugin_labels
+from onespec.generator.api import schemas as api_schemas
+from onespec.validators_runtime._generated import api as generated_api
+from onespec.validators_runtime._generated import plugin_labels as generated_labels
+from onespec.validators_runtime.plugins import labels as runtime_labels
+from onespec.validators_runtime.plugins.fake import PLUGIN as FAKE
+from onespec.validators_runtime.plugins.labels import Problem, plugin_view
+from onespec.validators_runtime.plugins.spi import plugin_info
+from onespec.validators_runtime.service.routes import flavors
 from tests.generator.extra_specs.test_schema import _NODE_SCRIPT, NODE
-from validators_runtime._generated import api as generated_api
-from validators_runtime._generated import plugin_labels as generated_labels
-from validators_runtime.plugins import labels as runtime_labels
-from validators_runtime.plugins.fake import PLUGIN as FAKE
-from validators_runtime.plugins.labels import Problem, plugin_view
-from validators_runtime.plugins.spi import plugin_info
-from validators_runtime.service.routes import flavors
 
 SCHEMAS = {name: build() for name, build in api_schemas.BUILDERS.items()}
 
@@ -301,7 +301,7 @@ def _patterns(value: Any) -> list[str]:
 
 
 def test_every_api_pattern_means_the_same_in_ecma_262():
-    from validators_runtime.service import openapi
+    from onespec.validators_runtime.service import openapi
 
     assert NODE is not None, "Node.js is needed to check the patterns against ECMA-262"
     patterns = sorted(set(_patterns(SCHEMAS)) | set(_patterns(openapi.document())))

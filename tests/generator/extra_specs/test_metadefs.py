@@ -17,11 +17,11 @@ import yaml
 from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
-from definitions.extra_specs import namespaces
-from definitions.model import ExtraSpec, Namespace, Parameter, Status, Support, Value
-from definitions.registry import in_tree
-from generator.extra_specs import metadefs
-from generator.extra_specs.glance_rules import (
+from onespec.definitions.extra_specs import namespaces
+from onespec.definitions.model import ExtraSpec, Namespace, Parameter, Status, Support, Value
+from onespec.definitions.registry import in_tree
+from onespec.generator.extra_specs import metadefs
+from onespec.generator.extra_specs.glance_rules import (
     FLAVOR,
     IMAGE,
     METADEF_SCHEMA,
@@ -35,7 +35,7 @@ from generator.extra_specs.glance_rules import (
     problems,
     schema_errors,
 )
-from generator.extra_specs.metadefs import (
+from onespec.generator.extra_specs.metadefs import (
     DEPRECATED_TITLE,
     EXPANSIONS,
     IMAGE_KEYS,
@@ -43,11 +43,11 @@ from generator.extra_specs.metadefs import (
     keys_of,
     render_texts,
 )
+from onespec.validators_runtime.cli import cli
+from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, validate
 from tests import peers
 from tests.conftest import CASES
 from tests.generator.metadef_engine import check_value, find_property
-from validators_runtime.cli import cli
-from validators_runtime.extra_specs import ExtraSpecValidationError, validate
 
 GLANCE = peers.peer("glance")
 #: Glance's own hand-kept catalogue, as its package installs it.

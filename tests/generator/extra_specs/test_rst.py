@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from definitions.model import (
+from onespec.definitions.model import (
     EnumMember,
     ExtraSpec,
     ExtraSpecValidator,
@@ -19,9 +19,9 @@ from definitions.model import (
     Support,
     Value,
 )
-from definitions.registry import in_tree, load
-from generator import rst
-from generator.extra_specs import rst as spec_rst
+from onespec.definitions.registry import in_tree, load
+from onespec.generator import rst
+from onespec.generator.extra_specs import rst as spec_rst
 
 SPECS = {spec.name: spec for spec in in_tree()}
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import ast
 
-from definitions.model import ExtraSpecValidator
-from definitions.registry import in_tree
-from generator.extra_specs import runtime as runtime_module
-from validators_runtime._generated import extra_specs as generated
-from validators_runtime.compiler import compile_definitions
-from validators_runtime.extra_specs import compile_registry
-from validators_runtime.tables import build_tables
+from onespec.definitions.model import ExtraSpecValidator
+from onespec.definitions.registry import in_tree
+from onespec.generator.extra_specs import runtime as runtime_module
+from onespec.validators_runtime._generated import extra_specs as generated
+from onespec.validators_runtime.compiler import compile_definitions
+from onespec.validators_runtime.extra_specs import compile_registry
+from onespec.validators_runtime.tables import build_tables
 
 
 def test_the_committed_module_is_what_the_definitions_generate():
@@ -65,8 +65,8 @@ def test_a_changed_definition_changes_the_output():
 
 
 def test_the_generated_records_are_spec_records_in_field_order():
-    from validators_runtime._generated import extra_specs as generated
-    from validators_runtime.tables import SpecRecord
+    from onespec.validators_runtime._generated import extra_specs as generated
+    from onespec.validators_runtime.tables import SpecRecord
 
     assert SpecRecord._fields == generated.SPEC_FIELDS
     for record in generated.SPECS:

@@ -1,9 +1,9 @@
 """The generated JSON Schema: valid, in step with the runtime, portable, and committed.
 
-The runtime (:mod:`validators_runtime.extra_specs`, strict mode) is the reference. Every place
-where the schema's verdict differs from it is one of
-:data:`generator.extra_specs.schema.DIFFERENCES`, and each is shown by example here, stated in
-the schema's description, and explained in ``doc/source/guides/json-schema.rst``.
+The runtime (:mod:`onespec.validators_runtime.extra_specs`, strict mode) is the reference. Every
+place where the schema's verdict differs from it is one of
+:data:`onespec.generator.extra_specs.schema.DIFFERENCES`, and each is shown by example here, stated
+in the schema's description, and explained in ``doc/source/guides/json-schema.rst``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from definitions.model import (
+from onespec.definitions.model import (
     FALSE_STRINGS,
     TRUE_STRINGS,
     ExtraSpec,
@@ -32,14 +32,14 @@ from definitions.model import (
     Parameter,
     Value,
 )
-from definitions.registry import in_tree
-from generator import manifest
-from generator import schema as schema_documents
-from generator.catalog import CATALOG_FILE
-from generator.extra_specs import schema as generator
-from generator.extra_specs.schema import DIFFERENCES, FLAVOR_EXTRA_SPECS
-from generator.schema import SchemaError
-from generator.schema.patterns import (
+from onespec.definitions.registry import in_tree
+from onespec.generator import manifest
+from onespec.generator import schema as schema_documents
+from onespec.generator.catalog import CATALOG_FILE
+from onespec.generator.extra_specs import schema as generator
+from onespec.generator.extra_specs.schema import DIFFERENCES, FLAVOR_EXTRA_SPECS
+from onespec.generator.schema import SchemaError
+from onespec.generator.schema.patterns import (
     INT_WHITESPACE,
     WHITESPACE,
     boolean_pattern,
@@ -48,9 +48,13 @@ from generator.schema.patterns import (
     literal,
     portable,
 )
+from onespec.validators_runtime.extra_specs import (
+    ExtraSpecValidationError,
+    Registry,
+    compile_registry,
+)
 from tests.conftest import ROOT
 from tests.validators_runtime.test_cases import CASE_LIST
-from validators_runtime.extra_specs import ExtraSpecValidationError, Registry, compile_registry
 
 GUIDE = ROOT / "doc" / "source" / "guides" / "json-schema.rst"
 SCHEMA = generator.flavor_extra_specs_schema()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from onespec.validators_runtime.cli import cli
 from tests.generator.review.conftest import write_tree
-from validators_runtime.cli import cli
 
 VALIDATORS = "nova/api/validation/extra_specs/"
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner
 
-from definitions.model import ExtraSpec, Status, Support, Value
-from generator.review.compare import compare
+from onespec.definitions.model import ExtraSpec, Status, Support, Value
+from onespec.generator.review.compare import compare
+from onespec.validators_runtime.cli import cli
 from tests.conftest import ROOT
 from tests.generator.review.conftest import write_tree
-from validators_runtime.cli import cli
 
 
 def spec(name: str, value: Value | None = None, **fields: object) -> ExtraSpec:
@@ -154,7 +154,7 @@ def test_git_revisions_of_a_definitions_tree(tmp_path: Path) -> None:
 
     def commit(body: str, tag: str) -> None:
         catalogue.write_text(
-            "from definitions.model import ExtraSpec, Value\n"
+            "from onespec.definitions.model import ExtraSpec, Value\n"
             f"def extra_specs():\n    return ({body},)\n",
             encoding="utf-8",
         )

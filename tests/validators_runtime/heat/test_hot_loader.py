@@ -11,9 +11,9 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from validators_runtime import yaml_limits
-from validators_runtime.heat import hot_loader
-from validators_runtime.heat.hot_loader import (
+from onespec.validators_runtime import yaml_limits
+from onespec.validators_runtime.heat import hot_loader
+from onespec.validators_runtime.heat.hot_loader import (
     MAX_TEMPLATE_SIZE,
     HeatLoader,
     LoadError,

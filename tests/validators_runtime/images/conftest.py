@@ -78,7 +78,7 @@ class SshServer:
         return f"ssh://{self.user}@{self.host}:{self.port}"
 
     def remote(self):
-        from validators_runtime.images import SSHRemote
+        from onespec.validators_runtime.images import SSHRemote
 
         return SSHRemote(
             self.host,

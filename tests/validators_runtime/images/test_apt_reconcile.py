@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.validators_runtime.images.helpers import write_spec
-from validators_runtime.images import (
+from onespec.validators_runtime.images import (
     ImageValidationError,
     LocalRemote,
     Outcome,
     SaharaImageValidator,
 )
+from tests.validators_runtime.images.helpers import write_spec
 
 PACKAGE = "onespec-reconcile-probe"
 VERSION = "1.0-1"

@@ -15,16 +15,16 @@ from typing import ClassVar
 
 import pytest
 
-from tests.validators_runtime.images.test_reconcile_packages import PackageManagerRemote
-from validators_runtime.images import (
+from onespec.validators_runtime.images import (
     ImageValidationError,
     ImageValidator,
     Outcome,
     validate_cluster,
     validate_instance,
 )
-from validators_runtime.images.remote import RemoteBase
-from validators_runtime.images.spec import loads
+from onespec.validators_runtime.images.remote import RemoteBase
+from onespec.validators_runtime.images.spec import loads
+from tests.validators_runtime.images.test_reconcile_packages import PackageManagerRemote
 
 SPEC = """
 arguments:
@@ -232,7 +232,7 @@ def test_copy_script_writes_when_reconciling():
 
 
 def test_the_whole_spec_constructor_takes_a_parsed_spec(tmp_path):
-    from validators_runtime.images import SaharaImageValidator
+    from onespec.validators_runtime.images import SaharaImageValidator
 
     (tmp_path / "check.sh").write_text("true\n")
     spec = SaharaImageValidator.from_spec(
@@ -244,7 +244,7 @@ def test_the_whole_spec_constructor_takes_a_parsed_spec(tmp_path):
 
 
 def test_the_whole_spec_constructor_reports_errors_by_yaml_path():
-    from validators_runtime.images import (
+    from onespec.validators_runtime.images import (
         ImageValidationSpecificationError,
         SaharaImageValidator,
     )
@@ -260,7 +260,7 @@ class Wrapper(ImageValidator):
 
     @classmethod
     def from_spec(cls, spec, validator_map, resource_roots):
-        from validators_runtime.images import SaharaPackageValidator
+        from onespec.validators_runtime.images import SaharaPackageValidator
 
         return SaharaPackageValidator.from_spec(spec, validator_map, resource_roots)
 
@@ -269,11 +269,11 @@ class Wrapper(ImageValidator):
 
 
 def test_an_error_inside_a_custom_kind_names_the_file(tmp_path):
-    from tests.validators_runtime.images.helpers import write_spec
-    from validators_runtime.images import (
+    from onespec.validators_runtime.images import (
         ImageValidationSpecificationError,
         SaharaImageValidator,
     )
+    from tests.validators_runtime.images.helpers import write_spec
 
     path = write_spec(tmp_path, "validators:\n  - wrap: ['ok', 'not ok']\n")
     with pytest.raises(ImageValidationSpecificationError) as caught:
@@ -311,7 +311,7 @@ class KwargsPlugin:
 
 
 def test_call_validate_images_tells_a_sahara_plugin_test_only():
-    from validators_runtime.images import call_validate_images
+    from onespec.validators_runtime.images import call_validate_images
 
     plugin = SaharaPlugin()
     call_validate_images(plugin, [], reconcile=False)
@@ -320,7 +320,7 @@ def test_call_validate_images_tells_a_sahara_plugin_test_only():
 
 
 def test_call_validate_images_gives_both_spellings_to_kwargs():
-    from validators_runtime.images import call_validate_images
+    from onespec.validators_runtime.images import call_validate_images
 
     plugin = KwargsPlugin()
     call_validate_images(plugin, [], test_only=True)
@@ -328,7 +328,7 @@ def test_call_validate_images_gives_both_spellings_to_kwargs():
 
 
 def test_call_validate_images_refuses_a_positional_mode_and_contradictions():
-    from validators_runtime.images import call_validate_images
+    from onespec.validators_runtime.images import call_validate_images
 
     plugin = SaharaPlugin()
     with pytest.raises(TypeError, match="test_only="):
@@ -339,8 +339,8 @@ def test_call_validate_images_refuses_a_positional_mode_and_contradictions():
 
 
 def test_a_spec_plugin_takes_test_only_and_refuses_a_positional_mode(tmp_path):
+    from onespec.validators_runtime.images import SpecImageValidationPlugin
     from tests.validators_runtime.images.helpers import write_spec
-    from validators_runtime.images import SpecImageValidationPlugin
 
     spec = write_spec(tmp_path, "validators:\n  - package: bash\n")
 
@@ -353,7 +353,7 @@ def test_a_spec_plugin_takes_test_only_and_refuses_a_positional_mode(tmp_path):
 
 
 def test_an_argument_error_is_an_image_validation_error_and_is_raised_as_itself():
-    from validators_runtime.images import ImageArgumentError
+    from onespec.validators_runtime.images import ImageArgumentError
 
     remote = _remote()
     with pytest.raises(ImageValidationError) as caught:
@@ -371,7 +371,7 @@ def test_an_argument_error_is_an_image_validation_error_and_is_raised_as_itself(
 
 
 def test_image_argument_from_spec_reads_saharas_arguments_mapping():
-    from validators_runtime.images import ImageArgument, ImageValidationSpecificationError
+    from onespec.validators_runtime.images import ImageArgument, ImageValidationSpecificationError
 
     arguments = ImageArgument.from_spec(
         {"java": {"description": "d", "default": "openjdk", "choices": ["openjdk", "oracle"]}}

@@ -8,9 +8,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from tests.validators_runtime.images.helpers import write_spec
-from tests.validators_runtime.images.test_local import NO_SUCH_PACKAGE
-from validators_runtime.images import (
+from onespec.validators_runtime.images import (
     ImageValidationError,
     ImageValidationPlugin,
     LocalRemote,
@@ -22,6 +20,8 @@ from validators_runtime.images import (
     validate_cluster,
     validate_instance,
 )
+from tests.validators_runtime.images.helpers import write_spec
+from tests.validators_runtime.images.test_local import NO_SUCH_PACKAGE
 
 
 class Gauge:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from definitions import image_validators as grammar
-from generator.images import grammar as generated
-from generator.schema import DIRECTORY
+from onespec.definitions import image_validators as grammar
+from onespec.generator.images import grammar as generated
+from onespec.generator.schema import DIRECTORY
+from onespec.validators_runtime._generated import image_validators as tables
 from tests.conftest import ROOT
-from validators_runtime._generated import image_validators as tables
 
 DOC = ROOT / "doc" / "source"
 

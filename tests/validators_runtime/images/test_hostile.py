@@ -14,15 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.measure import run_capped
-from tests.validators_runtime.images.helpers import ONESPEC
-from validators_runtime.images import (
+from onespec.validators_runtime.images import (
     ImageArgumentError,
     ImageValidationError,
     ImageValidationSpecificationError,
     LocalRemote,
 )
-from validators_runtime.images.spec import MAX_SPEC_SIZE, loads
+from onespec.validators_runtime.images.spec import MAX_SPEC_SIZE, loads
+from tests.measure import run_capped
+from tests.validators_runtime.images.helpers import ONESPEC
 
 SECONDS = 1.0
 MEGABYTES = 200
@@ -175,8 +175,8 @@ BROKEN = [
 def test_the_inlined_schema_finds_exactly_what_the_schema_finds(data):
     from jsonschema import Draft202012Validator
 
-    from validators_runtime._generated.image_validators import SCHEMA
-    from validators_runtime.images.cli import _inlined_schema
+    from onespec.validators_runtime._generated.image_validators import SCHEMA
+    from onespec.validators_runtime.images.cli import _inlined_schema
 
     def found(schema):
         return sorted(

@@ -10,10 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from tests.validators_runtime.images.helpers import write_spec
-from validators_runtime._generated import image_validators as tables
-from validators_runtime._generated.image_validators import SCHEMA
-from validators_runtime.images import (
+from onespec.validators_runtime._generated import image_validators as tables
+from onespec.validators_runtime._generated.image_validators import SCHEMA
+from onespec.validators_runtime.images import (
     DEFAULT_VALIDATOR_MAP,
     ImageValidationError,
     ImageValidationSpecificationError,
@@ -25,7 +24,8 @@ from validators_runtime.images import (
     SaharaPackageValidator,
     SaharaScriptValidator,
 )
-from validators_runtime.images.spec import format_path, loads, read_yaml
+from onespec.validators_runtime.images.spec import format_path, loads, read_yaml
+from tests.validators_runtime.images.helpers import write_spec
 
 #: (spec text, YAML path, line, words of the reason)
 ERRORS = [

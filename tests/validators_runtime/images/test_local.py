@@ -7,14 +7,14 @@ import subprocess
 
 import pytest
 
-from tests.validators_runtime.images.helpers import installed_packages, write_spec
-from validators_runtime.images import (
+from onespec.validators_runtime.images import (
     ImageArgumentError,
     ImageValidationError,
     LocalRemote,
     Outcome,
     SaharaImageValidator,
 )
+from tests.validators_runtime.images.helpers import installed_packages, write_spec
 
 NO_SUCH_PACKAGE = "onespec-no-such-package-7f3a"
 
@@ -189,7 +189,7 @@ def test_any_reconciles_each_alternative_in_turn_with_a_warning(tmp_path, caplog
             return super().execute_command(cmd, run_as_root, raise_when_error, timeout)
 
     with (
-        caplog.at_level(logging.WARNING, logger="validators_runtime.images"),
+        caplog.at_level(logging.WARNING, logger="onespec.validators_runtime.images"),
         NoInstall() as remote,
     ):
         report = spec.validate(remote, reconcile=True)

@@ -7,10 +7,10 @@ import subprocess
 
 import pytest
 
+from onespec.validators_runtime.images import Distro, Package
+from onespec.validators_runtime.images.packages import Dpkg, Rpm
 from tests.validators_runtime.images.helpers import onespec, write_spec
 from tests.validators_runtime.images.test_local import IDEMPOTENT, snapshot
-from validators_runtime.images import Distro, Package
-from validators_runtime.images.packages import Dpkg, Rpm
 
 # --- Distributions --------------------------------------------------------------------------------
 
@@ -184,7 +184,7 @@ def test_the_rendered_script_reconciles_once_then_changes_nothing(tmp_path):
 
 
 def test_closest_names_offers_only_close_spellings():
-    from validators_runtime.images.packages import closest_names
+    from onespec.validators_runtime.images.packages import closest_names
 
     known = ["coreutils", "python3-yaml", "openssh-server", "ssh"]
     assert closest_names(["coreutlis", "python3-yml", "ssh", "zzzzqqq", "gcc"], known) == {

@@ -7,16 +7,16 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
-from tests.validators_runtime.images.conftest import real_specs, resource_root, spec_path
-from tests.validators_runtime.images.helpers import onespec
-from validators_runtime._generated.image_validators import SCHEMA
-from validators_runtime.images import (
+from onespec.validators_runtime._generated.image_validators import SCHEMA
+from onespec.validators_runtime.images import (
     ImageValidationError,
     ImageValidationSpecificationError,
     LocalRemote,
     SaharaImageValidator,
 )
-from validators_runtime.images.spec import read_yaml
+from onespec.validators_runtime.images.spec import read_yaml
+from tests.validators_runtime.images.conftest import real_specs, resource_root, spec_path
+from tests.validators_runtime.images.helpers import onespec
 
 #: Quirks each spec is known to carry: (YAML path, words the warning must contain).
 QUIRKS = {

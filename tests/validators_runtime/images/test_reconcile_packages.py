@@ -12,10 +12,10 @@ import shlex
 
 import pytest
 
-from validators_runtime.images import ImageValidationError, Outcome
-from validators_runtime.images.packages import Dpkg, Rpm
-from validators_runtime.images.remote import RemoteBase
-from validators_runtime.images.spec import loads
+from onespec.validators_runtime.images import ImageValidationError, Outcome
+from onespec.validators_runtime.images.packages import Dpkg, Rpm
+from onespec.validators_runtime.images.remote import RemoteBase
+from onespec.validators_runtime.images.spec import loads
 
 
 class PackageManagerRemote(RemoteBase):

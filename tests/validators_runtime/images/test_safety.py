@@ -10,13 +10,13 @@ import json
 
 import pytest
 
-from tests.validators_runtime.images.helpers import onespec, write_spec
-from validators_runtime.images import (
+from onespec.validators_runtime.images import (
     ImageValidationSpecificationError,
     LocalRemote,
     Outcome,
     SaharaImageValidator,
 )
+from tests.validators_runtime.images.helpers import onespec, write_spec
 
 #: (label, spec text with MARKER in it, expected YAML path, words of the reason).
 HOSTILE = [

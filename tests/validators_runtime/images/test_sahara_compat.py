@@ -6,10 +6,10 @@ from contextlib import contextmanager
 
 import pytest
 
+from onespec.validators_runtime.images import LocalRemote, sahara
+from onespec.validators_runtime.images.errors import RemoteCommandError
+from onespec.validators_runtime.images.spec import loads
 from tests.validators_runtime.images.test_reconcile_packages import PackageManagerRemote
-from validators_runtime.images import LocalRemote, sahara
-from validators_runtime.images.errors import RemoteCommandError
-from validators_runtime.images.spec import loads
 
 
 class SaharaStyleRemote:
@@ -289,7 +289,7 @@ def test_a_test_only_among_the_arguments_never_overrides_the_mode():
 
 
 def test_onespec_scripts_keep_reserved_variables_whatever_the_arguments_say():
-    from validators_runtime.images import SaharaScriptValidator
+    from onespec.validators_runtime.images import SaharaScriptValidator
 
     script = SaharaScriptValidator(b"exit 1", ["test_only", "distro"], name="probe")
     with LocalRemote() as remote, pytest.raises(sahara.ImageValidationError) as caught:

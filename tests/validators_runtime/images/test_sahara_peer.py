@@ -1,6 +1,6 @@
 """Sahara's real code on the compatibility module, in the Sahara peer environments.
 
-``sahara.plugins.images`` is swapped for ``validators_runtime.images.sahara`` (no file of
+``sahara.plugins.images`` is swapped for ``onespec.validators_runtime.images.sahara`` (no file of
 Sahara changes); the scripts are ``tests/peers/sahara_unit_tests.py`` and
 ``tests/peers/sahara_plugin_images.py``.
 """

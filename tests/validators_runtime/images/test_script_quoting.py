@@ -10,10 +10,10 @@ import subprocess
 
 import pytest
 
+from onespec.validators_runtime.images.distro import Distro, known_distro
+from onespec.validators_runtime.images.script import render_script
+from onespec.validators_runtime.images.spec import load
 from tests.validators_runtime.images.helpers import onespec, write_spec
-from validators_runtime.images.distro import Distro, known_distro
-from validators_runtime.images.script import render_script
-from validators_runtime.images.spec import load
 
 SPEC = "validators:\n  - script: {check: {inline: 'true'}}\n"
 

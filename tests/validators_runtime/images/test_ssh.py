@@ -7,9 +7,7 @@ import shutil
 
 import pytest
 
-from tests.validators_runtime.images.helpers import comparable, onespec, write_spec
-from tests.validators_runtime.images.test_local import IDEMPOTENT, NO_SUCH_PACKAGE, snapshot
-from validators_runtime.images import (
+from onespec.validators_runtime.images import (
     ImageValidationError,
     LocalRemote,
     Outcome,
@@ -18,6 +16,8 @@ from validators_runtime.images import (
     SaharaImageValidator,
     SSHRemote,
 )
+from tests.validators_runtime.images.helpers import comparable, onespec, write_spec
+from tests.validators_runtime.images.test_local import IDEMPOTENT, NO_SUCH_PACKAGE, snapshot
 
 
 def both(spec, sshd, reconcile, **kwargs):

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from onespec.validators_runtime.images import LocalRemote
+from onespec.validators_runtime.images.errors import RemoteCommandError
 from tests.validators_runtime.images.helpers import onespec, write_spec
-from validators_runtime.images import LocalRemote
-from validators_runtime.images.errors import RemoteCommandError
 
 
 def _alive(pid: int) -> bool:

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 import requests
 
+from onespec.validators_runtime.service.app import create_app
 from tests.servers import LiveServer
-from validators_runtime.service.app import create_app
 
 ADMIN = {"X-Project-Id": "project-a", "X-User-Id": "alice", "X-Roles": "admin,member"}
 MEMBER = {"X-Project-Id": "project-a", "X-User-Id": "bob", "X-Roles": "member"}

@@ -8,8 +8,8 @@ import time
 import pytest
 import requests
 
+from onespec.validators_runtime._generated import api as _generated
 from tests.validators_runtime.service.conftest import ADMIN, MEMBER, error_of
-from validators_runtime._generated import api as _generated
 
 V286 = {**ADMIN, "OpenStack-API-Version": "compute 2.86"}
 SPECS = "/flavors/m1/os-extra_specs"

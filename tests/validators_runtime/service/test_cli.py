@@ -263,7 +263,7 @@ def test_the_runtime_commands_stay_fast_to_start():
     started = time.perf_counter()
     done = onespec("validate", "extra-specs", "hw:cpu_policy=dedicated")
     assert done.returncode == 0
-    code = "import validators_runtime.cli, sys; print(sorted(sys.modules))"
+    code = "import onespec.validators_runtime.cli, sys; print(sorted(sys.modules))"
     modules = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )

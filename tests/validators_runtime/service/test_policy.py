@@ -6,8 +6,8 @@ import pytest
 import yaml
 from oslo_context.context import RequestContext
 
-from definitions.policy import RULES
-from validators_runtime.service.policy import (
+from onespec.definitions.policy import RULES
+from onespec.validators_runtime.service.policy import (
     PolicyFileError,
     authorize,
     build_enforcer,
@@ -33,7 +33,7 @@ def test_reads_are_for_any_project_writes_for_admins():
 
 
 def test_every_api_operation_has_exactly_one_rule():
-    from validators_runtime.service import openapi
+    from onespec.validators_runtime.service import openapi
 
     operations = [
         (method.upper(), path)

@@ -23,12 +23,12 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from onespec.validators_runtime.service import openapi
+from onespec.validators_runtime.service.app import create_app
+from onespec.validators_runtime.service.db import migrate as database
+from onespec.validators_runtime.service.db.engine import create_engine
 from tests.servers import LiveServer
 from tests.validators_runtime.service.conftest import ADMIN
-from validators_runtime.service import openapi
-from validators_runtime.service.app import create_app
-from validators_runtime.service.db import migrate as database
-from validators_runtime.service.db.engine import create_engine
 
 #: Generated requests per operation and generation mode.
 EXAMPLES = int(os.environ.get("ONESPEC_SCHEMATHESIS_EXAMPLES", "40"))

@@ -7,25 +7,25 @@ one Heat accepts, and :func:`write_resolution` writes it beside copies of the te
 their ``capabilities`` section. :func:`find`, :func:`summary` and :func:`choices` answer the
 questions a user interface asks of a tree of templates and environments::
 
-    from validators_runtime.heat.capabilities import find, summary, choices, resolve
+    from onespec.validators_runtime.heat.capabilities import find, summary, choices, resolve
 
     find(["templates/"], {"resource_type": "OS::TripleO::Controller"}, recursive=True).matches
     summary(["templates/"], recursive=True).labels        # {"deployment": ["docker", "puppet"]}
     resolve(["env.yaml"]).environment                     # single-valued registry, no requires
 
-Every problem is a :class:`~validators_runtime.heat.hot_loader.HeatFileError` (a
+Every problem is a :class:`~onespec.validators_runtime.heat.hot_loader.HeatFileError` (a
 ``ValueError``) that names the file and the line. The grammar comes from
 ``definitions/template_capabilities.py``, through
-``validators_runtime._generated.template_capabilities``.
+``onespec.validators_runtime._generated.template_capabilities``.
 """
 
 from __future__ import annotations
 
-from validators_runtime.heat.capabilities.paths import (
+from onespec.validators_runtime.heat.capabilities.paths import (
     display_path,
     implementation,
 )
-from validators_runtime.heat.capabilities.query import (
+from onespec.validators_runtime.heat.capabilities.query import (
     Choices,
     Constraints,
     FindResult,
@@ -34,11 +34,11 @@ from validators_runtime.heat.capabilities.query import (
     find,
     summary,
 )
-from validators_runtime.heat.capabilities.registry import (
+from onespec.validators_runtime.heat.capabilities.registry import (
     RegistryEntry,
     deep_update,
 )
-from validators_runtime.heat.capabilities.resolve import (
+from onespec.validators_runtime.heat.capabilities.resolve import (
     Candidate,
     Decision,
     Resolution,
@@ -46,7 +46,7 @@ from validators_runtime.heat.capabilities.resolve import (
     read_environment,
     resolve,
 )
-from validators_runtime.heat.capabilities.scan import (
+from onespec.validators_runtime.heat.capabilities.scan import (
     FileRecord,
     Problem,
     Scan,
@@ -54,7 +54,7 @@ from validators_runtime.heat.capabilities.scan import (
     iter_files,
     scan,
 )
-from validators_runtime.heat.capabilities.sections import (
+from onespec.validators_runtime.heat.capabilities.sections import (
     CAPABILITIES,
     ENVIRONMENT_FILE,
     ENVIRONMENT_SECTIONS,
@@ -73,7 +73,7 @@ from validators_runtime.heat.capabilities.sections import (
     show_mapping,
     template_capabilities,
 )
-from validators_runtime.heat.capabilities.write import (
+from onespec.validators_runtime.heat.capabilities.write import (
     Written,
     json_dumps,
     strip_capabilities,

@@ -14,12 +14,12 @@ from typing import Any, TypeVar
 
 import click
 
-from validators_runtime.cli import FORMAT_OPTION, Invalid, UnusableInput
-from validators_runtime.cli_grammar import SuggestingGroup, format_option
-from validators_runtime.cli_grammar import error as report_error
-from validators_runtime.cli_grammar import warning as report_warning
-from validators_runtime.heat import capabilities as api
-from validators_runtime.heat.hot_loader import MAX_TEMPLATE_SIZE, HeatFileError
+from onespec.validators_runtime.cli import FORMAT_OPTION, Invalid, UnusableInput
+from onespec.validators_runtime.cli_grammar import SuggestingGroup, format_option
+from onespec.validators_runtime.cli_grammar import error as report_error
+from onespec.validators_runtime.cli_grammar import warning as report_warning
+from onespec.validators_runtime.heat import capabilities as api
+from onespec.validators_runtime.heat.hot_loader import MAX_TEMPLATE_SIZE, HeatFileError
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -9,9 +9,14 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from validators_runtime.heat.capabilities.paths import _join_base, _local
-from validators_runtime.heat.capabilities.sections import _BASE_URL, _LIST_KEYS, _error, _kind_of
-from validators_runtime.heat.hot_loader import (
+from onespec.validators_runtime.heat.capabilities.paths import _join_base, _local
+from onespec.validators_runtime.heat.capabilities.sections import (
+    _BASE_URL,
+    _LIST_KEYS,
+    _error,
+    _kind_of,
+)
+from onespec.validators_runtime.heat.hot_loader import (
     Loaded,
 )
 

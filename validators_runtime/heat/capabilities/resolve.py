@@ -11,16 +11,16 @@ from typing import Any
 
 import yaml
 
-from validators_runtime.heat.capabilities.paths import _is_type_name, _local, display_path
-from validators_runtime.heat.capabilities.registry import (
+from onespec.validators_runtime.heat.capabilities.paths import _is_type_name, _local, display_path
+from onespec.validators_runtime.heat.capabilities.registry import (
     _absolute_registry,
     _assign,
     _list_entries,
     _lookup,
     deep_update,
 )
-from validators_runtime.heat.capabilities.scan import Problem
-from validators_runtime.heat.capabilities.sections import (
+from onespec.validators_runtime.heat.capabilities.scan import Problem
+from onespec.validators_runtime.heat.capabilities.sections import (
     _LIST_KEYS,
     ENVIRONMENT_SECTIONS,
     REQUIRES,
@@ -34,7 +34,7 @@ from validators_runtime.heat.capabilities.sections import (
     show_mapping,
     template_capabilities,
 )
-from validators_runtime.heat.hot_loader import (
+from onespec.validators_runtime.heat.hot_loader import (
     MAX_TEMPLATE_SIZE,
     HeatFileError,
     Loaded,
@@ -330,7 +330,7 @@ def resolve(
 
     Each list entry (paths relative to its environment file) resolves to the one candidate
     whose capabilities satisfy the merged ``requires`` and that implements the entry's type.
-    Raises :class:`~validators_runtime.heat.hot_loader.LoadError` or
+    Raises :class:`~onespec.validators_runtime.heat.hot_loader.LoadError` or
     :class:`CapabilitiesError` for a malformed environment, and :class:`ResolutionError`
     (listing every candidate of every failed entry) when any list has no match or several.
     """

@@ -11,9 +11,9 @@ from typing import Any
 
 import yaml
 
-from validators_runtime._generated import template_capabilities as _facts
-from validators_runtime.heat.capabilities.registry import RegistryEntry, _registry_entries
-from validators_runtime.heat.capabilities.sections import (
+from onespec.validators_runtime._generated import template_capabilities as _facts
+from onespec.validators_runtime.heat.capabilities.registry import RegistryEntry, _registry_entries
+from onespec.validators_runtime.heat.capabilities.sections import (
     REQUIRES,
     SCAN_SUFFIXES,
     CapabilitiesError,
@@ -23,7 +23,7 @@ from validators_runtime.heat.capabilities.sections import (
     parse_section,
     template_capabilities,
 )
-from validators_runtime.heat.hot_loader import (
+from onespec.validators_runtime.heat.hot_loader import (
     C_LOADER,
     MAX_ALIAS_EXPANSION,
     MAX_TEMPLATE_SIZE,
@@ -252,11 +252,11 @@ def scan(
     """Load every file under ``paths`` as Heat would, and record what each one is.
 
     With ``cache``, facts are reused while a file's path, size and modification time are
-    unchanged (see :mod:`validators_runtime.heat.capabilities.cache`).
+    unchanged (see :mod:`onespec.validators_runtime.heat.capabilities.cache`).
     """
     store = None
     if cache:
-        from validators_runtime.heat.capabilities.cache import FactCache
+        from onespec.validators_runtime.heat.capabilities.cache import FactCache
 
         store = FactCache(
             _fingerprint(max_size, alias_limit),

@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from validators_runtime._generated import template_capabilities as _facts
-from validators_runtime.heat.hot_loader import (
+from onespec.validators_runtime._generated import template_capabilities as _facts
+from onespec.validators_runtime.heat.hot_loader import (
     HeatFileError,
     Loaded,
 )
 
 if TYPE_CHECKING:
-    from validators_runtime.heat.capabilities.resolve import Decision
+    from onespec.validators_runtime.heat.capabilities.resolve import Decision
 
 CAPABILITIES: str = _facts.CAPABILITIES
 

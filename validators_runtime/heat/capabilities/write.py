@@ -16,10 +16,10 @@ from typing import Any
 
 import yaml
 
-from validators_runtime.heat.capabilities.paths import _local, display_path
-from validators_runtime.heat.capabilities.registry import _assign
-from validators_runtime.heat.capabilities.resolve import Resolution, _environment_yaml
-from validators_runtime.heat.capabilities.sections import (
+from onespec.validators_runtime.heat.capabilities.paths import _local, display_path
+from onespec.validators_runtime.heat.capabilities.registry import _assign
+from onespec.validators_runtime.heat.capabilities.resolve import Resolution, _environment_yaml
+from onespec.validators_runtime.heat.capabilities.sections import (
     _LIST_KEYS,
     _LOADABLE_SUFFIXES,
     _TEMPLATE_SUFFIXES,
@@ -27,7 +27,7 @@ from validators_runtime.heat.capabilities.sections import (
     ENVIRONMENT_FILE,
     OutputError,
 )
-from validators_runtime.heat.hot_loader import (
+from onespec.validators_runtime.heat.hot_loader import (
     MAX_TEMPLATE_SIZE,
     HeatFileError,
     Loaded,
@@ -170,7 +170,7 @@ def write_resolution(
     """Write ``output_dir/environment.yaml`` beside copies of every template it uses.
 
     The copies keep their layout relative to ``root`` (by default
-    :func:`~validators_runtime.heat.capabilities.write.default_root`, the directory of the
+    :func:`~onespec.validators_runtime.heat.capabilities.write.default_root`, the directory of the
     environments; nothing outside it is copied), lose their ``capabilities`` section, and bring
     along the files they reference (``get_file`` and nested ``type`` templates), so the
     directory is complete. A reference that leaves the root, or names a missing file, is

@@ -2,7 +2,7 @@
 
 ::
 
-    from validators_runtime.heat.components import (
+    from onespec.validators_runtime.heat.components import (
         ComponentValidationError, build_deployment_config, validate_component)
 
     component = validate_component(properties, name="appserver-config")
@@ -16,9 +16,9 @@
 
 :func:`validate_component` raises :class:`ComponentValidationError` (a ``ValueError``) whose
 ``problems`` list every problem, each with a JSON path (``configs[1].actions[0]``), a ``code``
-and a message. The hook that runs on the server is ``validators_runtime.heat.components.hook``
-(``onespec component hook``); reading HOT templates is
-``validators_runtime.heat.components.template``.
+and a message. The hook that runs on the server is
+``onespec.validators_runtime.heat.components.hook`` (``onespec component hook``); reading HOT
+templates is ``onespec.validators_runtime.heat.components.template``.
 
 The vocabulary -- actions, tools, fields, input types -- is defined once in
 ``definitions/components.py`` and reaches the runtime as generated literals.
@@ -26,12 +26,12 @@ The vocabulary -- actions, tools, fields, input types -- is defined once in
 
 from __future__ import annotations
 
-from validators_runtime._generated import components as vocabulary
-from validators_runtime.heat.components.deployment import (
+from onespec.validators_runtime._generated import components as vocabulary
+from onespec.validators_runtime.heat.components.deployment import (
     DeploymentConfig,
     build_deployment_config,
 )
-from validators_runtime.heat.components.validation import (
+from onespec.validators_runtime.heat.components.validation import (
     Component,
     ComponentError,
     ComponentValidationError,

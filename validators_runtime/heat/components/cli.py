@@ -18,12 +18,15 @@ from typing import Any
 
 import click
 
-from validators_runtime._generated import components as facts
-from validators_runtime.cli import FORMAT_OPTION, Invalid
-from validators_runtime.cli_grammar import InvalidInput, SuggestingGroup, format_option
-from validators_runtime.cli_grammar import error as report_error
-from validators_runtime.heat.components.deployment import DeploymentConfig, build_deployment_config
-from validators_runtime.heat.components.hook import (
+from onespec.validators_runtime._generated import components as facts
+from onespec.validators_runtime.cli import FORMAT_OPTION, Invalid
+from onespec.validators_runtime.cli_grammar import InvalidInput, SuggestingGroup, format_option
+from onespec.validators_runtime.cli_grammar import error as report_error
+from onespec.validators_runtime.heat.components.deployment import (
+    DeploymentConfig,
+    build_deployment_config,
+)
+from onespec.validators_runtime.heat.components.hook import (
     OUTPUTS_DIR,
     SCRIPT_OUTPUTS_DIR,
     SCRIPT_WORKING_DIR,
@@ -35,8 +38,8 @@ from validators_runtime.heat.components.hook import (
     run_hook,
     run_script_hook,
 )
-from validators_runtime.heat.components.template import Template, TemplateError
-from validators_runtime.heat.components.validation import (
+from onespec.validators_runtime.heat.components.template import Template, TemplateError
+from onespec.validators_runtime.heat.components.validation import (
     Component,
     ComponentValidationError,
     Unresolved,

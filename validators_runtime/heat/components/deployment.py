@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from validators_runtime._generated import components as facts
-from validators_runtime.heat.components.validation import (
+from onespec.validators_runtime._generated import components as facts
+from onespec.validators_runtime.heat.components.validation import (
     Component,
     ComponentValidationError,
     Problem,

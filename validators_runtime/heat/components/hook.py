@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from validators_runtime._generated import components as facts
-from validators_runtime.heat.components.validation import ComponentError
+from onespec.validators_runtime._generated import components as facts
+from onespec.validators_runtime.heat.components.validation import ComponentError
 
 LOG = logging.getLogger(__name__)
 

@@ -1,13 +1,13 @@
 """Read a HOT template as Heat does, and resolve what a static check can know of its values.
 
-Templates are read by :mod:`validators_runtime.heat.hot_loader`, as Heat reads them: a safe
+Templates are read by :mod:`onespec.validators_runtime.heat.hot_loader`, as Heat reads them: a safe
 YAML loader that keeps timestamps as strings (``heat_template_version: 2014-10-16`` stays
 ``"2014-10-16"``), JSON when the text is a JSON object, Heat's size limit. Of the intrinsic
 functions, ``get_file`` is read from disk -- relative to the template, and never outside the
 *files root* (by default the template's directory) -- and ``get_param`` takes the value given
 on the command line or the parameter's default. Every other function is a value Heat computes
 while the stack runs: it becomes
-:class:`~validators_runtime.heat.components.validation.Unresolved`, which the checks accept.
+:class:`~onespec.validators_runtime.heat.components.validation.Unresolved`, which the checks accept.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from validators_runtime._generated import components as facts
-from validators_runtime.heat import hot_loader
-from validators_runtime.heat.components.validation import (
+from onespec.validators_runtime._generated import components as facts
+from onespec.validators_runtime.heat import hot_loader
+from onespec.validators_runtime.heat.components.validation import (
     Component,
     ComponentError,
     ComponentValidationError,

@@ -1,9 +1,9 @@
 """Validate the properties of an ``OS::Heat::SoftwareComponent``, reporting every problem.
 
-Use :func:`validators_runtime.heat.components.validate_component`; this module holds the
+Use :func:`onespec.validators_runtime.heat.components.validate_component`; this module holds the
 implementation and the value types it returns. The rules -- the fields of each mapping, the
 actions, the tools, the input types -- come from the generated vocabulary
-(:mod:`validators_runtime._generated.components`), written from
+(:mod:`onespec.validators_runtime._generated.components`), written from
 ``definitions/components.py``.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from validators_runtime._generated import components as facts
+from onespec.validators_runtime._generated import components as facts
 
 _ACTION = re.compile(facts.ACTION_PATTERN)
 _TOOL = re.compile(facts.TOOL_PATTERN)

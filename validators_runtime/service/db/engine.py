@@ -1,9 +1,9 @@
 """The service's database engines: URLs, connections, and the write transaction every store uses.
 
 SQLite (a file; the default) and PostgreSQL are supported and tested. The schema is created and
-upgraded by the migrations in :mod:`validators_runtime.service.db.migrations` (``onespec db
-upgrade``); :data:`METADATA` (filled by :mod:`validators_runtime.service.db.tables`) describes
-what they build, and a test keeps the two equal.
+upgraded by the migrations in :mod:`onespec.validators_runtime.service.db.migrations` (``onespec db
+upgrade``); :data:`METADATA` (filled by :mod:`onespec.validators_runtime.service.db.tables`)
+describes what they build, and a test keeps the two equal.
 
 Writes are read-modify-write under a lock, so concurrent updates of one plugin never lose a
 change: PostgreSQL locks the project's row (``SELECT ... FOR UPDATE``); SQLite serialises

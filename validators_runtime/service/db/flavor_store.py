@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
-from validators_runtime.service.db.engine import write_transaction
-from validators_runtime.service.db.tables import FLAVOR_EXTRA_SPECS
+from onespec.validators_runtime.service.db.engine import write_transaction
+from onespec.validators_runtime.service.db.tables import FLAVOR_EXTRA_SPECS
 
 # The first key of PostgreSQL's two-key advisory locks taken for flavor writes ("onespec").
 _LOCK_SPACE = 0x6F6E6573

@@ -1,6 +1,6 @@
 """The plugin labels each project stored, in the service's database (the ``plugins`` table).
 
-It implements :class:`~validators_runtime.plugins.store.LabelStore`, the protocol the label
+It implements :class:`~onespec.validators_runtime.plugins.store.LabelStore`, the protocol the label
 manager uses; the runtime's in-memory store implements the same one.
 """
 
@@ -13,9 +13,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from validators_runtime.plugins.store import StoredLabels
-from validators_runtime.service.db.engine import insert_if_absent, write_transaction
-from validators_runtime.service.db.tables import PLUGINS
+from onespec.validators_runtime.plugins.store import StoredLabels
+from onespec.validators_runtime.service.db.engine import insert_if_absent, write_transaction
+from onespec.validators_runtime.service.db.tables import PLUGINS
 
 
 def _stored(row: Any) -> StoredLabels:

@@ -12,8 +12,8 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from validators_runtime.service.db import tables
-from validators_runtime.service.db.engine import StoreError, display_url, write_transaction
+from onespec.validators_runtime.service.db import tables
+from onespec.validators_runtime.service.db.engine import StoreError, display_url, write_transaction
 
 #: The alembic script directory: ``env.py`` and ``versions/``.
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"

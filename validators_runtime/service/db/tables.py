@@ -1,7 +1,7 @@
 """The service's tables, as SQLAlchemy describes them: what the migrations build.
 
-Every table is declared here, in :data:`~validators_runtime.service.db.engine.METADATA`, so the
-migration environment and the schema test see all of them by importing one module.
+Every table is declared here, in :data:`~onespec.validators_runtime.service.db.engine.METADATA`, so
+the migration environment and the schema test see all of them by importing one module.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
-from validators_runtime.service.db.engine import METADATA
+from onespec.validators_runtime.service.db.engine import METADATA
 
 #: JSON columns: ``jsonb`` on PostgreSQL, text holding JSON elsewhere.
 JSON = sa.JSON().with_variant(postgresql.JSONB(), "postgresql")

@@ -12,7 +12,7 @@
 Every body is checked against Nova's API-layer limits first (keys of letters, digits and
 ``_:.-`` or spaces, at most 255 characters; values strings of at most 255 characters, or
 numbers, stored as their decimal text). From microversion 2.86 on, the extra specs written are
-then validated with :func:`validators_runtime.extra_specs.validate` in the mode the
+then validated with :func:`onespec.validators_runtime.extra_specs.validate` in the mode the
 ``validation`` query parameter names (``strict``, the default; ``permissive``; ``off``), and a
 400 lists every finding with its suggestion. Below 2.86 they are stored unchecked, and the
 parameter is refused, since it would do nothing.
@@ -27,12 +27,12 @@ from typing import Any
 
 from flask import Blueprint, Response, g, request
 
-from validators_runtime._generated import api as _generated
-from validators_runtime.plugins.labels import Problem, pointer
-from validators_runtime.service import microversion
-from validators_runtime.service.bodies import json_body
-from validators_runtime.service.context import authorize, services
-from validators_runtime.service.errors import BadRequest, NotFound
+from onespec.validators_runtime._generated import api as _generated
+from onespec.validators_runtime.plugins.labels import Problem, pointer
+from onespec.validators_runtime.service import microversion
+from onespec.validators_runtime.service.bodies import json_body
+from onespec.validators_runtime.service.context import authorize, services
+from onespec.validators_runtime.service.errors import BadRequest, NotFound
 
 LOG = logging.getLogger(__name__)
 
@@ -159,7 +159,7 @@ def _validate(specs: dict[str, str], mode: str) -> None:
     """Validate extra specs against the definitions; 400 with every finding."""
     if mode == "off":
         return
-    from validators_runtime.extra_specs import ExtraSpecValidationError, validate
+    from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, validate
 
     try:
         warnings = validate(specs, mode=mode)  # type: ignore[arg-type]

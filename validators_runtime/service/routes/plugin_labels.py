@@ -11,10 +11,14 @@ from typing import Any
 
 from flask import Blueprint, request
 
-from validators_runtime.plugins.labels import LabelUpdateError, PluginNotFound, VersionNotFound
-from validators_runtime.service.bodies import json_body
-from validators_runtime.service.context import authorize, services
-from validators_runtime.service.errors import BadRequest, NotFound
+from onespec.validators_runtime.plugins.labels import (
+    LabelUpdateError,
+    PluginNotFound,
+    VersionNotFound,
+)
+from onespec.validators_runtime.service.bodies import json_body
+from onespec.validators_runtime.service.context import authorize, services
+from onespec.validators_runtime.service.errors import BadRequest, NotFound
 
 blueprint = Blueprint("plugins", __name__)
 

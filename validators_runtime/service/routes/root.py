@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint
 
-from validators_runtime.service import microversion, openapi
+from onespec.validators_runtime.service import microversion, openapi
 
 blueprint = Blueprint("root", __name__)
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from validators_runtime.heat import capabilities as api
-from validators_runtime.heat.capabilities import cache as capabilities_cache
-from validators_runtime.heat.capabilities.cache import FactCache, cache_directory
+from onespec.validators_runtime.heat import capabilities as api
+from onespec.validators_runtime.heat.capabilities import cache as capabilities_cache
+from onespec.validators_runtime.heat.capabilities.cache import FactCache, cache_directory
 
 TEMPLATE = "heat_template_version: 2015-10-15\ncapabilities:\n  deployment: {}\nresources: {{}}\n"
 

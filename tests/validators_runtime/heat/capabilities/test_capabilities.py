@@ -16,8 +16,8 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from validators_runtime.heat import capabilities as api
-from validators_runtime.heat.capabilities import (
+from onespec.validators_runtime.heat import capabilities as api
+from onespec.validators_runtime.heat.capabilities import (
     CapabilitiesError,
     OutputError,
     ResolutionError,
@@ -26,7 +26,7 @@ from validators_runtime.heat.capabilities import (
     evaluate,
     parse_section,
 )
-from validators_runtime.heat.hot_loader import LoadError, load, loads
+from onespec.validators_runtime.heat.hot_loader import LoadError, load, loads
 
 DATA = Path(__file__).resolve().parent / "data"
 SEED = DATA / "seed"

@@ -14,19 +14,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from definitions import template_capabilities as grammar
-from definitions.model import DefinitionError
-from generator import manifest
-from generator import schema as schema_documents
-from generator.manifest import OUTPUT_FACTORIES
-from generator.template_capabilities import rst as capabilities_rst
-from generator.template_capabilities import runtime as capabilities_runtime
-from generator.template_capabilities.schema import ENVIRONMENT_REQUIRES, HOT_CAPABILITIES
+from onespec.definitions import template_capabilities as grammar
+from onespec.definitions.model import DefinitionError
+from onespec.generator import manifest
+from onespec.generator import schema as schema_documents
+from onespec.generator.manifest import OUTPUT_FACTORIES
+from onespec.generator.template_capabilities import rst as capabilities_rst
+from onespec.generator.template_capabilities import runtime as capabilities_runtime
+from onespec.generator.template_capabilities.schema import ENVIRONMENT_REQUIRES, HOT_CAPABILITIES
+from onespec.validators_runtime._generated import template_capabilities as generated
+from onespec.validators_runtime.heat import capabilities as api
+from onespec.validators_runtime.heat.capabilities import CapabilitiesError, parse_section
 from tests.conftest import ROOT
 from tests.validators_runtime.test_isolation import offending
-from validators_runtime._generated import template_capabilities as generated
-from validators_runtime.heat import capabilities as api
-from validators_runtime.heat.capabilities import CapabilitiesError, parse_section
 
 TEMPLATE_SCHEMA = manifest.SCHEMAS[HOT_CAPABILITIES]()
 ENVIRONMENT_SCHEMA = manifest.SCHEMAS[ENVIRONMENT_REQUIRES]()
@@ -63,7 +63,7 @@ def test_the_definitions_use_the_standard_library_only():
             imported.add(node.module)
         elif isinstance(node, ast.Import):
             imported.update(alias.name for alias in node.names)
-    assert imported <= {"__future__", "re", "dataclasses", "typing", "definitions.model"}
+    assert imported <= {"__future__", "re", "dataclasses", "typing", "onespec.definitions.model"}
 
 
 # --- The generated runtime module ----------------------------------------------------------------
@@ -104,15 +104,15 @@ def test_the_runtime_imports_no_tooling(tmp_path):
     environment = tmp_path / "env.yaml"
     environment.write_text("resource_registry: {OS::X: OS::Heat::None}\n")
     modules = imported_after(
-        "import validators_runtime.heat.capabilities as api\n"
-        "import validators_runtime.heat.capabilities.cli\n"
+        "import onespec.validators_runtime.heat.capabilities as api\n"
+        "import onespec.validators_runtime.heat.capabilities.cli\n"
         f"api.find([{str(ROOT / 'tests' / 'heat' / 'data')!r}], {{'a': 'b'}}, recursive=True,"
         " cache=False)\n"
         f"api.resolve([{str(environment)!r}])\n"
     )
-    assert "validators_runtime._generated.template_capabilities" in modules
+    assert "onespec.validators_runtime._generated.template_capabilities" in modules
     assert offending(modules) == set()
-    assert "definitions.template_capabilities" not in modules
+    assert "onespec.definitions.template_capabilities" not in modules
 
 
 # --- The JSON Schemas ----------------------------------------------------------------------------

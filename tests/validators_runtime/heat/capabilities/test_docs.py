@@ -7,7 +7,7 @@ import posixpath
 import pytest
 from sphinx.util.inventory import InventoryFile
 
-from definitions import template_capabilities as grammar
+from onespec.definitions import template_capabilities as grammar
 from tests.sphinxext.test_domain import domain_index, make, page
 
 

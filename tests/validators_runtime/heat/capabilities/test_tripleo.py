@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 import yaml
 
+from onespec.validators_runtime.heat import capabilities as api
+from onespec.validators_runtime.heat.hot_loader import load
 from tests import peers
 from tests.validators_runtime.heat.capabilities.test_capabilities import (
     HOT_SECTIONS,
     heat_accepts_environment,
 )
 from tests.validators_runtime.heat.capabilities.test_heat import heat
-from validators_runtime.heat import capabilities as api
-from validators_runtime.heat.hot_loader import load
 
 SOURCE = peers.peer("tripleo-heat-templates")
 TREE = SOURCE.location

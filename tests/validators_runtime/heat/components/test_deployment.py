@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from validators_runtime.heat.components import (
+from onespec.validators_runtime.heat.components import (
     ComponentValidationError,
     DeploymentConfig,
     Unresolved,

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from onespec.validators_runtime._generated import components as facts
+from onespec.validators_runtime.heat.components import ComponentValidationError, validate_component
 from tests import peers
-from validators_runtime._generated import components as facts
-from validators_runtime.heat.components import ComponentValidationError, validate_component
 
 ONESPEC = Path(sys.executable).with_name("onespec")
 APPSERVER = Path(__file__).parent / "data" / "appserver" / "appserver.yaml"

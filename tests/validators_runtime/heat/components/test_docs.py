@@ -11,8 +11,8 @@ import pytest
 from sphinx.application import Sphinx
 from sphinx.util.docutils import docutils_namespace
 
-from definitions import components as vocabulary
-from generator.components import rst as component_rst
+from onespec.definitions import components as vocabulary
+from onespec.generator.components import rst as component_rst
 from tests.conftest import ROOT
 
 DOC = ROOT / "doc" / "source"
@@ -21,7 +21,7 @@ RUNTIME = ROOT / "validators_runtime" / "heat" / "components"
 
 def build(srcdir: Path, pages: dict[str, str]) -> tuple[Sphinx, str]:
     srcdir.mkdir(parents=True, exist_ok=True)
-    (srcdir / "conf.py").write_text('extensions = ["sphinxext"]\nnitpicky = True\n')
+    (srcdir / "conf.py").write_text('extensions = ["onespec.sphinxext"]\nnitpicky = True\n')
     toctree = "".join(f"   {name}\n" for name in pages)
     (srcdir / "index.rst").write_text(f"Test\n====\n\n.. toctree::\n\n{toctree}")
     for name, text in pages.items():

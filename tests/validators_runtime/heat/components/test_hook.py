@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from validators_runtime.heat.components import build_deployment_config
-from validators_runtime.heat.components import hook as hook_module
-from validators_runtime.heat.components.hook import (
+from onespec.validators_runtime.heat.components import build_deployment_config
+from onespec.validators_runtime.heat.components import hook as hook_module
+from onespec.validators_runtime.heat.components.hook import (
     HookInputError,
     HookSettings,
     environment_text,
@@ -297,7 +297,7 @@ def test_a_background_process_does_not_hold_the_hook(dirs):
 
 
 def test_long_output_keeps_its_end(dirs, monkeypatch):
-    from validators_runtime.heat.components import hook as component_hook
+    from onespec.validators_runtime.heat.components import hook as component_hook
 
     monkeypatch.setattr(component_hook, "MAX_OUTPUT", 100)
     answer = hook(derived([script("seq 1 1000")]), dirs)

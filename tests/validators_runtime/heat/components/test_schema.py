@@ -11,11 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from generator import manifest
-from generator import schema as schema_documents
-from generator.components import schema as component_schema
+from onespec.generator import manifest
+from onespec.generator import schema as schema_documents
+from onespec.generator.components import schema as component_schema
+from onespec.validators_runtime.heat.components import ComponentValidationError, validate_component
 from tests.conftest import ROOT
-from validators_runtime.heat.components import ComponentValidationError, validate_component
 
 SCHEMA = component_schema.software_component_schema()
 VALIDATOR = Draft202012Validator(SCHEMA)

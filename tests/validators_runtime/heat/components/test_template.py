@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from validators_runtime.heat.components import ComponentValidationError, Unresolved
-from validators_runtime.heat.components.template import Template, TemplateError, parse
+from onespec.validators_runtime.heat.components import ComponentValidationError, Unresolved
+from onespec.validators_runtime.heat.components.template import Template, TemplateError, parse
 
 DATA = Path(__file__).parent / "data"
 APPSERVER = DATA / "appserver" / "appserver.yaml"

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from validators_runtime.heat.components import (
+from onespec.validators_runtime.heat.components import (
     Component,
     ComponentValidationError,
     Problem,
@@ -420,7 +420,7 @@ def test_paths_quote_keys_that_are_not_plain_names():
 
 
 def test_type_problem_knows_every_declared_type():
-    from definitions.components import INPUT_TYPES
+    from onespec.definitions.components import INPUT_TYPES
 
     for input_type in INPUT_TYPES:
         assert type_problem(input_type.name, None) is None

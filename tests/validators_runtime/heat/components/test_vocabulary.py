@@ -7,14 +7,14 @@ import dataclasses
 
 import pytest
 
-from definitions import components as vocabulary
-from definitions.components import Field, LifecycleAction, Shape, Tool
-from definitions.model import DefinitionError
-from generator.components import runtime as component_runtime
-from generator.manifest import OUTPUT_FACTORIES
+from onespec.definitions import components as vocabulary
+from onespec.definitions.components import Field, LifecycleAction, Shape, Tool
+from onespec.definitions.model import DefinitionError
+from onespec.generator.components import runtime as component_runtime
+from onespec.generator.manifest import OUTPUT_FACTORIES
+from onespec.validators_runtime._generated import components as generated
 from tests.conftest import ROOT
 from tests.validators_runtime.test_isolation import imported_after, offending
-from validators_runtime._generated import components as generated
 
 GENERATED = ROOT / "validators_runtime" / "_generated" / "components.py"
 
@@ -34,22 +34,22 @@ def test_the_generated_module_imports_nothing():
 @pytest.mark.parametrize(
     "module",
     [
-        "validators_runtime.heat.components",
-        "validators_runtime.heat.components.hook",
-        "validators_runtime.heat.components.template",
-        "validators_runtime.heat.components.cli",
+        "onespec.validators_runtime.heat.components",
+        "onespec.validators_runtime.heat.components.hook",
+        "onespec.validators_runtime.heat.components.template",
+        "onespec.validators_runtime.heat.components.cli",
     ],
 )
 def test_the_runtime_imports_no_tooling_and_no_definitions(module):
     modules = imported_after(f"import {module}")
     assert module in modules
     assert offending(modules) == set()
-    assert "definitions.components" not in modules
+    assert "onespec.definitions.components" not in modules
 
 
 def test_running_the_hook_imports_no_tooling():
     modules = imported_after(
-        "from validators_runtime.heat.components.hook import run_hook\n"
+        "from onespec.validators_runtime.heat.components.hook import run_hook\n"
         'run_hook(\'{"config": {"configs": []}, '
         '"inputs": [{"name": "deploy_action", "value": "CREATE"}]}\')\n'
     )

@@ -7,16 +7,16 @@ import threading
 import pytest
 import sqlalchemy as sa
 
-from validators_runtime.service.db import migrate as database
-from validators_runtime.service.db.engine import (
+from onespec.validators_runtime.service.db import migrate as database
+from onespec.validators_runtime.service.db.engine import (
     StoreError,
     create_engine,
     display_url,
     normalize_url,
 )
-from validators_runtime.service.db.flavor_store import FlavorSpecStore
-from validators_runtime.service.db.label_store import PluginStore
-from validators_runtime.service.db.tables import PLUGINS
+from onespec.validators_runtime.service.db.flavor_store import FlavorSpecStore
+from onespec.validators_runtime.service.db.label_store import PluginStore
+from onespec.validators_runtime.service.db.tables import PLUGINS
 
 
 @pytest.fixture

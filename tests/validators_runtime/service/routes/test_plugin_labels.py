@@ -10,8 +10,8 @@ import threading
 
 import pytest
 
+from onespec.validators_runtime._generated import api as generated_api
 from tests.validators_runtime.service.conftest import ADMIN, MEMBER, OTHER_PROJECT_ADMIN, error_of
-from validators_runtime._generated import api as generated_api
 
 FAKE_PLUGIN_DESCRIPTION = "Indicates that the plugin is switched on"
 

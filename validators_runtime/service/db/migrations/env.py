@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from validators_runtime.service.db.migrate import TARGET_METADATA
+from onespec.validators_runtime.service.db.migrate import TARGET_METADATA
 
 connection = context.config.attributes.get("connection")
 if connection is None or context.is_offline_mode():
