@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from onespec.definitions.model import ExtraSpecValidator
+from onespec.definitions.nova_shape import ExtraSpecValidator
 from onespec.definitions.registry import in_tree
 from onespec.validators_runtime.extra_specs import (
     ExtraSpecValidationError,

@@ -12,7 +12,107 @@ loader, the URL routes and the schemas all need the same answer.
 
 from __future__ import annotations
 
-from onespec.definitions.model import PLUGIN_ENTRY_POINT_GROUP, DefinitionError, Label, LabelEffect
+import enum
+import re
+from dataclasses import dataclass
+
+from onespec.definitions.model import DefinitionError, definition_error
+
+#: The entry-point group in which packages publish service plugins (objects with ``name``,
+#: ``title``, ``description``, ``versions`` and ``get_labels()``).
+PLUGIN_ENTRY_POINT_GROUP = "onespec.plugins"
+
+_LABEL_NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+class Scope(enum.StrEnum):
+    """Where a plugin label is set: on the plugin as a whole, or on each of its versions."""
+
+    PLUGIN = "plugin"
+    VERSION = "version"
+
+
+class LabelEffect(enum.StrEnum):
+    """What a label's status does to the clusters of a plugin, beyond being shown.
+
+    ``gate``: while the status is false, a cluster allows only deletion. ``warn``: while it is
+    true, every operation succeeds with the label's warning for the user. ``hide``: while it is
+    true, the command line and user interfaces leave the plugin out of their listings (the API
+    still lists it). ``none``: the label informs and does nothing else.
+    """
+
+    GATE = "gate"
+    WARN = "warn"
+    HIDE = "hide"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class Label:
+    """A plugin label: a named boolean a plugin and each of its versions carry.
+
+    ``plugin`` and ``version`` are the one-line descriptions the API shows next to the label's
+    status on a plugin and on a version; a label with no description for a scope does not apply
+    there. ``mutable`` labels may be changed by an administrator, per project, through the API;
+    immutable ones come from the plugin alone and are never stored. ``default`` is the status of
+    a label its plugin says nothing about. ``warning`` (for a ``warn`` label) is the sentence
+    shown to users, with ``{subject}`` standing for "Plugin 'x'" or "Version 1.0 of plugin 'x'".
+    """
+
+    name: str
+    description: str
+    mutable: bool
+    default: bool
+    effect: LabelEffect = LabelEffect.NONE
+    plugin: str | None = None
+    version: str | None = None
+    warning: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not _LABEL_NAME.fullmatch(self.name):
+            raise DefinitionError(
+                f"a label name is lower-case letters, digits and underscores, not {self.name!r}"
+            )
+        name = self.name
+        for field_name in ("mutable", "default"):
+            if not isinstance(getattr(self, field_name), bool):
+                raise definition_error(f"{field_name} must be true or false", name, field_name)
+        if not isinstance(self.description, str) or not self.description.strip():
+            raise definition_error("a label needs a description", name, "description")
+        try:
+            object.__setattr__(self, "effect", LabelEffect(self.effect))
+        except ValueError:
+            choices = ", ".join(effect.value for effect in LabelEffect)
+            raise definition_error(
+                f"effect must be one of {choices}, not {self.effect!r}", name, "effect"
+            ) from None
+        for scope in Scope:
+            summary = getattr(self, scope.value)
+            if summary is not None and (not isinstance(summary, str) or not summary.strip()):
+                raise definition_error(
+                    f"the {scope.value} description must be a non-empty string", name, scope
+                )
+        if not self.scopes:
+            raise definition_error(
+                "a label applies to plugins, versions or both: describe it for one", name
+            )
+        if self.effect is LabelEffect.WARN:
+            if not isinstance(self.warning, str) or "{subject}" not in self.warning:
+                raise definition_error(
+                    "a warn label needs a warning that mentions {subject}", name, "warning"
+                )
+        elif self.warning is not None:
+            raise definition_error("only a warn label has a warning", name, "warning")
+
+    @property
+    def scopes(self) -> tuple[Scope, ...]:
+        """The scopes the label applies to, plugin first."""
+        return tuple(scope for scope in Scope if getattr(self, scope.value) is not None)
+
+    def summary(self, scope: Scope | str) -> str | None:
+        """The one-line description shown at ``scope``, or None where the label does not apply."""
+        return getattr(self, Scope(scope).value)
+
 
 #: The entry-point group plugins are published in.
 ENTRY_POINT_GROUP = PLUGIN_ENTRY_POINT_GROUP

@@ -15,17 +15,15 @@ import logging
 from dataclasses import dataclass
 
 from onespec.definitions import extra_specs as catalogue
-from onespec.definitions.model import (
+from onespec.definitions.entry_points import (
     ENTRY_POINT_GROUP,
-    DefinitionError,
-    ExtraSpec,
-    Namespace,
     PluginProblem,
     PluginSource,
     load_entry_points,
     log_problems,
     merge_out_of_tree,
 )
+from onespec.definitions.model import DefinitionError, ExtraSpec, Namespace
 
 LOG = logging.getLogger(__name__)
 

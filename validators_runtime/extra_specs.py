@@ -48,7 +48,8 @@ from onespec.validators_runtime.tables import (
 )
 
 if TYPE_CHECKING:
-    from onespec.definitions.model import ExtraSpec, PluginProblem
+    from onespec.definitions.entry_points import PluginProblem
+    from onespec.definitions.model import ExtraSpec
 
 # Importing this module stays cheap (services import it at startup): the vocabulary, the
 # compiler and difflib are imported only by the paths that need them.
@@ -716,11 +717,12 @@ def compile_registry(definitions: Iterable[Any]) -> Registry:
     """Compile definitions (in precedence order) into a :class:`Registry`.
 
     Accepts :class:`~onespec.definitions.model.ExtraSpec` objects and anything
-    :func:`~onespec.definitions.model.coerce_definition` accepts. Raises
+    :func:`~onespec.definitions.nova_shape.coerce_definition` accepts. Raises
     :class:`~onespec.definitions.model.DefinitionError` for a malformed definition, a name given
     twice, or a key that an earlier patterned definition already governs.
     """
-    from onespec.definitions.model import DefinitionError, coerce_definition
+    from onespec.definitions.model import DefinitionError
+    from onespec.definitions.nova_shape import coerce_definition
     from onespec.validators_runtime.compiler import compile_definitions
 
     typed = [coerce_definition(definition) for definition in definitions]
@@ -738,7 +740,7 @@ def compile_registry(definitions: Iterable[Any]) -> Registry:
 
 
 def _load_default() -> Registry:
-    from onespec.definitions.model import (
+    from onespec.definitions.entry_points import (
         PluginProblem,
         load_entry_points,
         log_problems,

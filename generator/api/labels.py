@@ -10,11 +10,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from onespec import validators_runtime
-from onespec.definitions.model import Label, Scope
 from onespec.definitions.plugin_labels import (
     ENTRY_POINT_GROUP,
     PLUGIN_NAME_PATTERN,
     VERSION_PATTERN,
+    Label,
+    Scope,
     labels,
 )
 from onespec.generator.literals import assignment, module_header, module_text

@@ -5,11 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from onespec.definitions.model import (
-    Label,
-    LabelEffect,
-    Scope,
-)
+from onespec.definitions.plugin_labels import Label, LabelEffect, Scope
 from onespec.generator.rst import indent, literal, paragraph, yes_no
 
 _EFFECTS = {

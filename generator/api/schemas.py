@@ -23,8 +23,13 @@ from typing import Any
 
 from onespec import validators_runtime
 from onespec.definitions import api
-from onespec.definitions.model import Label, Scope
-from onespec.definitions.plugin_labels import PLUGIN_NAME_PATTERN, VERSION_PATTERN, labels
+from onespec.definitions.plugin_labels import (
+    PLUGIN_NAME_PATTERN,
+    VERSION_PATTERN,
+    Label,
+    Scope,
+    labels,
+)
 from onespec.generator.literals import assignment, module_header, module_text
 from onespec.generator.outputs import Output
 from onespec.generator.schema import DIALECT, schema_id

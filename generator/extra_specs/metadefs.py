@@ -26,13 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from onespec.definitions.model import (
-    MAX_LENGTH,
-    ExtraSpec,
-    LiteralText,
-    Namespace,
-    Parameter,
-)
+from onespec.definitions.model import MAX_LENGTH, ExtraSpec, LiteralText, Namespace, Parameter
 from onespec.generator.extra_specs.glance_rules import (
     FLAVOR,
     IMAGE,

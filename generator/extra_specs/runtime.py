@@ -12,9 +12,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from onespec import validators_runtime
+from onespec.definitions.entry_points import ENTRY_POINT_GROUP
 from onespec.definitions.model import (
     DIGITS_PATTERN,
-    ENTRY_POINT_GROUP,
     FALSE_STRINGS,
     MAX_LENGTH,
     TRUE_STRINGS,

@@ -14,7 +14,8 @@ import ast
 from pathlib import Path
 from typing import Any
 
-from onespec.definitions.model import DefinitionError, ExtraSpecValidator
+from onespec.definitions.model import DefinitionError
+from onespec.definitions.nova_shape import ExtraSpecValidator
 from onespec.generator.importer.metadefs import ImportedNamespace, MetadefImportError, NotCarried
 
 #: Where Nova keeps its validator modules, inside a source tree or an installed ``nova``.

@@ -14,7 +14,8 @@ import textwrap
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from onespec.definitions.model import ENTRY_POINT_GROUP, ExtraSpec, Parameter, Value
+from onespec.definitions.entry_points import ENTRY_POINT_GROUP
+from onespec.definitions.model import ExtraSpec, Parameter, Value
 from onespec.generator.importer.metadefs import ImportedNamespace
 
 _WIDTH = 88

@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from onespec.definitions.model import ExtraSpec, PluginProblem, load_entry_points
+from onespec.definitions.entry_points import PluginProblem, load_entry_points
+from onespec.definitions.model import ExtraSpec
 from onespec.generator.review import nova_catalogue
 
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from onespec.definitions.model import DefinitionError, ExtraSpec, ExtraSpecValidator
+from onespec.definitions.model import DefinitionError, ExtraSpec
+from onespec.definitions.nova_shape import ExtraSpecValidator
 from onespec.generator.review.static import ModuleScope, Unresolved, evaluate, parse
 
 #: Where Nova keeps its validator modules, relative to the folder holding the ``nova`` package.

@@ -21,7 +21,9 @@ from io import BytesIO
 from pathlib import Path
 
 import onespec
-from onespec.definitions.model import ENTRY_POINT_GROUP, ExtraSpec, coerce_definition
+from onespec.definitions.entry_points import ENTRY_POINT_GROUP
+from onespec.definitions.model import ExtraSpec
+from onespec.definitions.nova_shape import coerce_definition
 from onespec.generator.review import nova_catalogue
 from onespec.generator.review.serial import from_data
 

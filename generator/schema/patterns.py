@@ -13,10 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from onespec.definitions.model import (
-    FALSE_STRINGS,
-    TRUE_STRINGS,
-)
+from onespec.definitions.model import FALSE_STRINGS, TRUE_STRINGS
 from onespec.generator.schema import SchemaError
 
 #: The very end of the text. Python's ``$`` also matches before a final newline and ECMA-262's

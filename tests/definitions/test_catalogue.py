@@ -16,7 +16,8 @@ import pytest
 
 from onespec.definitions import extra_specs as catalogue
 from onespec.definitions import registry
-from onespec.definitions.model import ENTRY_POINT_GROUP, ExtraSpec, Namespace
+from onespec.definitions.entry_points import ENTRY_POINT_GROUP
+from onespec.definitions.model import ExtraSpec, Namespace
 from tests import peers
 
 #: Nova's module for each namespace, where its file name is not the namespace.

@@ -14,16 +14,15 @@ from onespec.definitions.model import (
     DefinitionError,
     EnumMember,
     ExtraSpec,
-    ExtraSpecValidator,
     LiteralText,
     Namespace,
     Parameter,
     Status,
     Support,
     Value,
-    coerce_definition,
     segments_text,
 )
+from onespec.definitions.nova_shape import ExtraSpecValidator, coerce_definition
 
 CPU_LIST = r"\^?\d+((-\d+)?(,\^?\d+(-\d+)?)?)*"
 

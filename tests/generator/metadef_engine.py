@@ -11,10 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from onespec.definitions.model import (
-    FALSE_STRINGS,
-    TRUE_STRINGS,
-)
+from onespec.definitions.model import FALSE_STRINGS, TRUE_STRINGS
 from onespec.generator.extra_specs.glance_rules import flavor_properties
 
 

@@ -29,15 +29,8 @@ from sphinx.util.docutils import docutils_namespace, patch_docutils
 from sphinx.util.inventory import InventoryFile
 
 import onespec.sphinxext.directives
-from onespec.definitions.model import (
-    ExtraSpec,
-    ExtraSpecValidator,
-    Namespace,
-    Parameter,
-    Status,
-    Support,
-    Value,
-)
+from onespec.definitions.model import ExtraSpec, Namespace, Parameter, Status, Support, Value
+from onespec.definitions.nova_shape import ExtraSpecValidator
 from onespec.definitions.registry import IN_TREE, Registry, in_tree, load
 from onespec.generator import rst
 from onespec.generator.extra_specs import rst as spec_rst

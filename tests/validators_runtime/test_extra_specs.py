@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from onespec.definitions.model import DefinitionError, ExtraSpecValidator, Parameter, Status
+from onespec.definitions.model import DefinitionError, Parameter, Status
+from onespec.definitions.nova_shape import ExtraSpecValidator
 from onespec.validators_runtime.extra_specs import (
     ExtraSpecValidationError,
     Finding,

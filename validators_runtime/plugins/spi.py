@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from onespec.definitions.model import PluginProblem, describe_entry_point
+from onespec.definitions.entry_points import PluginProblem, describe_entry_point
 from onespec.validators_runtime._generated import plugin_labels as _generated
 from onespec.validators_runtime.plugins.labels import (
     LABELS,

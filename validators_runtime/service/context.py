@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from flask import current_app, g, request
 
-from onespec.definitions.model import PluginProblem
+from onespec.definitions.entry_points import PluginProblem
 from onespec.validators_runtime._generated import api as _generated
 from onespec.validators_runtime.plugins.manager import LabelManager
 from onespec.validators_runtime.service.db.flavor_store import FlavorSpecStore

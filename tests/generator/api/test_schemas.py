@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from onespec.definitions import api as api_facts
-from onespec.definitions.model import DefinitionError, Label, LabelEffect, Scope
-from onespec.definitions.plugin_labels import LABELS, labels
+from onespec.definitions.model import DefinitionError
+from onespec.definitions.plugin_labels import LABELS, Label, LabelEffect, Scope, labels
 from onespec.generator import manifest
 from onespec.generator import schema as schema_documents
 from onespec.generator.api import labels as plugin_labels

@@ -12,13 +12,13 @@ import pytest
 from onespec.definitions.model import (
     EnumMember,
     ExtraSpec,
-    ExtraSpecValidator,
     Namespace,
     Parameter,
     Status,
     Support,
     Value,
 )
+from onespec.definitions.nova_shape import ExtraSpecValidator
 from onespec.definitions.registry import in_tree, load
 from onespec.generator import rst
 from onespec.generator.extra_specs import rst as spec_rst

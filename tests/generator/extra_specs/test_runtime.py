@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from onespec.definitions.model import ExtraSpecValidator
+from onespec.definitions.nova_shape import ExtraSpecValidator
 from onespec.definitions.registry import in_tree
 from onespec.generator.extra_specs import runtime as runtime_module
 from onespec.validators_runtime._generated import extra_specs as generated
