@@ -1,0 +1,154 @@
+"""Where a problem is and what it is: the one shape every area reports in.
+
+Every area -- extra specs, whole flavors, image specs, Heat components and template
+capabilities, plugin labels, the HTTP API, the review tools -- says *where* with a
+:class:`Location` (the file, the 1-based line, and the path inside the document) and *what* with
+a :class:`Problem` (a code, a severity, a sentence, the offending value, a suggestion). The JSON
+form of every ``--format json`` report and of the API's error bodies is :meth:`Problem.to_dict`.
+
+Also here, because every area needs the same answer: :func:`shown` (a value quoted in a message,
+bounded, so a hostile input cannot make a message large) and :func:`closest` (the "did you
+mean" of every message, with one folding). Standard library only.
+"""
+
+from __future__ import annotations
+
+import difflib
+import reprlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Severity = Literal["error", "warning"]
+
+#: Integers with more digits than this are never printed whole (a 4,301-digit integer cannot
+#: even be turned into a string by default).
+_DIGITS = 255
+_INT_LIMIT = 10**_DIGITS
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel = 3
+_SHOWN.maxstring = _SHOWN.maxother = _SHOWN.maxlong = 80
+#: The longest a string quoted whole in a message may be.
+_MAX_SHOWN_STRING = 300
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` for a message, bounded: long strings, deep nesting and huge integers are
+    elided, so the message stays small whatever the input."""
+    if type(value) is str:
+        if len(value) <= _MAX_SHOWN_STRING:
+            return repr(value)
+        return repr(value[:_MAX_SHOWN_STRING]) + f"... ({len(value)} characters)"
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _INT_LIMIT:
+        return f"<an integer of more than {_DIGITS} digits>"
+    try:
+        return _SHOWN.repr(value)
+    except (ValueError, RecursionError):
+        return f"<{type(value).__name__}>"
+
+
+def plain(value: Any) -> Any:
+    """A value as JSON can carry it: itself when it is a short plain scalar, else :func:`shown`."""
+    if value is None or isinstance(value, bool | float):
+        return value
+    if isinstance(value, str) and len(value) <= _MAX_SHOWN_STRING:
+        return value
+    if isinstance(value, int) and abs(value) < _INT_LIMIT:
+        return value
+    return shown(value)
+
+
+def _folded(word: str) -> str:
+    return word.lower().replace("_", "").replace("-", "")
+
+
+def closest(word: Any, choices: Iterable[Any], *, cutoff: float = 0.6) -> str | None:
+    """The known name a typo most probably meant, or None.
+
+    First the same name ignoring case, ``_`` and ``-`` (``CPU_Policy`` -> ``cpu_policy``), then
+    the closest by :func:`difflib.get_close_matches`. Non-string words and choices never match.
+    """
+    if not isinstance(word, str):
+        return None
+    names = [choice for choice in choices if isinstance(choice, str)]
+    key = _folded(word)
+    for name in names:
+        if _folded(name) == key:
+            return name
+    matches = difflib.get_close_matches(word, names, n=1, cutoff=cutoff)
+    return matches[0] if matches else None
+
+
+def did_you_mean(word: Any, choices: Iterable[Any]) -> str:
+    """`` Did you mean 'x'?`` when a known name is close to ``word``, else the empty string."""
+    suggestion = closest(word, choices)
+    return f" Did you mean {suggestion!r}?" if suggestion is not None else ""
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a problem is. Any part may be unknown.
+
+    ``file`` is the file as the user named it (``-`` for standard input), ``line`` is 1-based,
+    and ``path`` is where inside the document: ``configs[1].actions``, ``packages[0].name``,
+    an extra spec's key, or a JSON pointer for an HTTP body.
+    """
+
+    file: str | None = None
+    line: int | None = None
+    path: str | None = None
+
+    def __str__(self) -> str:
+        where = self.file or ""
+        if self.line is not None:
+            where = f"{where}:{self.line}" if where else f"line {self.line}"
+        if self.path:
+            where = f"{where}: {self.path}" if where else self.path
+        return where
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "path": self.path}
+
+
+NOWHERE = Location()
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem: its ``code`` (which rule), ``severity``, where, a sentence saying what is
+    wrong, the offending ``value`` and the most probable intended one (``suggestion``)."""
+
+    code: str
+    message: str
+    severity: Severity = "error"
+    location: Location = field(default=NOWHERE)
+    value: Any = None
+    suggestion: str | None = None
+
+    def __str__(self) -> str:
+        where = str(self.location)
+        return f"{where}: {self.message}" if where else self.message
+
+    def to_dict(self) -> dict[str, Any]:
+        """The one JSON shape of a finding, in every ``--format json`` report."""
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            **self.location.to_dict(),
+            "value": plain(self.value),
+            "suggestion": self.suggestion,
+        }
+
+
+__all__ = [
+    "NOWHERE",
+    "Location",
+    "Problem",
+    "Severity",
+    "closest",
+    "did_you_mean",
+    "plain",
+    "shown",
+]
