@@ -21,6 +21,13 @@ from typing import Any
 #: Longest key or value a flavor extra spec may have (the size of Nova's database columns).
 MAX_LENGTH = 255
 
+#: The characters Nova's API allows in an extra-spec key, as a regular-expression class: letters,
+#: digits, ``_``, ``:``, ``.``, ``-`` and the space. A definition's name (its literal text; the
+#: ``{parameter}`` placeholders aside) is held to the same rule, so no definition names a key the
+#: API would refuse.
+KEY_CHARACTERS = "A-Za-z0-9_:. -"
+_KEY_TEXT = re.compile(f"[{KEY_CHARACTERS}]*")
+
 #: The value types an extra spec may have. Values always arrive as strings; the type says how the
 #: string is read.
 VALUE_TYPES: tuple[type, ...] = (str, int, bool)
@@ -437,6 +444,22 @@ class ExtraSpec:
         ]
         if stray:
             raise definition_error("the name has an unbalanced brace", self.name, "name")
+        refused = sorted(
+            {
+                character
+                for s in segments
+                if isinstance(s, LiteralText) and not _KEY_TEXT.fullmatch(s.text)
+                for character in s.text
+                if not _KEY_TEXT.fullmatch(character)
+            }
+        )
+        if refused:
+            raise definition_error(
+                f"the name holds {', '.join(map(repr, refused[:5]))}, which Nova's API refuses in "
+                f"a key (it allows {KEY_CHARACTERS})",
+                self.name,
+                "name",
+            )
         unused = sorted(set(by_name) - set(used))
         if unused:
             raise definition_error(

@@ -17,6 +17,7 @@ from typing import Any
 from onespec.definitions.model import DefinitionError
 from onespec.definitions.nova_shape import ExtraSpecValidator
 from onespec.generator.importer.metadefs import ImportedNamespace, MetadefImportError, NotCarried
+from onespec.validators_runtime.problems import Location
 
 #: Where Nova keeps its validator modules, inside a source tree or an installed ``nova``.
 VALIDATORS_DIR = Path("nova", "api", "validation", "extra_specs")
@@ -91,7 +92,7 @@ def read_module(path: Path, taken: set[str]) -> ImportedNamespace:
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     except (OSError, UnicodeDecodeError, SyntaxError) as error:
-        raise MetadefImportError(f"{path}: cannot be parsed: {error}") from None
+        raise MetadefImportError(Location(str(path)), f"cannot be parsed: {error}") from None
     names = _module_constants(tree)
     definitions = []
     not_carried = []
@@ -138,7 +139,8 @@ def validators_directory(path: Path) -> Path:
         if (candidate / "base.py").is_file() and (candidate / "validators.py").is_file():
             return candidate
     raise MetadefImportError(
-        f"{path}: no Nova extra-spec validators here (looked for {VALIDATORS_DIR}/base.py)"
+        Location(str(path)),
+        f"no Nova extra-spec validators here (looked for {VALIDATORS_DIR}/base.py)",
     )
 
 
