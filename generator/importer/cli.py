@@ -134,8 +134,8 @@ def _write(
         click.echo(json.dumps(report, indent=2))
         return
     click.echo(
-        f"Wrote {package} to {printable(str(output))}: {imported} definitions from {len(namespaces)} "
-        f"{_KINDS[command]}, {len(files)} files."
+        f"Wrote {package} to {printable(str(output))}: {imported} definitions from "
+        f"{len(namespaces)} {_KINDS[command]}, {len(files)} files."
     )
     if not_carried:
         click.echo(f"Not carried over ({len(not_carried)}):")

@@ -22,7 +22,7 @@ from onespec.generator.review.static import ModuleScope, Unresolved, evaluate, p
 #: Where Nova keeps its validator modules, relative to the folder holding the ``nova`` package.
 VALIDATOR_PACKAGE = Path("nova", "api", "validation", "extra_specs")
 #: Modules of that package that hold machinery, not definitions.
-_MACHINERY = frozenset({"__init__.py", "base.py", "validators.py"})
+MACHINERY = frozenset({"__init__.py", "base.py", "validators.py"})
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,7 @@ def load(root: Path) -> NovaCatalogue:
     origins: dict[str, tuple[str, int]] = {}
     notes: list[Note] = []
     for path in sorted((root / VALIDATOR_PACKAGE).glob("*.py")):
-        if path.name in _MACHINERY:
+        if path.name in MACHINERY:
             continue
         where = path.relative_to(root).as_posix()
         scope = ModuleScope(path, scope_roots)
