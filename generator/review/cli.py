@@ -17,6 +17,7 @@ from onespec.generator.review.render import RENDERERS
 from onespec.generator.review.revisions import RevisionError
 from onespec.generator.review.revisions import load as load_side
 from onespec.validators_runtime.cli_grammar import InvalidInput, SuggestingChoice
+from onespec.validators_runtime.problems import Location
 
 
 class _Usage(click.ClickException):
@@ -98,7 +99,10 @@ def audit(
         auditing.bare_names(chosen.definitions),
         not_keys,
     )
-    findings = auditing.audit(chosen.definitions, found, prefixes, chosen.origins)
+    findings = [
+        *auditing.unparsable(found.unparsable),
+        *auditing.audit(chosen.definitions, found, prefixes, chosen.origins),
+    ]
     elapsed = time.perf_counter() - started
     if output_format == "json":
         click.echo(
@@ -111,7 +115,7 @@ def audit(
                     "reads": len(found.reads),
                     "seconds": round(elapsed, 3),
                     "notes": list(chosen.notes),
-                    "findings": [finding.as_dict() for finding in findings],
+                    "findings": [finding.to_dict() for finding in findings],
                 },
                 indent=2,
             )
@@ -120,7 +124,7 @@ def audit(
         for note in chosen.notes:
             click.echo(f"note: {note}", err=True)
         for finding in findings:
-            where = f"{finding.file}:{finding.line}" if finding.file else "(catalogue)"
+            where = str(Location(finding.location.file, finding.location.line)) or "(catalogue)"
             click.echo(f"{where}: {finding.severity}: {finding.code}: {finding.message}")
         errors = sum(finding.severity == "error" for finding in findings)
         click.echo(

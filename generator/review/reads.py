@@ -57,7 +57,8 @@ class ReadsFound:
     image_properties: list[KeyRead] = field(default_factory=list)
     files_parsed: int = 0
     files_seen: int = 0
-    unparsable: list[str] = field(default_factory=list)
+    #: Files that hold a needle but are not Python the audit reads: (file, line, why).
+    unparsable: list[tuple[str, int | None, str]] = field(default_factory=list)
 
 
 def python_files(
@@ -366,8 +367,8 @@ def scan(
         )
         try:
             tree = parse(path)  # shared with the static evaluator, which may read it again
-        except (SyntaxError, ValueError):
-            found.unparsable.append(name)
+        except SyntaxError as error:
+            found.unparsable.append((name, error.lineno or None, error.msg))
             continue
         found.files_parsed += 1
         scanner = _Scanner(pattern, idioms, name, found)
