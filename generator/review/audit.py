@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from onespec.definitions.model import ExtraSpec, segments_regex
 from onespec.generator.review.idioms import PrefixReader
 from onespec.generator.review.reads import WILDCARD, KeyRead, ReadsFound
-from onespec.validators_runtime.problems import Location, Problem, closest, did_you_mean, shown
+from onespec.validators_runtime.problems import Location, Problem, closest, shown
 
 #: An audit's finding: the shared shape, with the key as the location's path.
 Finding = Problem
@@ -186,7 +186,7 @@ def _enum_findings(definition: ExtraSpec, read: KeyRead) -> list[Finding]:
             read.file,
             read.line,
             f"{definition.name!r} is compared with {value!r}, which its enum "
-            f"({', '.join(allowed)}) does not allow.{did_you_mean(value, allowed)}",
+            f"({', '.join(allowed)}) does not allow",
             suggestion=closest(value, allowed),
         )
         for value in read.compared
