@@ -66,7 +66,7 @@ def glance_metadefs(directory: Path, package: str, output: Path, output_format: 
 
     The properties each namespace associates with OS::Nova::Flavor become definitions, named
     with that association's prefix; types, enums, bounds, patterns and defaults are carried.
-    What cannot be carried is listed in the report and in a comment of each module. Exits 0
+    What cannot be carried is listed in the report and in each module's NOT_CARRIED. Exits 0
     when the package was written, 2 when the input or the options cannot be used.
 
     \b
