@@ -139,18 +139,7 @@ def test_a_package_name_that_cannot_be_a_module_is_refused():
 
 
 def test_the_command_refuses_a_directory_without_metadefs(tmp_path):
-    result = CliRunner().invoke(
-        cli,
-        [
-            "import",
-            "glance-metadefs",
-            str(tmp_path),
-            "--package",
-            "x",
-            "--output",
-            str(tmp_path / "out"),
-        ],
-    )
+    result = import_metadefs(tmp_path)
     assert result.exit_code == 2
     assert "no metadef files" in result.output
 
@@ -390,6 +379,13 @@ def test_import_and_audit_read_the_same_nova_catalogue(tmp_path):
 
 # --- Input never becomes code ------------------------------------------------------------------
 
+
+def import_metadefs(source: Path):
+    """``onespec import glance-metadefs SOURCE`` into ``SOURCE/out``, in-process."""
+    arguments = ["--package", "x", "--output", str(source / "out")]
+    return CliRunner().invoke(cli, ["import", "glance-metadefs", str(source), *arguments])
+
+
 #: Text that would run code if it were pasted into a module rather than spelt as a literal: it
 #: closes a docstring and a string of either quote, starts a statement, and holds a backslash,
 #: a NUL and a lone surrogate (what an undecodable byte of a file name becomes).
@@ -513,18 +509,7 @@ def test_hostile_nova_module_names_and_texts_reach_the_package_as_data_only(tmp_
 def test_wrongly_typed_metadef_fields_are_located_errors(tmp_path, document, where):
     base = namespace({"ok": {"type": "string"}})
     write(tmp_path / "bad.json", {**base, **document})
-    result = CliRunner().invoke(
-        cli,
-        [
-            "import",
-            "glance-metadefs",
-            str(tmp_path),
-            "--package",
-            "x",
-            "--output",
-            str(tmp_path / "out"),
-        ],
-    )
+    result = import_metadefs(tmp_path)
     assert result.exit_code == 2, result.output
     assert "bad.json" in result.output and where in result.output
     assert ("Traceback" not in result.output and result.exception is None) or isinstance(
@@ -556,36 +541,14 @@ def test_wrongly_typed_property_rules_are_listed_as_not_carried(tmp_path, raw, r
 )
 def test_unreadable_metadef_files_are_located_errors(tmp_path, content, message):
     (tmp_path / "bad.json").write_bytes(content)
-    result = CliRunner().invoke(
-        cli,
-        [
-            "import",
-            "glance-metadefs",
-            str(tmp_path),
-            "--package",
-            "x",
-            "--output",
-            str(tmp_path / "out"),
-        ],
-    )
+    result = import_metadefs(tmp_path)
     assert result.exit_code == 2 and message in result.output, result.output
     assert f"{tmp_path / 'bad.json'}: " in result.output
 
 
 def test_a_fifo_named_like_a_metadef_file_is_refused_without_reading(tmp_path):
     os.mkfifo(tmp_path / "pipe.json")
-    result = CliRunner().invoke(
-        cli,
-        [
-            "import",
-            "glance-metadefs",
-            str(tmp_path),
-            "--package",
-            "x",
-            "--output",
-            str(tmp_path / "out"),
-        ],
-    )
+    result = import_metadefs(tmp_path)
     assert result.exit_code == 2 and "pipe.json: is not a regular file" in result.output
 
 
