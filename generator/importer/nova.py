@@ -57,9 +57,9 @@ def read_tree(path: Path) -> tuple[ImportedNamespace, ...]:
             if catalogue.origins[definition.name][0] == where
         )
         not_carried = tuple(
-            NotCarried(module.name, f"line {note.line or '?'}", note.message)
+            NotCarried(module.name, f"line {note.location.line or '?'}", note.message)
             for note in catalogue.notes
-            if note.file == where
+            if note.location.file == where
         )
         namespaces.append(
             ImportedNamespace(

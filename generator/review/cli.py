@@ -114,7 +114,7 @@ def audit(
                     "files_parsed": found.files_parsed,
                     "reads": len(found.reads),
                     "seconds": round(elapsed, 3),
-                    "notes": list(chosen.notes),
+                    "notes": [note.to_dict() for note in chosen.notes],
                     "findings": [finding.to_dict() for finding in findings],
                 },
                 indent=2,

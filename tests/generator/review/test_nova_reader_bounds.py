@@ -63,7 +63,7 @@ def test_exponential_folding_is_memoised_and_capped(tmp_path):
     (definition,) = catalogue.definitions
     assert definition.description == ""
     (note,) = catalogue.notes
-    assert note.file.endswith("acme.py") and "more than 100000 characters" in note.message
+    assert note.location.file.endswith("acme.py") and "more than 100000 characters" in note.message
 
 
 def test_a_small_doubling_still_folds(tmp_path):
@@ -87,7 +87,8 @@ def test_hostile_modules_are_notes_with_their_file(tmp_path, module, message):
     catalogue, peak = _peak_bytes(lambda: nova_catalogue.load(tree(tmp_path, module)))
     assert peak < 20 * 1024 * 1024
     assert any(
-        note.file.endswith("acme.py") and message in note.message for note in catalogue.notes
+        note.location.file.endswith("acme.py") and message in note.message
+        for note in catalogue.notes
     ), catalogue.notes
 
 
