@@ -4,10 +4,10 @@ A definition is a frozen dataclass: a plain, comparable value that the generator
 the runtime compiles into lookup tables. This module uses the standard library only, because the
 runtime (which services import) may import it and nothing else of ``definitions``.
 
-The other stdlib-only modules of the vocabulary: :mod:`onespec.definitions.nova_shape` (the
+The other stdlib-only modules of the vocabulary: ``onespec.definitions.nova_shape`` (the
 Nova-shaped ``ExtraSpecValidator`` turned into this model) and
-:mod:`onespec.definitions.entry_points` (definitions other packages publish). Plugin labels have
-their own, :mod:`onespec.definitions.plugin_labels`.
+``onespec.definitions.entry_points`` (definitions other packages publish). Plugin labels have
+their own, ``onespec.definitions.plugin_labels``.
 """
 
 from __future__ import annotations
