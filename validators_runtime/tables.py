@@ -23,9 +23,10 @@ How a key is found, in order:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
+
+from onespec.definitions.key_templates import template_regex, template_text
 
 # (name, type, regex, min, max, max_length)
 ParameterRecord = tuple[str, str, str, int | None, int | None, int | None]
@@ -81,25 +82,12 @@ class Tables(NamedTuple):
 
 
 def _regex(segments: Sequence[str | ParameterRecord]) -> str:
-    """Literal text escaped; parameter ``n`` (counted from 0) as the named group ``pn``.
-
-    Named groups keep parameter values addressable even when a parameter's own pattern has
-    capturing groups, such as ``(:\\w+)*``.
-    """
-    parts = []
-    count = 0
-    for segment in segments:
-        if isinstance(segment, str):
-            parts.append(re.escape(segment))
-        else:
-            parts.append(f"(?P<p{count}>{segment[2]})")
-            count += 1
-    return "".join(parts)
-
-
-def template_text(segments: Sequence[str | ParameterRecord]) -> str:
-    """A template written back as text, ``{param}`` placeholders included."""
-    return "".join(s if isinstance(s, str) else f"{{{s[0]}}}" for s in segments)
+    """Parameter ``n`` (counted from 0) becomes the named group ``pn``: the generated tables
+    carry no parameter names in their regular expressions."""
+    numbered = iter(range(len(segments)))
+    return template_regex(
+        s if isinstance(s, str) else (f"p{next(numbered)}", s[2]) for s in segments
+    )
 
 
 def _is_patterned(segments: Sequence[str | ParameterRecord]) -> bool:

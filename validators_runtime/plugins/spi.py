@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from onespec.definitions.entry_points import PluginProblem, describe_entry_point
+from onespec.definitions.entry_points import PluginProblem, load_group
 from onespec.validators_runtime._generated import plugin_labels as _generated
 from onespec.validators_runtime.plugins.labels import (
     LABELS,
@@ -243,32 +243,17 @@ def load_plugins(
     Returns the plugins by name and the problems: entry points that failed to import or to
     build their object, malformed plugins, and plugin names published twice (the first wins).
     """
-    if entry_points is None:
-        import importlib.metadata
-
-        entry_points = importlib.metadata.entry_points(group=group)
+    loaded, load_problems = load_group(
+        group,
+        build=_target_object,
+        check=plugin_info,
+        malformed=(PluginDefinitionError,),
+        entry_points=entry_points,
+    )
     found: dict[str, PluginInfo] = {}
-    problems: list[PluginProblem] = []
-    for entry_point in sorted(entry_points, key=lambda ep: (ep.name, ep.value)):
-        dist = getattr(entry_point, "dist", None)
-        distribution = None
-        if dist is not None:
-            try:
-                distribution = f"{dist.metadata['Name']} {dist.version}"
-            except Exception:  # a broken METADATA file must not hide the other plugins
-                distribution = None
-        label = describe_entry_point(entry_point.name, entry_point.value, distribution)
-        try:
-            obj = _target_object(entry_point.load())
-            info = plugin_info(obj, label)
-        except PluginDefinitionError as exc:
-            problems.append(PluginProblem(label, "malformed", str(exc)))
-            continue
-        except Exception as exc:
-            problems.append(
-                PluginProblem(label, "import-error", f"failed to load: {type(exc).__name__}: {exc}")
-            )
-            continue
+    problems = list(load_problems)
+    for item in loaded:
+        info = item.value
         if info.name in found:
             problems.append(_clash(info, found[info.name]))
             continue
