@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-from onespec import validators_runtime
 from onespec.definitions import api
 from onespec.definitions.plugin_labels import (
     PLUGIN_NAME_PATTERN,
@@ -31,7 +29,7 @@ from onespec.definitions.plugin_labels import (
     labels,
 )
 from onespec.generator.literals import assignment, module_header, module_text
-from onespec.generator.outputs import Output
+from onespec.generator.outputs import Output, generated_module
 from onespec.generator.schema import DIALECT, schema_id
 from onespec.generator.schema.patterns import anchored
 
@@ -45,7 +43,7 @@ ERROR = "error.schema.json"
 API_ROOT = "api-root.schema.json"
 
 #: Where the runtime copy is written: inside the runtime package, wherever it is installed.
-OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "api.py"
+OUTPUT = generated_module("api")
 
 
 def _header(file_name: str, title: str, description: str) -> dict[str, Any]:
