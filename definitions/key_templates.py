@@ -16,6 +16,9 @@ from collections.abc import Iterable
 #: A template part as this module reads it: literal text, or ``(group name, regex)``.
 Part = str | tuple[str, str]
 
+#: The pattern of an int parameter that names none: digits, so never a negative number.
+DIGITS_PATTERN = "[0-9]+"
+
 #: The very end of the text. Python's ``$`` also matches before a final newline and ECMA-262's
 #: does not; refusing a following newline makes both mean the end.
 END = r"$(?!\n)"
@@ -44,4 +47,4 @@ def anchored(pattern: str) -> str:
     return f"^(?:{pattern}){END}"
 
 
-__all__ = ["END", "Part", "anchored", "template_regex", "template_text"]
+__all__ = ["DIGITS_PATTERN", "END", "Part", "anchored", "template_regex", "template_text"]

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from onespec.definitions.key_templates import template_regex, template_text
+from onespec.definitions.key_templates import DIGITS_PATTERN, template_regex, template_text
 
 #: Longest key or value a flavor extra spec may have (the size of Nova's database columns).
 MAX_LENGTH = 255
@@ -33,8 +33,6 @@ FALSE_STRINGS: frozenset[str] = frozenset({"0", "f", "false", "off", "n", "no"})
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-#: The pattern of an int parameter that names none: digits, so never a negative number.
-DIGITS_PATTERN = "[0-9]+"
 _DEFAULT_PARAMETER_PATTERNS = {int: DIGITS_PATTERN, str: "[^:]+"}
 
 

@@ -32,6 +32,7 @@ VOCABULARY = {
     "onespec.definitions.model",
     "onespec.definitions.nova_shape",
     "onespec.definitions.entry_points",
+    "onespec.definitions.key_templates",
 }
 
 
