@@ -28,7 +28,7 @@ from typing import Any
 from flask import Blueprint, Response, g, request
 
 from onespec.validators_runtime._generated import api as _generated
-from onespec.validators_runtime.plugins.labels import Problem, body_problem, pointer
+from onespec.validators_runtime.plugin_labels.labels import Problem, body_problem, pointer
 from onespec.validators_runtime.service import microversion
 from onespec.validators_runtime.service.bodies import json_body
 from onespec.validators_runtime.service.context import authorize, services

@@ -1,8 +1,8 @@
 """Plugin labels at run time: the vocabulary, a plugin's view, updates and enforcement.
 
 Everything here is pure: it takes a loaded plugin
-(:class:`~onespec.validators_runtime.plugins.spi.PluginInfo`) and what a project stored, and returns
-plain dicts shaped as the API shows them.
+(:class:`~onespec.validators_runtime.plugin_labels.model.PluginInfo`) and what a project stored,
+and returns plain dicts shaped as the API shows them.
 The vocabulary comes from the generated ``_generated/plugin_labels.py``, so the rules checked
 here are the ones the reference documents and the JSON Schemas state.
 
@@ -26,7 +26,7 @@ from onespec.validators_runtime._generated import plugin_labels as _generated
 from onespec.validators_runtime.problems import Location, Problem, closest
 
 if TYPE_CHECKING:
-    from onespec.validators_runtime.plugins.spi import PluginInfo
+    from onespec.validators_runtime.plugin_labels.model import PluginInfo
 
 PLUGIN = "plugin"
 VERSION = "version"
@@ -476,7 +476,8 @@ def check_cluster_operation(plugin: Mapping[str, Any], version: str, operation: 
     """May a cluster of ``version`` of ``plugin`` undergo ``operation``? Return the warnings.
 
     ``plugin`` is a plugin view, as ``GET /plugins/{name}`` returns it (or
-    :meth:`LabelManager.show() <onespec.validators_runtime.plugins.manager.LabelManager.show>`).
+    :meth:`LabelManager.show()
+    <onespec.validators_runtime.plugin_labels.manager.LabelManager.show>`).
     While the plugin or the version is disabled, only ``delete`` is allowed: any other operation
     raises
     :class:`OperationNotAllowed`. A deprecated plugin or version allows every operation and
