@@ -1,14 +1,14 @@
 """The ``onespec`` Sphinx domain and its directives, through real Sphinx builds.
 
-Every project here is written into a temporary directory and built in-process with
-:class:`sphinx.application.Sphinx`; the real documentation is built with ``sphinx-build``. The
-builds that several tests inspect are module-scoped fixtures, so each is built once.
+Every project here is written into a temporary directory and built in-process by the shared
+helper (:mod:`tests.sphinxext.building`, on ``sphinx.testing``); the real documentation is
+built with ``sphinx-build``. The builds that several tests inspect are module-scoped fixtures,
+so each is built once.
 """
 
 from __future__ import annotations
 
 import html as html_module
-import io
 import os
 import posixpath
 import re
@@ -17,15 +17,13 @@ import sys
 import time
 import types
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 import pytest
 from docutils import nodes
 from sphinx.application import Sphinx
-from sphinx.util.console import strip_escape_sequences
-from sphinx.util.docutils import docutils_namespace, patch_docutils
 from sphinx.util.inventory import InventoryFile
 
 import onespec.sphinxext.directives
@@ -36,16 +34,20 @@ from onespec.generator import rst
 from onespec.generator.extra_specs import rst as spec_rst
 from onespec.sphinxext.domain import OnespecDomain
 from tests.conftest import ROOT
+from tests.sphinxext.building import (
+    EXTRA_SPEC,
+    Build,
+    build,
+    domain_index,
+    make,
+    page,
+    write_project,
+)
 
-CONF = 'extensions = ["onespec.sphinxext"]\nnitpicky = True\n'
-OBJTYPE = "onespec:extra-spec"
+OBJTYPE = EXTRA_SPEC
 
 
 # --- Building ------------------------------------------------------------------------------------
-
-
-def page(title: str, body: str = "") -> str:
-    return f"{title}\n{'=' * len(title)}\n\n{body}"
 
 
 def auto(namespace: str, *options: str, title: str | None = None) -> str:
@@ -53,75 +55,6 @@ def auto(namespace: str, *options: str, title: str | None = None) -> str:
     argument = namespace or '""'
     lines = [f".. onespec:auto-extra-specs:: {argument}", *(f"   {o}" for o in options)]
     return page(title or f"Namespace {argument}", "\n".join(lines) + "\n")
-
-
-def write_project(srcdir: Path, pages: dict[str, str]) -> None:
-    """``conf.py``, an ``index`` whose toctree lists ``pages`` in order, and the pages."""
-    srcdir.mkdir(parents=True, exist_ok=True)
-    (srcdir / "conf.py").write_text(CONF, encoding="utf-8")
-    toctree = "".join(f"   {name}\n" for name in pages)
-    index = page("Test project", f".. toctree::\n\n{toctree}")
-    (srcdir / "index.rst").write_text(index, encoding="utf-8")
-    for name, text in pages.items():
-        (srcdir / f"{name}.rst").write_text(text, encoding="utf-8")
-
-
-@dataclass
-class Build:
-    app: Sphinx
-    srcdir: Path
-    outdir: Path
-    warnings: list[str]
-    status: str
-    read: list[str] = field(default_factory=list)
-
-    def html(self, docname: str) -> str:
-        return (self.outdir / f"{docname}.html").read_text(encoding="utf-8")
-
-    def inventory(self) -> dict[str, str]:
-        """The ``onespec:extra-spec`` entries of ``objects.inv``: name -> URI."""
-        with (self.outdir / "objects.inv").open("rb") as stream:
-            data = InventoryFile.load(stream, "", posixpath.join)
-        return {name: item.uri for name, item in data.get(OBJTYPE, {}).items()}
-
-    def warnings_with(self, text: str) -> list[str]:
-        return [line for line in self.warnings if text in line]
-
-
-def build(
-    srcdir: Path,
-    outdir: Path,
-    *,
-    fresh: bool = True,
-    parallel: int = 0,
-) -> Build:
-    """Build ``srcdir`` as HTML into ``outdir/html`` (doctrees in ``outdir/doctrees``)."""
-    status, warning = io.StringIO(), io.StringIO()
-    read: list[str] = []
-    with patch_docutils(srcdir), docutils_namespace():
-        app = Sphinx(
-            srcdir,
-            srcdir,
-            outdir / "html",
-            outdir / "doctrees",
-            "html",
-            status=status,
-            warning=warning,
-            freshenv=fresh,
-            parallel=parallel,
-        )
-        app.connect("source-read", lambda _app, docname, _source: read.append(docname))
-        app.build()
-    warnings = [
-        line for line in strip_escape_sequences(warning.getvalue()).splitlines() if line.strip()
-    ]
-    assert app.statuscode == 0, warnings
-    return Build(app, srcdir, outdir / "html", warnings, status.getvalue(), read)
-
-
-def make(tmp: Path, pages: dict[str, str], **options: object) -> Build:
-    write_project(tmp / "src", pages)
-    return build(tmp / "src", tmp / "out", **options)  # type: ignore[arg-type]
 
 
 def line_of(path: Path, text: str) -> int:
@@ -162,27 +95,6 @@ def pages_for(*namespaces: str) -> dict[str, str]:
     for namespace in wanted:
         wanted += sorted(linked_namespaces(namespace) - set(wanted))
     return {namespace or "unnamespaced": auto(namespace) for namespace in wanted}
-
-
-_INDEX_ITEM = re.compile(
-    r"<strong>(?P<cap>[^<]*)</strong></td>"
-    r'|<a href="(?P<href>[^"]*)"><code class="xref">(?P<name>[^<]*)</code></a>\s*'
-    r"<em>\((?P<extra>[^)]*)\)</em>"
-)
-
-
-def domain_index(html: str) -> dict[str, list[tuple[str, str, str]]]:
-    """The groups of a domain index page: heading -> [(name, link, annotation)]."""
-    groups: dict[str, list[tuple[str, str, str]]] = {}
-    current = None
-    for match in _INDEX_ITEM.finditer(html):
-        if match["cap"] is not None:
-            current = match["cap"]
-            groups[current] = []
-        else:
-            assert current is not None
-            groups[current].append((match["name"], match["href"], match["extra"]))
-    return groups
 
 
 def doctree_literals(app: Sphinx, docname: str) -> list[str]:
@@ -900,9 +812,9 @@ def test_the_by_purpose_index_reaches_every_spec(real_site: RealSite):
 def test_the_trait_page_is_a_table_a_few_hundred_kilobytes(real_site: RealSite):
     html = (real_site.outdir / "reference/extra-specs/trait.html").read_bytes()
     assert len(html) < 300_000  # 835,963 bytes with one full entry per trait
-    for page in ("hw", "resources", "capabilities", "quota"):
-        text = (real_site.outdir / f"reference/extra-specs/{page}.html").read_text("utf-8")
-        assert text.index("<table") < text.index('<dl class="onespec extra-spec'), page
+    for name in ("hw", "resources", "capabilities", "quota"):
+        text = (real_site.outdir / f"reference/extra-specs/{name}.html").read_text("utf-8")
+        assert text.index("<table") < text.index('<dl class="onespec extra-spec'), name
 
 
 def test_the_theme_wraps_tables_and_keeps_straight_quotes(real_site: RealSite):
