@@ -30,7 +30,6 @@ definitions published in the ``onespec.extra_specs`` entry-point group, loaded o
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -38,12 +37,17 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from onespec.definitions.key_templates import template_text
 from onespec.validators_runtime._generated import extra_specs as _generated
+from onespec.validators_runtime.extra_spec_values import (
+    FALSE_STRINGS,
+    MAX_LENGTH,
+    TRUE_STRINGS,
+    ValueRule,
+)
 from onespec.validators_runtime.problems import (
     Location,
     Problem,
     Severity,
     Suggestions,
-    closest,
     shown,
 )
 from onespec.validators_runtime.tables import (
@@ -65,16 +69,11 @@ LOG = logging.getLogger(__name__)
 
 #: The entry-point group out-of-tree definitions are published in.
 ENTRY_POINT_GROUP: str = _generated.ENTRY_POINT_GROUP
-MAX_LENGTH: int = _generated.MAX_LENGTH
-TRUE_STRINGS = frozenset(_generated.TRUE_STRINGS)
-FALSE_STRINGS = frozenset(_generated.FALSE_STRINGS)
 
 Mode = Literal["strict", "permissive", "off"]
 MODES: tuple[str, ...] = ("strict", "permissive", "off")
 
 Code = Literal["unknown-key", "invalid-key", "invalid-value", "deprecated"]
-
-_BOOL_SPELLINGS = tuple(sorted(TRUE_STRINGS | FALSE_STRINGS))
 
 #: How many unknown keys of one call get a did-you-mean search; the others get only what an
 #: index answers at once (the same key in another case). A call's cost then does not grow with
@@ -134,94 +133,6 @@ class ExtraSpecValidationError(ValueError):
     @property
     def warnings(self) -> tuple[Finding, ...]:
         return tuple(f for f in self.findings if f.severity == "warning")
-
-
-class _Spec:
-    """The run-time form of one spec record: just what checking a value needs."""
-
-    __slots__ = (
-        "_compiled",
-        "enum",
-        "enum_set",
-        "kind",
-        "max_length",
-        "maximum",
-        "minimum",
-        "name",
-        "namespace",
-        "pattern",
-        "pattern_hint",
-        "removal",
-        "replacement",
-        "since",
-        "status",
-    )
-
-    def __init__(self, record: SpecRecord) -> None:
-        self.name = record.name
-        self.namespace = record.namespace
-        self.kind = record.type
-        self.minimum = record.min
-        self.maximum = record.max
-        self.enum = record.enum
-        self.pattern = record.pattern
-        self.pattern_hint = record.pattern_hint
-        self.max_length = record.max_length
-        self.status = record.status
-        self.since = record.since
-        self.replacement = record.replacement
-        self.removal = record.removal
-        self.enum_set = frozenset(self.enum)
-        self._compiled: re.Pattern[str] | None = None
-
-    def problem(self, value: str) -> tuple[str, str | None] | None:
-        """Why ``value`` is invalid and what was probably meant, or None when it is valid."""
-        if len(value) > MAX_LENGTH:
-            return f"is longer than {MAX_LENGTH} characters", None
-        kind = self.kind
-        if kind == "bool":
-            folded = value.strip().lower()
-            if folded in TRUE_STRINGS or folded in FALSE_STRINGS:
-                return None
-            return (
-                "is not a boolean (use true or false; yes/no, on/off, 1/0, t/f and y/n work too)",
-                closest(folded, _BOOL_SPELLINGS),
-            )
-        if kind == "int":
-            try:
-                number = int(value)
-            except ValueError:
-                return "is not an integer", _integral(value)
-            if self.minimum is not None and number < self.minimum:
-                return f"is less than the minimum of {self.minimum}", str(self.minimum)
-            if self.maximum is not None and number > self.maximum:
-                return f"is greater than the maximum of {self.maximum}", str(self.maximum)
-            return None
-        if self.enum and value not in self.enum_set:
-            allowed = ", ".join(self.enum)
-            return f"is not one of the allowed values: {allowed}", closest(value, self.enum)
-        if self.pattern is not None:
-            compiled = self._compiled
-            if compiled is None:
-                compiled = self._compiled = re.compile(self.pattern)
-            if compiled.fullmatch(value) is None:
-                if self.pattern_hint:
-                    return f"is not {self.pattern_hint} (pattern {self.pattern!r})", None
-                return f"does not match the pattern {self.pattern!r}", None
-        if self.max_length is not None and len(value) > self.max_length:
-            return f"is longer than {self.max_length} characters", None
-        return None
-
-
-def _integral(value: str) -> str | None:
-    """``'2.0'`` was probably meant as ``'2'``."""
-    try:
-        number = float(value)
-    except ValueError:
-        return None
-    if number.is_integer() and abs(number) < 2**63:
-        return str(int(number))
-    return None
 
 
 _FOREIGN = object()  # the key's namespace is claimed by no definition
@@ -289,7 +200,7 @@ class Registry:
         self.problems: tuple[PluginProblem, ...] = tuple(problems)
         records = [SpecRecord._make(record) for record in tables.specs]
         self._records = records
-        self._specs = [_Spec(record) for record in records]
+        self._specs = [ValueRule(record) for record in records]
         self._exact = tables.exact
         self._prefixes = tables.prefixes
         first_in_group = {}
@@ -321,7 +232,7 @@ class Registry:
 
     # -- lookup -------------------------------------------------------------------------------
 
-    def _find(self, key: str, *, patterned_only: bool = False) -> _Spec | _Miss | object:
+    def _find(self, key: str, *, patterned_only: bool = False) -> ValueRule | _Miss | object:
         """The spec for ``key``, or a :class:`_Miss` (known namespace), or ``_FOREIGN``.
 
         ``patterned_only`` skips parameter-free definitions: it answers whether a pattern
@@ -379,7 +290,7 @@ class Registry:
         """The name of the definition that governs ``key`` (``hw:numa_cpus.{id}`` for
         ``hw:numa_cpus.0``), or None."""
         found = self._find(key)
-        return found.name if isinstance(found, _Spec) else None
+        return found.name if isinstance(found, ValueRule) else None
 
     # -- validation ---------------------------------------------------------------------------
 
@@ -440,7 +351,7 @@ class Registry:
         if text is None:
             return  # not a string: reported above, and no rule can apply to it
         value = text
-        spec: _Spec = found  # type: ignore[assignment]
+        spec: ValueRule = found  # type: ignore[assignment]
         problem = spec.problem(value)
         if problem is not None:
             reason, suggestion = problem
@@ -479,7 +390,7 @@ class Registry:
         findings.append(Finding(key=key, code="invalid-value", message=message, value=value))
         return None
 
-    def _deprecated(self, key: str, value: Any, spec: _Spec) -> Finding:
+    def _deprecated(self, key: str, value: Any, spec: ValueRule) -> Finding:
         # Imported on the first deprecated key only: most validations never meet one.
         from onespec.definitions.model import deprecation_sentence
 
@@ -563,7 +474,7 @@ def _shadowed(registry: Registry, definitions: Iterable[ExtraSpec]) -> list[tupl
         if definition.parameters:
             continue
         owner = registry._find(definition.name, patterned_only=True)
-        if isinstance(owner, _Spec):
+        if isinstance(owner, ValueRule):
             found.append((definition, owner.name))
     return found
 
@@ -665,7 +576,10 @@ def validate(specs: Mapping[Any, Any], *, mode: Mode = "strict") -> list[Finding
 
 
 __all__ = [
+    "FALSE_STRINGS",
+    "MAX_LENGTH",
     "MODES",
+    "TRUE_STRINGS",
     "ExtraSpecValidationError",
     "Finding",
     "Registry",
