@@ -32,7 +32,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from onespec.definitions.key_templates import template_text
@@ -85,7 +85,7 @@ MAX_SUGGESTIONS = 20
 _INT_LIMIT = 10**MAX_LENGTH
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Finding(Problem):
     """One problem with one extra spec: a :class:`~onespec.validators_runtime.problems.Problem`
     whose location's ``path`` is the key.
@@ -97,10 +97,32 @@ class Finding(Problem):
     """
 
     key: Any = None
-    location: Location = field(init=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "location", Location(path=self.key_text))
+    def __init__(
+        self,
+        key: Any,
+        code: Code,
+        severity: Severity,
+        message: str,
+        suggestion: str | None = None,
+        value: Any = None,
+    ) -> None:
+        # One finding per bad key, and a hostile request may hold 100,000 of them: the fields
+        # are set in one step rather than through the frozen dataclass's per-field setattr,
+        # and the location is built only when it is read.
+        self.__dict__.update(
+            code=code,
+            message=message,
+            severity=severity,
+            value=value,
+            suggestion=suggestion,
+            key=key,
+        )
+
+    @property  # type: ignore[override]
+    def location(self) -> Location:
+        """Where the finding is: the key, as ``path``."""
+        return Location(path=self.key_text)
 
     @property
     def key_text(self) -> str:
@@ -321,6 +343,7 @@ class Registry:
                 Finding(
                     key=key,
                     code="invalid-key",
+                    severity="error",
                     message=f"Extra spec key {shown(key)} is not a string.",
                     value=value,
                 )
@@ -332,6 +355,7 @@ class Registry:
                 Finding(
                     key=key,
                     code="invalid-key",
+                    severity="error",
                     message=f"Extra spec key {shown(key)} {reason}.",
                     value=value,
                 )
@@ -362,6 +386,7 @@ class Registry:
                 Finding(
                     key=key,
                     code="invalid-value",
+                    severity="error",
                     message=message,
                     suggestion=suggestion,
                     value=value,
@@ -382,12 +407,12 @@ class Registry:
                 f"Extra spec {key!r} has an integer value of more than {MAX_LENGTH} digits, "
                 f"which is longer than {MAX_LENGTH} characters."
             )
-            findings.append(Finding(key=key, code="invalid-value", message=message, value=value))
+            findings.append(Finding(key, "invalid-value", "error", message, value=value))
             return None
         if isinstance(value, int | float) and not isinstance(value, bool):
             return str(value)
         message = f"Extra spec {key!r} has the value {shown(value)}, which is not a string."
-        findings.append(Finding(key=key, code="invalid-value", message=message, value=value))
+        findings.append(Finding(key, "invalid-value", "error", message, value=value))
         return None
 
     def _deprecated(self, key: str, value: Any, spec: ValueRule) -> Finding:
