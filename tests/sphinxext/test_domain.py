@@ -508,6 +508,7 @@ def serial_and_parallel(tmp_path_factory: pytest.TempPathFactory) -> tuple[Build
     return serial, parallel, len(merges)
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_a_parallel_build_merges_what_each_reader_found(serial_and_parallel):
     serial, parallel, merges = serial_and_parallel
     assert merges >= 2, "the documents were not read by parallel readers"
@@ -515,6 +516,7 @@ def test_a_parallel_build_merges_what_each_reader_found(serial_and_parallel):
     assert parallel.warnings == []
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_a_parallel_build_has_the_inventory_of_a_serial_one(serial_and_parallel):
     serial, parallel, _ = serial_and_parallel
     expected = {name for ns in SMALL_NAMESPACES for name in names(ns)}
@@ -522,6 +524,7 @@ def test_a_parallel_build_has_the_inventory_of_a_serial_one(serial_and_parallel)
     assert parallel.inventory() == serial.inventory()
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_a_parallel_build_has_the_domain_index_of_a_serial_one(serial_and_parallel):
     serial, parallel, _ = serial_and_parallel
     groups = domain_index(parallel.html("onespec-index"))
@@ -593,6 +596,7 @@ def fake_hw_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_a_page_is_read_again_when_its_catalogue_module_changes(
     tmp_path: Path, fake_hw_module: Path
 ):
@@ -656,6 +660,7 @@ def real_site(tmp_path_factory: pytest.TempPathFactory) -> RealSite:
     return RealSite(completed, out)
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_documentation_builds_without_warnings(real_site: RealSite):
     completed = real_site.completed
     assert completed.returncode == 0, completed.stderr + completed.stdout[-2000:]
@@ -664,6 +669,7 @@ def test_the_documentation_builds_without_warnings(real_site: RealSite):
     assert (real_site.outdir / "onespec-index.html").is_file()
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_documentation_describes_every_in_tree_spec_once(real_site: RealSite):
     with (real_site.outdir / "objects.inv").open("rb") as stream:
         data = InventoryFile.load(stream, "", posixpath.join)
@@ -675,6 +681,7 @@ def test_the_documentation_describes_every_in_tree_spec_once(real_site: RealSite
         assert entries[spec.name].startswith(f"reference/extra-specs/{page_name}.html#"), spec
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_command_line_page_documents_every_command(real_site: RealSite):
     from onespec.validators_runtime.cli import cli
 
@@ -701,6 +708,7 @@ def traits(tmp_path_factory: pytest.TempPathFactory) -> Build:
     return make(tmp_path_factory.mktemp("traits"), {"trait": auto("trait"), "refs": TRAIT_REFS})
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_a_trait_row_is_a_target_indexed_and_in_the_inventory(traits: Build):
     assert traits.warnings == []
     inventory = traits.inventory()
@@ -716,6 +724,7 @@ def test_a_trait_row_is_a_target_indexed_and_in_the_inventory(traits: Build):
     assert "trait{group}:HW_CPU_X86_AVX2 (extra spec)" in genindex
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_trait_page_opens_with_its_table_and_stays_small(traits: Build):
     html = traits.html("trait")
     assert html.index("<table") < html.index('<dl class="onespec extra-spec')
@@ -724,6 +733,7 @@ def test_the_trait_page_opens_with_its_table_and_stays_small(traits: Build):
     assert len(html.encode()) < 300_000
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_a_trait_row_described_twice_is_a_duplicate_warning(tmp_path: Path):
     twice = make(tmp_path, {"a": auto("trait"), "b": auto("trait", title="Again")})
     assert twice.warnings_with("duplicate description of extra spec trait{group}:HW_CPU_X86_AVX2")
@@ -732,6 +742,7 @@ def test_a_trait_row_described_twice_is_a_duplicate_warning(tmp_path: Path):
 # --- Pages people scan --------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_front_page_says_who_it_is_for_before_the_contents(real_site: RealSite):
     html = (real_site.outdir / "index.html").read_text(encoding="utf-8")
     order = [
@@ -750,6 +761,7 @@ def test_the_front_page_says_who_it_is_for_before_the_contents(real_site: RealSi
     assert 'class="highlight-console' in html
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_overview_diagram_covers_every_area(real_site: RealSite):
     html = (real_site.outdir / "overview.html").read_text(encoding="utf-8")
     (svg,) = re.findall(r'(?:src|data)="(_images/graphviz-[^"]+\.svg)"', html)
@@ -771,6 +783,7 @@ def test_the_overview_diagram_covers_every_area(real_site: RealSite):
     assert min(sizes) >= 16, sizes  # legible once the diagram is scaled to the page
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_command_line_page_has_no_smart_dashes_and_code_examples(real_site: RealSite):
     html = (real_site.outdir / "cli.html").read_text(encoding="utf-8")
     assert "\u2013" not in html and "\u2014" not in html  # -- never becomes a dash
@@ -795,6 +808,7 @@ def test_every_command_group_has_its_own_section_in_the_source():
         assert f":prog: onespec {name}\n" in source, f"onespec {name} has no section in cli.rst"
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_by_purpose_index_reaches_every_spec(real_site: RealSite):
     html = (real_site.outdir / "reference/extra-specs-by-purpose.html").read_text(encoding="utf-8")
     for title in ("Placement: resources and traits", "Scheduler filters", "Virt driver features"):
@@ -809,6 +823,7 @@ def test_the_by_purpose_index_reaches_every_spec(real_site: RealSite):
             assert f'href="{posixpath.relpath(uri, "reference")}' in html, spec.name
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_trait_page_is_a_table_a_few_hundred_kilobytes(real_site: RealSite):
     html = (real_site.outdir / "reference/extra-specs/trait.html").read_bytes()
     assert len(html) < 300_000  # 835,963 bytes with one full entry per trait
@@ -817,6 +832,7 @@ def test_the_trait_page_is_a_table_a_few_hundred_kilobytes(real_site: RealSite):
         assert text.index("<table") < text.index('<dl class="onespec extra-spec'), name
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_theme_wraps_tables_and_keeps_straight_quotes(real_site: RealSite):
     html = (real_site.outdir / "index.html").read_text(encoding="utf-8")
     assert "furo" in html and "_static/onespec.css" in html
