@@ -3,7 +3,9 @@
 An out-of-tree package names a list of definitions (or a callable or module returning one) in the
 ``onespec.extra_specs`` entry-point group. Loading them must never break the in-tree catalogue:
 every failure becomes a :class:`PluginProblem` that ``onespec definitions doctor`` reports.
-Standard library only (``importlib.metadata`` is imported when plugins are loaded, not before).
+:func:`load_group` is the project's one entry-point loader: plugins (``onespec.plugins``) are
+loaded through it too. Standard library only (``importlib.metadata`` is imported when plugins
+are loaded, not before).
 """
 
 from __future__ import annotations

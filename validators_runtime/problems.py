@@ -71,7 +71,7 @@ def closest(word: Any, choices: Iterable[Any], *, cutoff: float = CUTOFF) -> str
     """The known name a typo most probably meant, or None.
 
     First the same name ignoring case, ``_`` and ``-`` (``CPU_Policy`` -> ``cpu_policy``), then
-    the closest by :func:`difflib.get_close_matches`. Non-string words and choices never match.
+    the closest by difflib's ``get_close_matches``. Non-string words and choices never match.
     For many choices searched often, :class:`Suggestions` gives the same answers faster.
     """
     if not isinstance(word, str):
