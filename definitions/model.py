@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from onespec.definitions.key_templates import DIGITS_PATTERN, template_regex, template_text
+
 #: Longest key or value a flavor extra spec may have (the size of Nova's database columns).
 MAX_LENGTH = 255
 
@@ -38,8 +40,6 @@ FALSE_STRINGS: frozenset[str] = frozenset({"0", "f", "false", "off", "n", "no"})
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-#: The pattern of an int parameter that names none: digits, so never a negative number.
-DIGITS_PATTERN = "[0-9]+"
 _DEFAULT_PARAMETER_PATTERNS = {int: DIGITS_PATTERN, str: "[^:]+"}
 
 
@@ -508,19 +508,15 @@ class ExtraSpec:
 
 
 def segments_regex(segments: Sequence[Segment]) -> str:
-    """The regular expression of a name template, each parameter a named group."""
-    parts = []
-    for segment in segments:
-        if isinstance(segment, LiteralText):
-            parts.append(re.escape(segment.text))
-        else:
-            parts.append(f"(?P<{segment.name}>{segment.regex})")
-    return "".join(parts)
+    """The regular expression of a name template, each parameter a group named after it."""
+    return template_regex(
+        s.text if isinstance(s, LiteralText) else (s.name, s.regex) for s in segments
+    )
 
 
 def segments_text(segments: Sequence[Segment]) -> str:
     """The template written back as text, ``{param}`` placeholders included."""
-    return "".join(s.text if isinstance(s, LiteralText) else f"{{{s.name}}}" for s in segments)
+    return template_text(s.text if isinstance(s, LiteralText) else (s.name, s) for s in segments)
 
 
 @dataclass(frozen=True)

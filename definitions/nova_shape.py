@@ -83,7 +83,8 @@ def ExtraSpecValidator(
     deprecated: bool = False,
     **fields: Any,
 ) -> ExtraSpec:
-    """Build an :class:`~onespec.definitions.model.ExtraSpec` from the specification's shape.
+    """Build an :class:`~onespec.definitions.model.ExtraSpec` from the shape the specification
+    shows.
 
     The capitalised name is the specification's, kept so that out-of-tree code ports unchanged.
 

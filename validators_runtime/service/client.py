@@ -20,7 +20,7 @@ import click
 
 from onespec.validators_runtime.cli import FORMAT_OPTION
 from onespec.validators_runtime.cli_grammar import SuggestingGroup
-from onespec.validators_runtime.plugins.labels import (
+from onespec.validators_runtime.plugin_labels.labels import (
     PLUGIN,
     VERSION,
     hidden,
