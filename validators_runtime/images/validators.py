@@ -37,6 +37,7 @@ from onespec.validators_runtime.images.packages import (
 )
 from onespec.validators_runtime.images.remote import CommandResult, Remote, RemoteBase
 from onespec.validators_runtime.images.report import Outcome, Step, ValidationReport
+from onespec.validators_runtime.problems import shown
 
 if TYPE_CHECKING:
     from onespec.validators_runtime.images.spec import SpecWarning
@@ -45,6 +46,10 @@ LOG = logging.getLogger(__name__)
 
 _ENV_NAME = re.compile(grammar.PATTERNS["env-name"])
 _UNSAFE_FILE_CHARACTERS = re.compile(r"[^A-Za-z0-9._-]+")
+#: The private working directory of a run, as ``mktemp -d`` is asked to make it.
+_WORKDIR_TEMPLATE = "/tmp/onespec-siv.XXXXXXXX"
+#: What its answer must look like: the template's absolute prefix and a plain name.
+_WORKDIR = re.compile(r"/tmp/onespec-siv\.[A-Za-z0-9_-]{1,64}")
 
 #: How a run reports progress: called with each step when its validator has finished.
 Progress = Callable[[Step], None]
@@ -358,10 +363,18 @@ class ValidationContext:
     def workdir(self) -> str:
         """A private directory on the remote for this run's scripts, made on first use."""
         if self._workdir is None:
-            code, stdout, stderr = self.execute("mktemp -d /tmp/onespec-siv.XXXXXXXX")
-            if code != 0 or not stdout.strip():
+            code, stdout, stderr = self.execute(f"mktemp -d {_WORKDIR_TEMPLATE}")
+            answer = stdout.strip()
+            if code != 0:
                 raise ImageValidationError(f"cannot make a working directory: {stderr.strip()}")
-            self._workdir = stdout.strip()
+            if not _WORKDIR.fullmatch(answer):
+                # Everything later (chmod, rm -rf) acts on this path: an empty, relative or
+                # unexpected answer from the remote is refused before anything uses it.
+                raise ImageValidationError(
+                    f"mktemp -d answered {shown(answer)}, not a directory like "
+                    f"{_WORKDIR_TEMPLATE}: refusing to write scripts there or remove it"
+                )
+            self._workdir = answer
         return self._workdir
 
     def stage(self, validator: ImageValidator, name: str, body: bytes) -> str:
@@ -649,7 +662,7 @@ class SaharaPackageValidator(SaharaImageValidatorBase):
 
 
 class SaharaScriptValidator(SaharaImageValidatorBase):
-    """``script``: a bash script exits 0; it is asked to check first, then to fix."""
+    """``script``: a bash script exits 0, run once in the mode of the validation."""
 
     kind = "script"
 
@@ -713,14 +726,16 @@ class SaharaScriptValidator(SaharaImageValidatorBase):
         if unset:
             context.note(f"not set (no value given): {', '.join(unset)}")
         path = context.stage(self, self.name, self.script_contents)
+        # One run, in the mode of the validation, as Sahara's contract runs a script. Asked
+        # only to check, most shipped scripts exit 0 because they cannot check: a check run
+        # first would take that 0 for "nothing to fix" and never run the fix.
         try:
-            code, stdout, stderr = self._attempt(context, path, False)
-            outcome = Outcome.PASSED
-            if code != 0 and reconcile:
-                code, stdout, stderr = self._attempt(context, path, True)
-                outcome = Outcome.RECONCILED
+            code, stdout, stderr = self._attempt(context, path, reconcile)
         finally:
             context.forget_packages()
+        if reconcile:
+            context.note("ran to fix (test_only=0)")
+        outcome = Outcome.RECONCILED if reconcile else Outcome.PASSED
         if code != 0:
             last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
             raise ImageValidationError(f"{self.name} exited {code}" + (f": {last}" if last else ""))
