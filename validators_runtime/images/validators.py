@@ -327,6 +327,8 @@ class ValidationContext:
         self._stack: list[_Frame] = []
         self._workdir: str | None = None
         self._staged: dict[int, str] = {}
+        #: How many enclosing lists have had a failure (see :meth:`run_all`).
+        self._blocked = 0
 
     # Commands ----------------------------------------------------------------------------------
 
@@ -442,6 +444,14 @@ class ValidationContext:
 
     def visit(self, validator: ImageValidator, reconcile: bool) -> Outcome:
         """Run one validator as a step of the report, and return its outcome."""
+        if self._blocked and not reconcile and _may_change_when_checking(validator):
+            self.skip(
+                validator,
+                reconcile,
+                "not run: an earlier validator failed, and a script asked only to check may "
+                "still change the image",
+            )
+            return Outcome.SKIPPED
         step = self._open(validator, reconcile)
         started = time.perf_counter()
         try:
@@ -506,13 +516,26 @@ class ValidationContext:
         return Outcome.PASSED
 
     def run_all(self, validators: Sequence[ImageValidator], reconcile: bool) -> Outcome:
-        """Visit ``validators`` in order: every one when checking, up to a failure when fixing."""
+        """Visit ``validators`` in order, up to a failure when fixing.
+
+        When only checking, the checks onespec makes itself (packages, copied files) go on
+        after a failure, so the report lists every missing package; scripts and custom kinds
+        after it do not run (:meth:`visit`), as they did not on Sahara, because a shipped
+        script asked only to check may still change the image.
+        """
         outcomes: list[Outcome] = []
-        for validator in validators:
-            if reconcile and Outcome.FAILED in outcomes:
-                self.skip(validator, reconcile, "not run: an earlier validator failed")
-                continue
-            outcomes.append(self.visit(validator, reconcile))
+        blocked = False
+        try:
+            for validator in validators:
+                if reconcile and Outcome.FAILED in outcomes:
+                    self.skip(validator, reconcile, "not run: an earlier validator failed")
+                    continue
+                outcomes.append(self.visit(validator, reconcile))
+                if Outcome.FAILED in outcomes and not blocked:
+                    blocked = True
+                    self._blocked += 1
+        finally:
+            self._blocked -= blocked
         return combine(outcomes)
 
 
@@ -522,6 +545,13 @@ def combine(outcomes: Sequence[Outcome]) -> Outcome:
         if outcome in outcomes:
             return outcome
     return Outcome.SKIPPED if outcomes else Outcome.PASSED
+
+
+def _may_change_when_checking(validator: ImageValidator) -> bool:
+    """Whether running ``validator`` in check mode may run code onespec does not control."""
+    if isinstance(validator, SaharaScriptValidator):
+        return True
+    return not (isinstance(validator, SaharaImageValidatorBase) and _is_builtin(validator))
 
 
 def _is_builtin(validator: SaharaImageValidatorBase) -> bool:
