@@ -42,6 +42,7 @@ if MODE == "onespec":
     sahara.plugins.images = compat
 
 from sahara import exceptions as sahara_exceptions  # noqa: E402
+from sahara.plugins import exceptions as sahara_plugin_exceptions  # noqa: E402
 
 #: The tools the played script stands in for, each a copy of it first on PATH.
 PLAYED = (
@@ -70,7 +71,8 @@ download() {  # URL TARGET ("-" is stdout); a tarball holds one folder, as a rel
       mkdir "$work/$top" && echo "played release of $1" > "$work/$top/RELEASE"
       if [ "$2" = - ]; then tar -C "$work" -cz "$top"; else tar -C "$work" -czf "$2" "$top"; fi
       rm -rf "$work" ;;
-    *) if [ "$2" = - ]; then echo "played download of $1"; else echo "played download of $1" > "$2"; fi ;;
+    *) if [ "$2" = - ]; then echo "played download of $1"
+       else echo "played download of $1" > "$2"; fi ;;
   esac
 }
 case "$tool" in
@@ -170,7 +172,8 @@ class ThrowawayRoot:
             timeout=timeout or 300,
             check=False,
         )
-        return done.returncode, done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
+        out, err = (stream.decode(errors="replace") for stream in (done.stdout, done.stderr))
+        return done.returncode, out, err
 
     def execute_command(
         self, cmd, run_as_root=False, get_stderr=False, raise_when_error=True, timeout=None
@@ -248,14 +251,17 @@ def pack(plugin, version, folder, distro, test_only):
     arguments = plugin.get_image_arguments(version)
     values = {a.name: a.default for a in arguments if a.default is not None}
     error = None
+    sahara_class = False
     try:
         plugin.pack_image(version, root, test_only=test_only, image_arguments=values)
     except Exception as exc:  # reported, not hidden
         error = f"{type(exc).__name__}: {exc}"[:300]
         error += " @ " + traceback.extract_tb(exc.__traceback__)[-1].filename
+        sahara_class = isinstance(exc, sahara_plugin_exceptions.ImageValidationError)
     named = resources(plugin)
     return {
         "error": error,
+        "error_is_saharas_class": sahara_class,
         "scripts": [
             [named.get(_key(text), "<not a shipped file>"), given] for text, given in root.runs
         ],
@@ -277,7 +283,25 @@ def main():
                 "reconcile": pack(plugin, version, where / "reconcile", distro, False),
                 "check": pack(plugin, version, where / "check", distro, True),
             }
+    found["spec error"] = spec_error(folder)
     json.dump(found, sys.stdout, indent=1, sort_keys=True)
+
+
+def spec_error(folder):
+    """Which classes a wrong spec's error is, loaded through the module under test."""
+    from sahara.plugins import images
+
+    wrong = folder / "wrong.yaml"
+    wrong.write_text("validators:\n  - package: 'no such; package'\n")
+    try:
+        images.SaharaImageValidator.from_yaml(str(wrong), resource_roots=[str(folder)])
+    except Exception as exc:
+        return {
+            "class": type(exc).__name__,
+            "saharas": isinstance(exc, sahara_plugin_exceptions.ImageValidationSpecificationError),
+            "text": str(exc)[:300],
+        }
+    return None
 
 
 if __name__ == "__main__":

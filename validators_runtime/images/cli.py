@@ -26,6 +26,7 @@ from onespec.validators_runtime.images.errors import (
     ImageValidationSpecificationError,
     RemoteError,
 )
+from onespec.validators_runtime.problems import shown
 
 _RESOURCE_ROOTS = click.option(
     "--resource-root",
@@ -139,6 +140,24 @@ def _inlined_schema() -> dict[str, Any]:
     return {**inlined, "$defs": {name: inline(body) for name, body in defs.items()}}
 
 
+#: The longest message a schema error may print: its value is the user's and may be huge.
+_MAX_MESSAGE = 1000
+
+
+def _bounded_message(message: str, instance: Any) -> str:
+    """jsonschema's message with the offending value shown bounded, and the whole cut short.
+
+    jsonschema writes the value's whole ``repr`` into the message; an alias-shared nested list
+    of a few hundred bytes of YAML expands to hundreds of kilobytes of text.
+    """
+    whole = repr(instance)
+    if len(whole) > 80:
+        message = message.replace(whole, shown(instance))
+    if len(message) > _MAX_MESSAGE:
+        message = message[:_MAX_MESSAGE] + f"... ({len(message):,} characters)"
+    return message
+
+
 def _schema_errors(data: Any, file: str, lines: dict) -> list[dict[str, Any]]:
     """Every place where ``data`` breaks the JSON Schema, most specific reason first."""
     from jsonschema import Draft202012Validator
@@ -162,7 +181,7 @@ def _schema_errors(data: Any, file: str, lines: dict) -> list[dict[str, Any]]:
                 "file": file,
                 "path": format_path(path),
                 "line": line,
-                "message": best.message,
+                "message": _bounded_message(best.message, best.instance),
             }
         )
     return found
@@ -183,13 +202,13 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
     Example:
       onespec image check plugin/resources/images/image.yaml
     """
-    from onespec.validators_runtime.images.spec import SpecLoader, read_yaml
+    from onespec.validators_runtime.images.spec import SpecLoader, read_spec_text, read_yaml
 
     _quiet_loader()
     try:
-        text = Path(spec).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise click.BadParameter(f"cannot read {spec}: {exc}", param_hint="SPEC") from None
+        text = read_spec_text(Path(spec), spec)
+    except ImageValidationSpecificationError as exc:
+        raise click.BadParameter(str(exc), param_hint="SPEC") from None
     errors: list[dict[str, Any]] = []
     warnings: list[dict[str, Any]] = []
     loaded = None

@@ -16,6 +16,11 @@ if TYPE_CHECKING:
 class ImageError(Exception):
     """The base of every image-validation exception."""
 
+    def __init__(self, *args: Any) -> None:
+        # Not cooperative on purpose: the Sahara module joins these classes with Sahara's own,
+        # whose constructors rewrite the message; onespec's text stays as onespec wrote it.
+        Exception.__init__(self, *args)
+
 
 class ImageValidationSpecificationError(ImageError, ValueError):
     """An image spec (the YAML) is wrong; raised when it is loaded, before anything runs.
@@ -36,7 +41,9 @@ class ImageValidationSpecificationError(ImageError, ValueError):
         self.file = file
         self.path = path
         self.line = line
-        super().__init__(self._text())
+        #: The text, as Sahara's exceptions carried it (plugins read ``exc.message``).
+        self.message = self._text()
+        super().__init__(self.message)
 
     def _text(self) -> str:
         where = self.file or ""

@@ -19,11 +19,12 @@ Sahara's remotes. This module gives them those names, so that porting is a chang
   other way round, which gives Sahara code a onespec remote;
 * the plugin SPI as Sahara's plugins define it: :func:`call_validate_images` and
   :func:`get_image_arguments`;
-* :data:`DISTRO_KEY`, :data:`TEST_ONLY_KEY`, :func:`transform_exception`, the exceptions.
+* :data:`DISTRO_KEY`, :data:`TEST_ONLY_KEY`, :func:`transform_exception`, the exceptions --
+  where Sahara is installed, subclasses of both onespec's and Sahara's classes of that name.
 
-What runs is onespec's engine, so what it does differently from Sahara's -- scripts asked to
-check first, every value quoted, ``all`` reporting every failure when only checking -- is
-described in the image-spec guide, "Porting a Sahara plugin".
+What runs is onespec's engine, so what it does differently from Sahara's -- scripts staged in a
+private directory, every value quoted, every missing package reported when only checking -- is
+described in the image-spec guide, "Porting a Sahara plugin", with the reason for each.
 """
 
 from __future__ import annotations
@@ -34,19 +35,17 @@ import importlib.resources
 import inspect
 import os
 import shlex
+import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from onespec.validators_runtime.images import cluster, validators
+from onespec.validators_runtime.images import cluster as _cluster
+from onespec.validators_runtime.images import errors as _errors
 from onespec.validators_runtime.images import packages as _packages
+from onespec.validators_runtime.images import validators
 from onespec.validators_runtime.images.distro import Distro, detect
-from onespec.validators_runtime.images.errors import (
-    ImageArgumentError,
-    ImageValidationError,
-    ImageValidationSpecificationError,
-    RemoteCommandError,
-)
+from onespec.validators_runtime.images.errors import RemoteCommandError
 from onespec.validators_runtime.images.remote import CommandResult, Remote, RemoteBase
 from onespec.validators_runtime.images.report import ValidationReport
 from onespec.validators_runtime.images.spec import build_one
@@ -81,6 +80,99 @@ __all__ = [
     "transform_exception",
     "validate_instance",
 ]
+
+# --- Exceptions: Sahara's own classes where Sahara is installed ---------------------------------
+
+
+def _sahara_exceptions() -> Any:
+    """``sahara.plugins.exceptions`` when Sahara is importable, else None."""
+    try:
+        from sahara.plugins import exceptions  # type: ignore[import-not-found]
+    except Exception:  # not installed, or broken: onespec's classes serve alone
+        return None
+    return exceptions
+
+
+def _joined(ours: type[Exception], theirs: Any) -> Any:
+    """``ours`` also deriving from Sahara's class ``theirs`` (when there is one).
+
+    Code that catches Sahara's class catches it, code that catches onespec's too; the text is
+    onespec's (``str`` and ``message``), and Sahara's ``code`` and ``uuid`` are there.
+    """
+    if theirs is None:
+        return ours
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        ours.__init__(self, *args, **kwargs)
+        self.uuid = str(uuid.uuid4())
+
+    return type(
+        ours.__name__,
+        (ours, theirs),
+        {
+            "__module__": __name__,
+            "__doc__": f"onespec's {ours.__name__}, also Sahara's {theirs.__name__}.",
+            "__init__": __init__,
+            "__str__": Exception.__str__,
+            "code": theirs.__dict__.get("code", getattr(theirs, "code", "")),
+        },
+    )
+
+
+_SAHARA = _sahara_exceptions()
+ImageValidationError: Any = _joined(
+    _errors.ImageValidationError, getattr(_SAHARA, "ImageValidationError", None)
+)
+ImageValidationSpecificationError: Any = _joined(
+    _errors.ImageValidationSpecificationError,
+    getattr(_SAHARA, "ImageValidationSpecificationError", None),
+)
+ImageArgumentError: Any = (
+    type(
+        "ImageArgumentError",
+        (_errors.ImageArgumentError, ImageValidationError),
+        {"__module__": __name__, "__doc__": _errors.ImageArgumentError.__doc__},
+    )
+    if _SAHARA is not None
+    else _errors.ImageArgumentError
+)
+#: onespec's classes and this module's, most specific first.
+_AS_SAHARA: tuple[tuple[type, type], ...] = (
+    (_errors.ImageArgumentError, ImageArgumentError),
+    (_errors.ImageValidationSpecificationError, ImageValidationSpecificationError),
+    (_errors.ImageValidationError, ImageValidationError),
+)
+
+_Call = TypeVar("_Call", bound=Callable[..., Any])
+
+
+def _sahara_errors(function: _Call) -> _Call:
+    """Re-raise onespec's image exceptions from ``function`` as this module's classes.
+
+    The engine raises onespec's classes; callers of this module catch Sahara's (where it is
+    installed). The new exception carries everything the old one did.
+    """
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except _errors.ImageError as exc:
+            for ours, shaped in _AS_SAHARA:
+                if shaped is not ours and isinstance(exc, ours) and not isinstance(exc, shaped):
+                    raise _converted(exc, shaped) from exc
+            raise
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _converted(exc: BaseException, shaped: type) -> BaseException:
+    new = shaped.__new__(shaped)
+    new.__dict__.update(exc.__dict__)
+    new.args = exc.args
+    new.uuid = str(uuid.uuid4())
+    return new
+
 
 #: The variable Sahara's validators put the distribution in (scripts read ``$distro``).
 DISTRO_KEY = "distro"
@@ -321,6 +413,7 @@ class SaharaImageValidatorBase(validators.SaharaImageValidatorBase):
         return get_validator_map(custom_validator_map)
 
     @classmethod
+    @_sahara_errors
     def from_yaml(  # type: ignore[override]
         cls,
         yaml_path: str | Path,
@@ -340,6 +433,7 @@ class SaharaImageValidatorBase(validators.SaharaImageValidatorBase):
         return _adopt(loaded)  # type: ignore[return-value]
 
     @classmethod
+    @_sahara_errors
     def from_spec(  # type: ignore[override]
         cls,
         spec: Any,
@@ -357,6 +451,7 @@ class SaharaImageValidatorBase(validators.SaharaImageValidatorBase):
         return _adopt(built)
 
     @classmethod
+    @_sahara_errors
     def from_spec_list(
         cls,
         specs: Sequence[Any],
@@ -376,6 +471,7 @@ class SaharaImageValidatorBase(validators.SaharaImageValidatorBase):
         return built
 
     @classmethod
+    @_sahara_errors
     def get_class_from_spec(
         cls, spec: Any, validator_map: Mapping[str, type[ImageValidator]] | None
     ) -> tuple[type[ImageValidator], Any]:
@@ -392,6 +488,7 @@ class SaharaImageValidatorBase(validators.SaharaImageValidatorBase):
             )
         return kinds[kind], value
 
+    @_sahara_errors
     def validate(  # type: ignore[override]
         self,
         remote: Any,
@@ -547,6 +644,7 @@ class ImageArgument:
         self.choices = list(choices) if choices else None
 
     @classmethod
+    @_sahara_errors
     def from_spec(cls, spec: Any) -> dict[str, ImageArgument]:
         """The arguments of an ``arguments`` mapping, by name, with onespec's checks."""
         return {
@@ -627,6 +725,7 @@ def get_validator_map(
 # --- Instances and plugins ----------------------------------------------------------------------
 
 
+@_sahara_errors
 def validate_instance(
     instance: Any,
     validators: Sequence[ImageValidator],
@@ -647,7 +746,7 @@ def validate_instance(
         distro = _distro_of(raw)
         if distro is not None:
             kwargs.setdefault("distro", distro)
-        return cluster.validate_instance(
+        return _cluster.validate_instance(
             remote,
             validators,
             test_only=bool(test_only),
@@ -656,9 +755,10 @@ def validate_instance(
         )
 
 
+@_sahara_errors
 def call_validate_images(
     plugin: Any,
-    cluster_: Any,
+    cluster: Any,
     *,
     test_only: bool = False,
     image_arguments: Any = None,
@@ -669,8 +769,8 @@ def call_validate_images(
     keyword it does not name (see
     :func:`onespec.validators_runtime.images.cluster.call_validate_images`).
     """
-    return cluster.call_validate_images(
-        plugin, cluster_, test_only=test_only, image_arguments=image_arguments
+    return _cluster.call_validate_images(
+        plugin, cluster, test_only=test_only, image_arguments=image_arguments
     )
 
 

@@ -191,7 +191,7 @@ class _Renderer:
 
         # Run once, in the script's mode, as a reconciling validation runs it: a check run
         # first would take a script's "cannot check, exit 0" for "nothing to fix".
-        mode = ['local siv_t=1', '[ "$1" = 1 ] && siv_t=0']
+        mode = ["local siv_t=1", '[ "$1" = 1 ] && siv_t=0']
         run = f'env {fixed} SIV_RECONCILE="$1" reconcile="$1" test_only="$siv_t" bash {target}'
         capture = validator.output_var
         if capture:

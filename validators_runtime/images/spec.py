@@ -10,10 +10,11 @@ paths against the resource roots.
 
 from __future__ import annotations
 
-import difflib
 import logging
 import os
 import re
+import stat
+import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ from onespec.validators_runtime.images.validators import (
     SaharaPackageValidator,
     SaharaScriptValidator,
 )
+from onespec.validators_runtime.problems import closest, shown
 
 LOG = logging.getLogger(__name__)
 
@@ -62,7 +64,7 @@ def format_path(path: YamlPath) -> str:
         elif _IDENTIFIER.fullmatch(part):
             text += f".{part}" if text else part
         else:
-            text += f"[{part!r}]"
+            text += f"[{shown(part)}]"
     return text
 
 
@@ -90,6 +92,8 @@ class SpecWarning:
 #: The largest spec read, in characters. The specs plugins ship are a few kilobytes; one
 #: mebibyte holds tens of thousands of packages and keeps a hostile file cheap to refuse.
 MAX_SPEC_SIZE = 1 << 20
+#: The largest script or copied file a spec may name, in bytes (the largest shipped: ~20 KB).
+MAX_SCRIPT_SIZE = 16 << 20
 
 #: The most nodes a spec may have once its aliases are expanded: what the loader (and every
 #: report) walks. Real specs have hundreds; 40,000 packages are 40,000 nodes. A "billion
@@ -239,6 +243,7 @@ def read_yaml(text: str, file: str) -> tuple[Any, dict[YamlPath, int], list]:
             line=text.count("\n", 0, MAX_SPEC_SIZE) + 1,
         )
     loader = _SpecLoader(text, file)
+    node = None
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
@@ -249,6 +254,12 @@ def read_yaml(text: str, file: str) -> tuple[Any, dict[YamlPath, int], list]:
             file=file,
             line=mark.line + 1 if mark is not None else None,
         ) from None
+    except ValueError as exc:  # an integer longer than Python converts (4,300 digits)
+        raise ImageValidationSpecificationError(
+            f"a number is too long to read ({str(exc).split(':')[0]}); quote it to keep it as text",
+            file=file,
+            line=_first_long_integer_line(node),
+        ) from None
     finally:
         loader.dispose()
     lines: dict[YamlPath, int] = {}
@@ -257,6 +268,26 @@ def read_yaml(text: str, file: str) -> tuple[Any, dict[YamlPath, int], list]:
         lines, dupes = _index(node, file)
     # YAML reads `2.6` as a number: keys are looked up as the loader constructed them.
     return data, lines, dupes
+
+
+def _first_long_integer_line(root: yaml.Node | None) -> int | None:
+    """The 1-based line of the first integer scalar Python refuses to convert, if any."""
+    limit = sys.get_int_max_str_digits() or None
+    seen: set[int] = set()
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag.endswith(":int") and limit and len(node.value) > limit:
+                return node.start_mark.line + 1
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed(node.value))
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(item for pair in reversed(node.value) for item in reversed(pair))
+    return None
 
 
 # --- The loader ---------------------------------------------------------------------------------
@@ -325,16 +356,16 @@ class SpecLoader:
     ) -> None:
         for key in mapping:
             if key not in keys:
-                close = difflib.get_close_matches(str(key), list(keys), n=1)
-                hint = f"; did you mean {close[0]!r}?" if close else ""
+                close = closest(key, keys)
+                hint = f"; did you mean {shown(close)}?" if close else ""
                 self.warn(
                     (*path, key),
-                    f"{what} takes {', '.join(keys)}; {key!r} is not one of them and is ignored"
-                    f"{hint}",
+                    f"{what} takes {', '.join(keys)}; {shown(key)} is not one of them and is "
+                    f"ignored{hint}",
                 )
         for key, (_, required, _) in keys.items():
             if required and key not in mapping:
-                raise self.error(path, f"{what} needs {key!r}")
+                raise self.error(path, f"{what} needs {shown(key)}")
 
     def _text(self, value: Any, path: YamlPath, what: str) -> str:
         if not isinstance(value, str) or not value:
@@ -350,22 +381,22 @@ class SpecLoader:
         if isinstance(value, int | float):
             self.warn(
                 path,
-                f"{what} is the number {value!r}, read as the string {str(value)!r}; quote it "
-                "so that YAML keeps it as written",
+                f"{what} is the number {shown(value)}, read as the string {shown(str(value))}; "
+                "quote it so that YAML keeps it as written",
             )
             return str(value)
         raise self.error(path, f"{what} must be a string, not {_kind_of(value)}")
 
     def _matches(self, value: str, pattern: str, path: YamlPath, what: str) -> str:
         if not _PATTERNS[pattern].fullmatch(value):
-            raise self.error(path, f"{what} {value!r} is not {grammar.PATTERN_HINTS[pattern]}")
+            raise self.error(path, f"{what} {shown(value)} is not {grammar.PATTERN_HINTS[pattern]}")
         return value
 
     def _env_name(self, value: Any, path: YamlPath, what: str, *, reserved: bool = True) -> str:
         name = self._matches(self._text(value, path, what), "env-name", path, what)
         if reserved and name in grammar.RESERVED_VARIABLES:
             raise self.error(
-                path, f"{what} {name!r} is reserved: the validation sets it for every script"
+                path, f"{what} {shown(name)} is reserved: the validation sets it for every script"
             )
         return name
 
@@ -375,29 +406,31 @@ class SpecLoader:
         """Find ``relative`` in the resource roots and read it, refusing any way out of them."""
         name = self._text(relative, path, what)
         if "\0" in name:
-            raise self.error(path, f"{what} {name!r} contains a NUL character")
+            raise self.error(path, f"{what} {shown(name)} contains a NUL character")
         if os.path.isabs(name) or name.startswith("~"):
             raise self.error(
-                path, f"{what} {name!r} is absolute; it must be relative to a resource root"
+                path, f"{what} {shown(name)} is absolute; it must be relative to a resource root"
             )
         if not self.roots:
-            raise self.error(path, f"{what} {name!r} cannot be found: there are no resource roots")
+            raise self.error(
+                path, f"{what} {shown(name)} cannot be found: there are no resource roots"
+            )
         for root in self.roots:
             base = Path(os.path.realpath(root))
             candidate = Path(os.path.realpath(base / name))
             if candidate != base and base not in candidate.parents:
                 raise self.error(
                     path,
-                    f"{what} {name!r} leads out of the resource root {str(root)!r} (to "
+                    f"{what} {shown(name)} leads out of the resource root {str(root)!r} (to "
                     f"{str(candidate)!r}, through '..' or a symbolic link); it must stay inside",
                 )
             if candidate.is_file():
                 try:
-                    return candidate, candidate.read_bytes()
-                except OSError as exc:
-                    raise self.error(path, f"cannot read {what} {name!r}: {exc.strerror}") from None
+                    return candidate, read_bounded(candidate, MAX_SCRIPT_SIZE, what)
+                except ValueError as exc:
+                    raise self.error(path, f"{shown(name)}: {exc}") from None
         roots = ", ".join(repr(str(root)) for root in self.roots)
-        raise self.error(path, f"{what} {name!r} is not a file in any resource root ({roots})")
+        raise self.error(path, f"{what} {shown(name)} is not a file in any resource root ({roots})")
 
     # The spec ----------------------------------------------------------------------------------
 
@@ -436,7 +469,7 @@ class SpecLoader:
             required = fields.get("required", False)
             if not isinstance(required, bool):
                 raise self.error(
-                    (*where, "required"), f"required must be true or false, not {required!r}"
+                    (*where, "required"), f"required must be true or false, not {shown(required)}"
                 )
             default = None
             if fields.get("default") is not None:
@@ -453,7 +486,7 @@ class SpecLoader:
             if default is not None and choices and default not in choices:
                 raise self.error(
                     (*where, "default"),
-                    f"default {default!r} is not one of the choices ({', '.join(choices)})",
+                    f"default {shown(default)} is not one of the choices ({', '.join(choices)})",
                 )
             if not required and default is None:
                 raise self.error(where, f"argument {name} is not required, so it needs a default")
@@ -478,10 +511,10 @@ class SpecLoader:
             validator = getattr(self, f"_{kind}")(value, where)
         else:
             known = sorted({*DEFAULT_VALIDATOR_MAP, *self.custom})
-            close = difflib.get_close_matches(str(kind), known, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            close = closest(kind, known)
+            hint = f"; did you mean {shown(close)}?" if close else ""
             raise self.error(
-                where, f"unknown validator kind {kind!r} (known: {', '.join(known)}){hint}"
+                where, f"unknown validator kind {shown(kind)} (known: {', '.join(known)}){hint}"
             )
         if isinstance(validator, SaharaImageValidatorBase) or hasattr(validator, "__dict__"):
             try:
@@ -526,7 +559,7 @@ class SpecLoader:
             if not isinstance(version, str):
                 raise self.error(
                     (*where, "version"),
-                    f"version {version!r} must be a string: YAML has read it as "
+                    f"version {shown(version)} must be a string: YAML has read it as "
                     f"{_kind_of(version)}, which may not be what was written (1.10 becomes 1.1); "
                     "quote it",
                 )
@@ -555,7 +588,7 @@ class SpecLoader:
             return value, {}, path
         name, options = self._single(value, path, f"a {kind.replace('_', ' ')}")
         if not isinstance(name, str) or not name:
-            raise self.error(path, f"a {kind} is named by a non-empty string, not {name!r}")
+            raise self.error(path, f"a {kind} is named by a non-empty string, not {shown(name)}")
         where = (*path, name)
         fields = self._mapping(options, where, f"the options of {name}")
         self._known_keys(fields, grammar.KIND_KEYS[kind], where, f"{kind} {name}")
@@ -588,7 +621,7 @@ class SpecLoader:
         name, fields, where = self._script_options(value, path, "copy_script")
         base = name.rstrip("/").rsplit("/", 1)[-1]
         if base in {"", ".", ".."}:
-            raise self.error(where, f"copy_script {name!r} does not end in a file name")
+            raise self.error(where, f"copy_script {shown(name)} does not end in a file name")
         if "inline" in fields:
             body = self._text(fields["inline"], (*where, "inline"), "inline").encode("utf-8")
         else:
@@ -618,7 +651,7 @@ class SpecLoader:
             if base not in _KNOWN_OS_NAMES:
                 self.warn(
                     where,
-                    f"case {name!r} names no known distribution or family "
+                    f"case {shown(name)} names no known distribution or family "
                     f"({', '.join(sorted(_KNOWN_OS_NAMES))}); it applies only where "
                     f"os-release says ID={name}",
                 )
@@ -629,7 +662,7 @@ class SpecLoader:
         name = self._text(value, path, "argument_name")
         if name not in self.arguments:
             declared = ", ".join(self.arguments) or "none"
-            raise self.error(path, f"argument {name!r} is not declared (declared: {declared})")
+            raise self.error(path, f"argument {shown(name)} is not declared (declared: {declared})")
         return name
 
     def _argument_case(self, value: Any, path: YamlPath) -> SaharaArgumentCaseValidator:
@@ -647,7 +680,7 @@ class SpecLoader:
             if choices and text not in choices:
                 self.warn(
                     where,
-                    f"case {text!r} is not a choice of argument {name} ({', '.join(choices)}) "
+                    f"case {shown(text)} is not a choice of argument {name} ({', '.join(choices)}) "
                     "and can never run",
                 )
             cases[text] = self.validator_list(validators, where)
@@ -669,7 +702,7 @@ class SpecLoader:
         if choices and text not in choices:
             raise self.error(
                 (*path, "value"),
-                f"{text!r} is not a choice of argument {name} ({', '.join(choices)})",
+                f"{shown(text)} is not a choice of argument {name} ({', '.join(choices)})",
             )
         return SaharaArgumentSetterValidator(name, text)
 
@@ -730,20 +763,63 @@ def load(
     """Load a spec file; see :meth:`SaharaImageValidatorBase.from_yaml`."""
     path = Path(yaml_path)
     file = str(yaml_path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ImageValidationSpecificationError(
-            f"cannot read the spec: {exc.strerror}", file=file
-        ) from None
-    except UnicodeDecodeError:
-        raise ImageValidationSpecificationError("the spec is not UTF-8 text", file=file) from None
+    text = read_spec_text(path, file)
     return loads(
         text,
         file=file,
         validator_map=validator_map,
         resource_roots=default_roots(path, resource_roots),
     )
+
+
+def read_bounded(path: Path, cap: int, what: str) -> bytes:
+    """The bytes of the regular file at ``path``, refused before reading when it is not one
+    or is over ``cap`` bytes (at most ``cap + 1`` bytes are ever read).
+
+    A FIFO would block the read forever and ``/dev/zero`` never end it, so the kind of file
+    is checked first, on the open descriptor (no swap between the check and the read).
+    Raises ValueError with the reason.
+    """
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise ValueError(f"cannot read the {what}: {exc.strerror}") from None
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            kind = "a directory" if stat.S_ISDIR(status.st_mode) else "not a regular file"
+            raise ValueError(f"the {what} is {kind}: only regular files are read")
+        if status.st_size > cap:
+            raise ValueError(f"the {what} is {status.st_size:,} bytes; the size limit is {cap:,}")
+        chunks, size = [], 0
+        while size <= cap:
+            chunk = os.read(descriptor, cap + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        data = b"".join(chunks)
+    except OSError as exc:
+        raise ValueError(f"cannot read the {what}: {exc.strerror}") from None
+    finally:
+        os.close(descriptor)
+    if len(data) > cap:
+        raise ValueError(f"the {what} is over the size limit of {cap:,} bytes")
+    return data
+
+
+def read_spec_text(path: Path, file: str) -> str:
+    """A spec file's text, bounded by :data:`MAX_SPEC_SIZE`; errors name the file."""
+    try:
+        data = read_bounded(path, MAX_SPEC_SIZE, "spec")
+    except ValueError as exc:
+        raise ImageValidationSpecificationError(str(exc), file=file) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ImageValidationSpecificationError(
+            f"the spec is not UTF-8 text (byte {exc.start})", file=file
+        ) from None
 
 
 def loads(
@@ -784,7 +860,7 @@ def build_one(
     if kind == SaharaImageValidator.kind:
         return loader.spec(value)
     if kind not in DEFAULT_VALIDATOR_MAP:
-        raise ImageValidationSpecificationError(f"{kind!r} is not a built-in validator kind")
+        raise ImageValidationSpecificationError(f"{shown(kind)} is not a built-in validator kind")
     validator = getattr(loader, f"_{kind}")(value, (kind,))
     validator.path = kind
     return validator

@@ -47,9 +47,9 @@ LOG = logging.getLogger(__name__)
 _ENV_NAME = re.compile(grammar.PATTERNS["env-name"])
 _UNSAFE_FILE_CHARACTERS = re.compile(r"[^A-Za-z0-9._-]+")
 #: The private working directory of a run, as ``mktemp -d`` is asked to make it.
-_WORKDIR_TEMPLATE = "/tmp/onespec-siv.XXXXXXXX"
+_WORKDIR_TEMPLATE = "/tmp/onespec-siv.XXXXXXXX"  # noqa: S108 - on the remote, made by mktemp
 #: What its answer must look like: the template's absolute prefix and a plain name.
-_WORKDIR = re.compile(r"/tmp/onespec-siv\.[A-Za-z0-9_-]{1,64}")
+_WORKDIR = re.compile(r"/tmp/onespec-siv\.[A-Za-z0-9_-]{1,64}")  # noqa: S108
 
 #: How a run reports progress: called with each step when its validator has finished.
 Progress = Callable[[Step], None]
@@ -240,7 +240,8 @@ def call_custom(
         "reconcile": reconcile,
         "test_only": not reconcile,
         "env_map": dict(env),
-        "image_arguments": dict(env),
+        # Sahara's validators read the distribution from image_arguments["distro"].
+        "image_arguments": {**env, "distro": distro} if distro else dict(env),
         "distro": distro,
     }
     named = {name for name in offered if name in parameters}
