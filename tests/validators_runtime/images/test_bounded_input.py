@@ -69,7 +69,7 @@ def test_a_script_that_is_a_fifo_is_refused_when_the_spec_loads(tmp_path):
     os.mkfifo(tmp_path / "setup.sh")
     spec = tmp_path / "image.yaml"
     spec.write_text("validators:\n  - script: setup.sh\n")
-    with pytest.raises(ImageValidationSpecificationError, match="'setup.sh' is not a file"):
+    with pytest.raises(ImageValidationSpecificationError, match=r"'setup\.sh' is not a file"):
         load(spec)
 
 
