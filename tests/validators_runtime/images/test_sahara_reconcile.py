@@ -91,4 +91,3 @@ def test_a_spec_error_is_saharas_class_too(runs):
     error = runs["onespec"]["spec error"]
     assert error["saharas"], error
     assert "is not a package name" in error["text"]
-
