@@ -94,7 +94,7 @@ def _hostile_specs() -> dict[str, str]:
 def loading() -> int:
     """CPU seconds to load 40,000 packages and to refuse each hostile spec."""
     from onespec.validators_runtime.images import ImageValidationSpecificationError
-    from onespec.validators_runtime.images.spec import loads
+    from onespec.validators_runtime.images.root import loads
 
     missed = 0
     print(f"Image specs: CPU seconds to load or refuse (target < {LOAD_SECONDS_TARGET:.0f} s)")

@@ -72,7 +72,7 @@ def _roots(spec: str, resource_roots: tuple[str, ...]) -> list[Path]:
 def _load(spec: str, resource_roots: tuple[str, ...]) -> Any:
     """Load the spec, or exit 1 with the loader's located message (the file exists: click
     checked)."""
-    from onespec.validators_runtime.images.spec import load
+    from onespec.validators_runtime.images.root import load
 
     try:
         return load(spec, resource_roots=_roots(spec, resource_roots))
@@ -202,6 +202,7 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
     Example:
       onespec image check plugin/resources/images/image.yaml
     """
+    from onespec.validators_runtime.images.root import vocabulary
     from onespec.validators_runtime.images.spec import SpecLoader, read_spec_text, read_yaml
 
     _quiet_loader()
@@ -221,7 +222,12 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
     else:
         errors = _schema_errors(data, spec, lines)
         if not errors:
-            loader = SpecLoader(spec, resource_roots=_roots(spec, resource_roots), lines=lines)
+            loader = SpecLoader(
+                spec,
+                vocabulary=vocabulary(),
+                resource_roots=_roots(spec, resource_roots),
+                lines=lines,
+            )
             try:
                 loaded = loader.spec(data)
             except ImageValidationSpecificationError as exc:

@@ -40,16 +40,17 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from onespec.validators_runtime.images import cluster as _cluster
-from onespec.validators_runtime.images import errors as _errors
-from onespec.validators_runtime.images import packages as _packages
-from onespec.validators_runtime.images import validators
+import onespec.validators_runtime.images.cluster as _cluster
+import onespec.validators_runtime.images.errors as _errors
+import onespec.validators_runtime.images.kinds as kinds
+import onespec.validators_runtime.images.packages as _packages
+import onespec.validators_runtime.images.root as root
 from onespec.validators_runtime.images.distro import Distro, detect
 from onespec.validators_runtime.images.errors import RemoteCommandError
+from onespec.validators_runtime.images.model import ImageValidator, SpecValidator
 from onespec.validators_runtime.images.remote import CommandResult, Remote, RemoteBase
 from onespec.validators_runtime.images.report import ValidationReport
 from onespec.validators_runtime.images.spec import build_one
-from onespec.validators_runtime.images.validators import ImageValidator
 
 __all__ = [
     "DISTRO_KEY",
@@ -391,7 +392,7 @@ def _accepts_package(from_spec: Callable[..., Any]) -> bool:
     return "package" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
 
 
-class SaharaImageValidatorBase(validators.SaharaImageValidatorBase):
+class SaharaImageValidatorBase(kinds.SpecKind):
     """The base of the validators built from a spec, with Sahara's class methods.
 
     Its subclasses are onespec's validator kinds: the run is onespec's. A plugin's own kind
@@ -427,7 +428,7 @@ class SaharaImageValidatorBase(validators.SaharaImageValidatorBase):
         as it is). Without ``resource_roots`` the spec's own directory is the root.
         """
         path = _inside(package, yaml_path, "spec")
-        loaded = validators.SaharaImageValidatorBase.from_yaml(
+        loaded = root.ImageSpec.from_yaml(
             path, get_validator_map(validator_map), _roots(resource_roots, package)
         )
         return _adopt(loaded)  # type: ignore[return-value]
@@ -445,6 +446,7 @@ class SaharaImageValidatorBase(validators.SaharaImageValidatorBase):
         built = build_one(
             cls.kind,
             spec,
+            vocabulary=root.vocabulary(),
             validator_map=get_validator_map(validator_map),
             resource_roots=_roots(resource_roots, package) or (),
         )
@@ -556,7 +558,7 @@ class Package(_packages.Package):
         return f"{self.name}-{self.version}" if self.version else self.name
 
 
-class SaharaPackageValidator(SaharaImageValidatorBase, validators.SaharaPackageValidator):
+class SaharaPackageValidator(SaharaImageValidatorBase, kinds.PackageValidator):
     """``package``; its packages are :attr:`Package` objects."""
 
     Package: ClassVar[type[Package]] = Package
@@ -565,7 +567,7 @@ class SaharaPackageValidator(SaharaImageValidatorBase, validators.SaharaPackageV
         super().__init__([Package(p.name, p.version) for p in packages])
 
 
-class SaharaScriptValidator(SaharaImageValidatorBase, validators.SaharaScriptValidator):
+class SaharaScriptValidator(SaharaImageValidatorBase, kinds.ScriptValidator):
     """``script``; ``env_vars`` lists ``test_only`` and ``distro`` first, as Sahara's did.
 
     Those two are set for every script whatever the list says (with ``SIV_RECONCILE`` and
@@ -573,19 +575,19 @@ class SaharaScriptValidator(SaharaImageValidatorBase, validators.SaharaScriptVal
     """
 
 
-class SaharaCopyScriptValidator(SaharaImageValidatorBase, validators.SaharaCopyScriptValidator):
+class SaharaCopyScriptValidator(SaharaImageValidatorBase, kinds.CopyScriptValidator):
     """``copy_script``."""
 
 
-class SaharaAllValidator(SaharaImageValidatorBase, validators.SaharaAllValidator):
+class SaharaAllValidator(SaharaImageValidatorBase, kinds.AllValidator):
     """``all``."""
 
 
-class SaharaAnyValidator(SaharaImageValidatorBase, validators.SaharaAnyValidator):
+class SaharaAnyValidator(SaharaImageValidatorBase, kinds.AnyValidator):
     """``any``."""
 
 
-class SaharaOSCaseValidator(SaharaImageValidatorBase, validators.SaharaOSCaseValidator):
+class SaharaOSCaseValidator(SaharaImageValidatorBase, kinds.OSCaseValidator):
     """``os_case``; ``distros`` lists ``(distro, validator)`` pairs, as Sahara's did."""
 
     _distro_tuple = collections.namedtuple("_distro_tuple", ["distro", "validator"])
@@ -602,16 +604,14 @@ class SaharaOSCaseValidator(SaharaImageValidatorBase, validators.SaharaOSCaseVal
         ]
 
 
-class SaharaArgumentCaseValidator(SaharaImageValidatorBase, validators.SaharaArgumentCaseValidator):
+class SaharaArgumentCaseValidator(SaharaImageValidatorBase, kinds.ArgumentCaseValidator):
     """``argument_case``; a case may be given as one validator, as Sahara's were."""
 
     def __init__(self, argument_name: str, cases: Mapping[str, Any]) -> None:
         super().__init__(argument_name, {value: _listed(v) for value, v in cases.items()})
 
 
-class SaharaArgumentSetterValidator(
-    SaharaImageValidatorBase, validators.SaharaArgumentSetterValidator
-):
+class SaharaArgumentSetterValidator(SaharaImageValidatorBase, kinds.ArgumentSetterValidator):
     """``argument_set``."""
 
 
@@ -648,12 +648,11 @@ class ImageArgument:
     def from_spec(cls, spec: Any) -> dict[str, ImageArgument]:
         """The arguments of an ``arguments`` mapping, by name, with onespec's checks."""
         return {
-            name: cls._of(argument)
-            for name, argument in validators.ImageArgument.from_spec(spec).items()
+            name: cls._of(argument) for name, argument in root.ImageArgument.from_spec(spec).items()
         }
 
     @classmethod
-    def _of(cls, argument: validators.ImageArgument) -> ImageArgument:
+    def _of(cls, argument: root.ImageArgument) -> ImageArgument:
         return cls(
             argument.name,
             argument.description or None,
@@ -666,7 +665,7 @@ class ImageArgument:
         return f"ImageArgument({self.name!r}, default={self.default!r})"
 
 
-class SaharaImageValidator(SaharaImageValidatorBase, validators.SaharaImageValidator):
+class SaharaImageValidator(SaharaImageValidatorBase, root.ImageSpec):
     """A whole spec; ``arguments`` are this module's mutable :class:`ImageArgument`."""
 
     def get_argument_list(self) -> list[ImageArgument]:  # type: ignore[override]
@@ -676,26 +675,26 @@ class SaharaImageValidator(SaharaImageValidatorBase, validators.SaharaImageValid
 
 #: onespec's kind classes -> this module's.
 _SAHARA_SHAPED: dict[type, type] = {
-    validators.SaharaPackageValidator: SaharaPackageValidator,
-    validators.SaharaScriptValidator: SaharaScriptValidator,
-    validators.SaharaCopyScriptValidator: SaharaCopyScriptValidator,
-    validators.SaharaAllValidator: SaharaAllValidator,
-    validators.SaharaAnyValidator: SaharaAnyValidator,
-    validators.SaharaOSCaseValidator: SaharaOSCaseValidator,
-    validators.SaharaArgumentCaseValidator: SaharaArgumentCaseValidator,
-    validators.SaharaArgumentSetterValidator: SaharaArgumentSetterValidator,
-    validators.SaharaImageValidator: SaharaImageValidator,
+    kinds.PackageValidator: SaharaPackageValidator,
+    kinds.ScriptValidator: SaharaScriptValidator,
+    kinds.CopyScriptValidator: SaharaCopyScriptValidator,
+    kinds.AllValidator: SaharaAllValidator,
+    kinds.AnyValidator: SaharaAnyValidator,
+    kinds.OSCaseValidator: SaharaOSCaseValidator,
+    kinds.ArgumentCaseValidator: SaharaArgumentCaseValidator,
+    kinds.ArgumentSetterValidator: SaharaArgumentSetterValidator,
+    root.ImageSpec: SaharaImageValidator,
 }
 
 
-def _adopt(root: Any) -> Any:
+def _adopt(tree: Any) -> Any:
     """Give the validators onespec's loader built this module's classes, in place.
 
     Each class here subclasses the one it replaces and adds no state, so an object keeps
     everything the run needs; what Sahara's callers read differently is converted: packages
     print ``name-version``, scripts list ``test_only`` and ``distro``, arguments are mutable.
     """
-    for item in list(root.walk()) if isinstance(root, validators.SaharaImageValidatorBase) else []:
+    for item in list(tree.walk()) if isinstance(tree, SpecValidator) else []:
         shaped = _SAHARA_SHAPED.get(type(item))
         if shaped is None:
             continue
@@ -709,7 +708,7 @@ def _adopt(root: Any) -> Any:
             item.arguments = {
                 name: ImageArgument._of(argument) for name, argument in item.arguments.items()
             }
-    return root
+    return tree
 
 
 def get_validator_map(

@@ -20,19 +20,19 @@ from collections.abc import Iterator, Mapping
 from onespec.validators_runtime._generated import image_validators as grammar
 from onespec.validators_runtime.images.distro import Distro, known_distro
 from onespec.validators_runtime.images.errors import ImageValidationSpecificationError
-from onespec.validators_runtime.images.packages import MANAGERS, Dpkg
-from onespec.validators_runtime.images.validators import (
-    ImageValidator,
-    SaharaAllValidator,
-    SaharaAnyValidator,
-    SaharaArgumentCaseValidator,
-    SaharaArgumentSetterValidator,
-    SaharaCopyScriptValidator,
-    SaharaImageValidator,
-    SaharaOSCaseValidator,
-    SaharaPackageValidator,
-    SaharaScriptValidator,
+from onespec.validators_runtime.images.kinds import (
+    AllValidator,
+    AnyValidator,
+    ArgumentCaseValidator,
+    ArgumentSetterValidator,
+    CopyScriptValidator,
+    OSCaseValidator,
+    PackageValidator,
+    ScriptValidator,
 )
+from onespec.validators_runtime.images.model import ImageValidator
+from onespec.validators_runtime.images.packages import MANAGERS, Dpkg
+from onespec.validators_runtime.images.root import ImageSpec
 
 
 def comment(text: str) -> str:
@@ -112,9 +112,9 @@ class _Renderer:
         name = self._name()
         path = getattr(validator, "path", "") or type(validator).__name__
         body: list[str]
-        if isinstance(validator, SaharaAllValidator):
+        if isinstance(validator, AllValidator):
             body = [f'{self.render(child)} "$1" || return 1' for child in validator.validators]
-        elif isinstance(validator, SaharaAnyValidator):
+        elif isinstance(validator, AnyValidator):
             children = [self.render(child) for child in validator.validators]
             listed = " ".join(children)
             warning = shlex.quote(f"{path}: no alternative passed; reconciling each in turn")
@@ -125,24 +125,24 @@ class _Renderer:
                 f'for f in {listed}; do "$f" 1 && return 0; done',
                 "return 1",
             ]
-        elif isinstance(validator, SaharaOSCaseValidator):
+        elif isinstance(validator, OSCaseValidator):
             body = []
             for case, children in validator.cases:
                 if self.distro.matches(case):
-                    body = [f'{self.render(SaharaAllValidator(children))} "$1"']
+                    body = [f'{self.render(AllValidator(children))} "$1"']
                     break
-        elif isinstance(validator, SaharaArgumentCaseValidator):
+        elif isinstance(validator, ArgumentCaseValidator):
             value = self.env.get(validator.argument_name)
             children = validator.cases.get(value) if value is not None else None
-            body = [f'{self.render(SaharaAllValidator(children))} "$1"'] if children else []
-        elif isinstance(validator, SaharaArgumentSetterValidator):
+            body = [f'{self.render(AllValidator(children))} "$1"'] if children else []
+        elif isinstance(validator, ArgumentSetterValidator):
             self.env[validator.argument_name] = validator.value
             body = []
-        elif isinstance(validator, SaharaPackageValidator):
+        elif isinstance(validator, PackageValidator):
             body = self._package(validator)
-        elif isinstance(validator, SaharaScriptValidator):
+        elif isinstance(validator, ScriptValidator):
             body = self._script(validator, path)
-        elif isinstance(validator, SaharaCopyScriptValidator):
+        elif isinstance(validator, CopyScriptValidator):
             body = self._copy(validator)
         else:
             raise ImageValidationSpecificationError(
@@ -151,7 +151,7 @@ class _Renderer:
         self._function(name, path, body)
         return name
 
-    def _package(self, validator: SaharaPackageValidator) -> list[str]:
+    def _package(self, validator: PackageValidator) -> list[str]:
         manager = MANAGERS.get(self.distro.family or "")
         if manager is None:
             raise ImageValidationSpecificationError(
@@ -176,7 +176,7 @@ class _Renderer:
             checks,
         ]
 
-    def _script(self, validator: SaharaScriptValidator, path: str) -> list[str]:
+    def _script(self, validator: ScriptValidator, path: str) -> list[str]:
         target = self._embed(validator.script_contents, f"{self.count:03d}.sh")
         assignments = [
             f"SIV_DISTRO={shlex.quote(self.distro.name)}",
@@ -199,14 +199,14 @@ class _Renderer:
             return [*mode, f'siv_out_{capture}="$({run})"']
         return [*mode, run]
 
-    def _copy(self, validator: SaharaCopyScriptValidator) -> list[str]:
+    def _copy(self, validator: CopyScriptValidator) -> list[str]:
         source = self._embed(validator.script_contents, f"{self.count:03d}.copy")
         destination = shlex.quote(f"{grammar.COPY_DESTINATION}/{validator.script_name}")
         return [f"cmp -s {source} {destination} || install -m 0644 {source} {destination}"]
 
 
 def render_script(
-    spec: SaharaImageValidator, distro: str | Distro, env_map: Mapping[str, str] | None = None
+    spec: ImageSpec, distro: str | Distro, env_map: Mapping[str, str] | None = None
 ) -> str:
     """The spec as a standalone bash script for ``distro``, with ``env_map`` as arguments.
 

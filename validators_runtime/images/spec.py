@@ -17,7 +17,6 @@ import stat
 import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,22 +25,14 @@ import yaml
 from onespec.validators_runtime import yaml_limits
 from onespec.validators_runtime._generated import image_validators as grammar
 from onespec.validators_runtime.images.errors import ImageValidationSpecificationError
-from onespec.validators_runtime.images.packages import Package
-from onespec.validators_runtime.images.validators import (
-    DEFAULT_VALIDATOR_MAP,
+from onespec.validators_runtime.images.model import (
     ImageArgument,
     ImageValidator,
-    SaharaAllValidator,
-    SaharaAnyValidator,
-    SaharaArgumentCaseValidator,
-    SaharaArgumentSetterValidator,
-    SaharaCopyScriptValidator,
-    SaharaImageValidator,
-    SaharaImageValidatorBase,
-    SaharaOSCaseValidator,
-    SaharaPackageValidator,
-    SaharaScriptValidator,
+    SpecValidator,
+    SpecWarning,
+    Vocabulary,
 )
+from onespec.validators_runtime.images.packages import Package
 from onespec.validators_runtime.problems import closest, shown
 
 LOG = logging.getLogger(__name__)
@@ -66,25 +57,6 @@ def format_path(path: YamlPath) -> str:
         else:
             text += f"[{shown(part)}]"
     return text
-
-
-@dataclass(frozen=True)
-class SpecWarning:
-    """Something odd in a spec that does not stop it from working."""
-
-    file: str
-    path: str
-    line: int | None
-    message: str
-
-    def __str__(self) -> str:
-        where = self.file + (f":{self.line}" if self.file and self.line is not None else "")
-        parts = [part for part in (where, self.path, self.message) if part]
-        return ": ".join(parts)
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping."""
-        return {"file": self.file, "path": self.path, "line": self.line, "message": self.message}
 
 
 # --- YAML with line numbers ---------------------------------------------------------------------
@@ -254,6 +226,8 @@ def read_yaml(text: str, file: str) -> tuple[Any, dict[YamlPath, int], list]:
             file=file,
             line=mark.line + 1 if mark is not None else None,
         ) from None
+    except ImageValidationSpecificationError:
+        raise  # the composer's own limits, already located
     except ValueError as exc:  # an integer longer than Python converts (4,300 digits)
         raise ImageValidationSpecificationError(
             f"a number is too long to read ({str(exc).split(':')[0]}); quote it to keep it as text",
@@ -300,11 +274,14 @@ class SpecLoader:
         self,
         file: str | None,
         *,
+        vocabulary: Vocabulary,
         validator_map: Mapping[str, type[ImageValidator]] | None = None,
         resource_roots: Sequence[str | Path] = (),
         lines: Mapping[YamlPath, int] | None = None,
     ) -> None:
         self.file = file
+        self.vocabulary = vocabulary
+        self.kinds = vocabulary.kinds
         self.custom = dict(validator_map or {})
         self.roots = [Path(root) for root in resource_roots]
         self.lines = dict(lines or {})
@@ -434,7 +411,7 @@ class SpecLoader:
 
     # The spec ----------------------------------------------------------------------------------
 
-    def spec(self, data: Any) -> SaharaImageValidator:
+    def spec(self, data: Any) -> SpecValidator:
         """A whole spec."""
         if not isinstance(data, dict):
             raise self.error(
@@ -448,10 +425,12 @@ class SpecLoader:
         if not isinstance(items, list):
             raise self.error(("validators",), f"validators must be a list, not {_kind_of(items)}")
         validators = self.validator_list(items, ("validators",))
-        root = SaharaAllValidator(validators)
+        root = self.kinds["all"](validators)  # type: ignore[call-arg]
         root.path, root.line = "validators", self._line(("validators",))
         self._check_env_uses()
-        return SaharaImageValidator(
+        if self.vocabulary.spec is None:
+            raise self.error((), "a whole spec cannot be built here")
+        return self.vocabulary.spec(  # type: ignore[call-arg]
             root, self.arguments, file=self.file or "", warnings=self.warnings
         )
 
@@ -492,7 +471,9 @@ class SpecLoader:
                 raise self.error(where, f"argument {name} is not required, so it needs a default")
             if required and default is not None:
                 self.warn((*where, "default"), "a required argument's default is never used")
-            arguments[name] = ImageArgument(name, description, default, required, tuple(choices))
+            arguments[name] = self.vocabulary.argument(
+                name, description, default, required, tuple(choices)
+            )
         return arguments
 
     def validator_list(self, items: Any, path: YamlPath) -> list[ImageValidator]:
@@ -505,18 +486,18 @@ class SpecLoader:
         """One ``{kind: value}`` item."""
         kind, value = self._single(item, path, "a validator")
         where = (*path, kind)
-        if kind in self.custom and not _builds_as_builtin(self.custom[kind], kind):
+        if kind in self.custom and not _builds_as_builtin(self.custom[kind], self.kinds.get(kind)):
             validator = self._custom(self.custom[kind], value, where)
-        elif kind in DEFAULT_VALIDATOR_MAP:
+        elif kind in self.kinds:
             validator = getattr(self, f"_{kind}")(value, where)
         else:
-            known = sorted({*DEFAULT_VALIDATOR_MAP, *self.custom})
+            known = sorted({*self.kinds, *self.custom})
             close = closest(kind, known)
             hint = f"; did you mean {shown(close)}?" if close else ""
             raise self.error(
                 where, f"unknown validator kind {shown(kind)} (known: {', '.join(known)}){hint}"
             )
-        if isinstance(validator, SaharaImageValidatorBase) or hasattr(validator, "__dict__"):
+        if isinstance(validator, SpecValidator) or hasattr(validator, "__dict__"):
             try:
                 validator.path = format_path(where)  # type: ignore[attr-defined]
                 validator.line = self._line(where)  # type: ignore[attr-defined]
@@ -569,7 +550,7 @@ class SpecLoader:
             path, f"a package is a name or {{name: {{version: V}}}}, not {_kind_of(entry)}"
         )
 
-    def _package(self, value: Any, path: YamlPath) -> SaharaPackageValidator:
+    def _package(self, value: Any, path: YamlPath) -> SpecValidator:
         if isinstance(value, list):
             if not value:
                 raise self.error(path, "a package list must not be empty")
@@ -579,7 +560,7 @@ class SpecLoader:
         counts = Counter(p.name for p in packages)
         for name in sorted(name for name, count in counts.items() if count > 1):
             self.warn(path, f"package {name} is listed more than once")
-        return SaharaPackageValidator(packages)
+        return self.kinds["package"](packages)  # type: ignore[call-arg]
 
     def _script_options(
         self, value: Any, path: YamlPath, kind: str
@@ -594,7 +575,7 @@ class SpecLoader:
         self._known_keys(fields, grammar.KIND_KEYS[kind], where, f"{kind} {name}")
         return name, fields, where
 
-    def _script(self, value: Any, path: YamlPath) -> SaharaScriptValidator:
+    def _script(self, value: Any, path: YamlPath) -> SpecValidator:
         name, fields, where = self._script_options(value, path, "script")
         env_vars: list[str] = []
         raw_env = fields.get("env_vars")
@@ -615,9 +596,11 @@ class SpecLoader:
         else:
             found, body = self.resource(name, where, "script")
             source = str(found)
-        return SaharaScriptValidator(body, env_vars, output, name=name, source=source)
+        return self.kinds["script"](  # type: ignore[call-arg]
+            body, env_vars, output, name=name, source=source
+        )
 
-    def _copy_script(self, value: Any, path: YamlPath) -> SaharaCopyScriptValidator:
+    def _copy_script(self, value: Any, path: YamlPath) -> SpecValidator:
         name, fields, where = self._script_options(value, path, "copy_script")
         base = name.rstrip("/").rsplit("/", 1)[-1]
         if base in {"", ".", ".."}:
@@ -626,18 +609,18 @@ class SpecLoader:
             body = self._text(fields["inline"], (*where, "inline"), "inline").encode("utf-8")
         else:
             _, body = self.resource(name, where, "copy_script")
-        return SaharaCopyScriptValidator(body, base)
+        return self.kinds["copy_script"](body, base)  # type: ignore[call-arg]
 
-    def _all(self, value: Any, path: YamlPath) -> SaharaAllValidator:
-        return SaharaAllValidator(self.validator_list(value, path))
+    def _all(self, value: Any, path: YamlPath) -> SpecValidator:
+        return self.kinds["all"](self.validator_list(value, path))  # type: ignore[call-arg]
 
-    def _any(self, value: Any, path: YamlPath) -> SaharaAnyValidator:
+    def _any(self, value: Any, path: YamlPath) -> SpecValidator:
         validators = self.validator_list(value, path)
         if not validators:
             raise self.error(path, "any needs at least one alternative: an empty any always fails")
-        return SaharaAnyValidator(validators)
+        return self.kinds["any"](validators)  # type: ignore[call-arg]
 
-    def _os_case(self, value: Any, path: YamlPath) -> SaharaOSCaseValidator:
+    def _os_case(self, value: Any, path: YamlPath) -> SpecValidator:
         if not isinstance(value, list) or not value:
             raise self.error(
                 path, "os_case must be a non-empty list of {distribution: [validators]}"
@@ -656,7 +639,7 @@ class SpecLoader:
                     f"os-release says ID={name}",
                 )
             cases.append((name, self.validator_list(validators, where)))
-        return SaharaOSCaseValidator(cases)
+        return self.kinds["os_case"](cases)  # type: ignore[call-arg]
 
     def _argument(self, value: Any, path: YamlPath) -> str:
         name = self._text(value, path, "argument_name")
@@ -665,7 +648,7 @@ class SpecLoader:
             raise self.error(path, f"argument {shown(name)} is not declared (declared: {declared})")
         return name
 
-    def _argument_case(self, value: Any, path: YamlPath) -> SaharaArgumentCaseValidator:
+    def _argument_case(self, value: Any, path: YamlPath) -> SpecValidator:
         fields = self._mapping(value, path, "argument_case")
         self._known_keys(fields, grammar.KIND_KEYS["argument_case"], path, "argument_case")
         name = self._argument(fields["argument_name"], (*path, "argument_name"))
@@ -691,9 +674,9 @@ class SpecLoader:
                 f"no case for {', '.join(uncovered)} (choices of {name}): with "
                 f"{'that value' if len(uncovered) == 1 else 'those values'} it does nothing",
             )
-        return SaharaArgumentCaseValidator(name, cases)
+        return self.kinds["argument_case"](name, cases)  # type: ignore[call-arg]
 
-    def _argument_set(self, value: Any, path: YamlPath) -> SaharaArgumentSetterValidator:
+    def _argument_set(self, value: Any, path: YamlPath) -> SpecValidator:
         fields = self._mapping(value, path, "argument_set")
         self._known_keys(fields, grammar.KIND_KEYS["argument_set"], path, "argument_set")
         name = self._argument(fields["argument_name"], (*path, "argument_name"))
@@ -704,7 +687,7 @@ class SpecLoader:
                 (*path, "value"),
                 f"{shown(text)} is not a choice of argument {name} ({', '.join(choices)})",
             )
-        return SaharaArgumentSetterValidator(name, text)
+        return self.kinds["argument_set"](name, text)  # type: ignore[call-arg]
 
     def _check_env_uses(self) -> None:
         known = {*self.arguments, *self._outputs}
@@ -717,7 +700,7 @@ class SpecLoader:
                 )
 
 
-def _builds_as_builtin(cls: type[ImageValidator], kind: str) -> bool:
+def _builds_as_builtin(cls: type[ImageValidator], builtin: type | None) -> bool:
     """Whether ``validator_map``'s class for ``kind`` is the built-in kind under another name.
 
     A class that subclasses the built-in class of its kind and says ``loaded_as_builtin``
@@ -725,7 +708,6 @@ def _builds_as_builtin(cls: type[ImageValidator], kind: str) -> bool:
     sees the spec's declared arguments and its errors keep file, line and path; its
     ``from_spec`` is for callers building one validator on their own.
     """
-    builtin = DEFAULT_VALIDATOR_MAP.get(kind)
     return (
         builtin is not None
         and isinstance(cls, type)
@@ -757,16 +739,19 @@ def default_roots(yaml_path: Path, resource_roots: Sequence[str | Path] | None) 
 def load(
     yaml_path: str | Path,
     *,
+    vocabulary: Vocabulary,
     validator_map: Mapping[str, type[ImageValidator]] | None = None,
     resource_roots: Sequence[str | Path] | None = None,
-) -> SaharaImageValidator:
-    """Load a spec file; see :meth:`SaharaImageValidatorBase.from_yaml`."""
+) -> SpecValidator:
+    """Load a spec file, built from ``vocabulary``; see :meth:`ImageSpec.from_yaml
+    <onespec.validators_runtime.images.root.ImageSpec.from_yaml>`."""
     path = Path(yaml_path)
     file = str(yaml_path)
     text = read_spec_text(path, file)
     return loads(
         text,
         file=file,
+        vocabulary=vocabulary,
         validator_map=validator_map,
         resource_roots=default_roots(path, resource_roots),
     )
@@ -826,13 +811,18 @@ def loads(
     text: str,
     *,
     file: str = "<spec>",
+    vocabulary: Vocabulary,
     validator_map: Mapping[str, type[ImageValidator]] | None = None,
     resource_roots: Sequence[str | Path] = (),
-) -> SaharaImageValidator:
-    """Load a spec from its text."""
+) -> SpecValidator:
+    """Load a spec from its text, built from ``vocabulary``."""
     data, lines, dupes = read_yaml(text, file)
     loader = SpecLoader(
-        file, validator_map=validator_map, resource_roots=resource_roots, lines=lines
+        file,
+        vocabulary=vocabulary,
+        validator_map=validator_map,
+        resource_roots=resource_roots,
+        lines=lines,
     )
     for dupe_path, line in dupes:
         loader.warnings.append(
@@ -847,19 +837,25 @@ def build_one(
     kind: str,
     value: Any,
     *,
+    vocabulary: Vocabulary,
     validator_map: Mapping[str, type[ImageValidator]] | None = None,
     resource_roots: Sequence[str | Path] | None = None,
-) -> SaharaImageValidatorBase:
+) -> SpecValidator:
     """One validator of a built-in ``kind`` from its parsed YAML value (no arguments declared).
 
-    ``kind`` ``spec`` is a whole spec (Sahara's ``SaharaImageValidator.from_spec``). Errors
+    ``kind`` ``spec`` is a whole spec (``ImageSpec.from_spec``). Errors
     name no file (there is none here) but the YAML path from ``kind``; when a custom kind's
     ``from_spec`` calls this while a file loads, the file's loader adds file, line and path.
     """
-    loader = SpecLoader(None, validator_map=validator_map, resource_roots=resource_roots or ())
-    if kind == SaharaImageValidator.kind:
+    loader = SpecLoader(
+        None,
+        vocabulary=vocabulary,
+        validator_map=validator_map,
+        resource_roots=resource_roots or (),
+    )
+    if vocabulary.spec is not None and kind == vocabulary.spec.kind:
         return loader.spec(value)
-    if kind not in DEFAULT_VALIDATOR_MAP:
+    if kind not in vocabulary.kinds:
         raise ImageValidationSpecificationError(f"{shown(kind)} is not a built-in validator kind")
     validator = getattr(loader, f"_{kind}")(value, (kind,))
     validator.path = kind

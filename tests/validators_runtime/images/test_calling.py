@@ -23,7 +23,7 @@ from onespec.validators_runtime.images import (
     validate_instance,
 )
 from onespec.validators_runtime.images.remote import RemoteBase
-from onespec.validators_runtime.images.spec import loads
+from onespec.validators_runtime.images.root import loads
 from tests.validators_runtime.images.test_reconcile_packages import PackageManagerRemote
 
 SPEC = """
