@@ -9,7 +9,7 @@ import pytest
 
 from onespec.validators_runtime.images import Distro, Package
 from onespec.validators_runtime.images.packages import Dpkg, Rpm
-from tests.validators_runtime.images.helpers import onespec, write_spec
+from tests.validators_runtime.images.helpers import onespec, onespec_process, write_spec
 from tests.validators_runtime.images.test_local import IDEMPOTENT, snapshot
 
 # --- Distributions --------------------------------------------------------------------------------
@@ -126,6 +126,11 @@ def test_validate_exit_codes_and_json(tmp_path):
         tmp_path, "validators:\n  - package: onespec-no-such-package-7f3a\n", "bad.yaml"
     )
     broken = write_spec(tmp_path, "validators:\n  - pakage: curl\n", "broken.yaml")
+    # The console script itself, in a process: the exit codes as a shell sees them.
+    done = onespec_process("image", "validate", str(good), "--remote", "local")
+    assert done.returncode == 0 and ": passed (" in done.stdout
+    done = onespec_process("image", "validate", str(good), "--remote", "ftp://x")
+    assert done.returncode == 2
     done = onespec("image", "validate", str(good), "--remote", "local")
     assert done.returncode == 0 and ": passed (" in done.stdout
     done = onespec(
