@@ -76,3 +76,14 @@ def comparable(report) -> dict:
     data = report.to_dict(timings=False)
     data.pop("target")
     return data
+
+
+def run_rendered(script: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run a script ``onespec image script`` rendered, with bash and a bare PATH plus ``env``."""
+    return subprocess.run(
+        ["bash", str(script)],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", **env},
+        check=False,
+    )

@@ -8,8 +8,6 @@ hold the runner (and the offline script) to one run, in the validation's mode.
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
 from onespec.validators_runtime.images import (
@@ -19,7 +17,7 @@ from onespec.validators_runtime.images import (
     SaharaImageValidator,
 )
 from onespec.validators_runtime.images.remote import RemoteBase
-from tests.validators_runtime.images.helpers import onespec, write_spec
+from tests.validators_runtime.images.helpers import onespec, run_rendered, write_spec
 
 #: A script shaped like the shipped ones (spark's ubuntu/wget_cdh_repo, add_jar...).
 SAHARA_SHAPED = """
@@ -75,13 +73,7 @@ def test_the_offline_script_runs_it_in_fix_mode_too(tmp_path):
     script.write_text(done.stdout)
 
     def run(**env):
-        return subprocess.run(
-            ["bash", str(script)],
-            capture_output=True,
-            text=True,
-            env={"PATH": "/usr/bin:/bin", **env},
-            check=False,
-        )
+        return run_rendered(script, **env)
 
     assert run(SIV_RECONCILE="0").returncode == 0 and list(root.iterdir()) == []
     assert run().returncode == 0, "reconciling failed"

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
-import subprocess
 
 import pytest
 
 from onespec.validators_runtime.images import Distro, Package
 from onespec.validators_runtime.images.packages import Dpkg, Rpm
-from tests.validators_runtime.images.helpers import onespec, onespec_process, write_spec
+from tests.validators_runtime.images.helpers import (
+    onespec,
+    onespec_process,
+    run_rendered,
+    write_spec,
+)
 from tests.validators_runtime.images.test_local import IDEMPOTENT, snapshot
 
 # --- Distributions --------------------------------------------------------------------------------
@@ -170,12 +174,7 @@ def test_the_rendered_script_reconciles_once_then_changes_nothing(tmp_path):
     assert "wrong-family" not in done.stdout  # the redhat case is left out for debian
 
     def run(**env):
-        return subprocess.run(
-            ["bash", str(script)],
-            capture_output=True,
-            text=True,
-            env={"PATH": "/usr/bin:/bin", **env},
-        )
+        return run_rendered(script, **env)
 
     checking = run(SIV_RECONCILE="0")
     assert checking.returncode == 1 and snapshot(target) == {}
