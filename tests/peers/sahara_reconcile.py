@@ -24,7 +24,6 @@ import hashlib
 import json
 import re
 import shlex
-import subprocess
 import sys
 import traceback
 import warnings
@@ -41,6 +40,7 @@ if MODE == "onespec":
     sys.modules["sahara.plugins.images"] = compat
     sahara.plugins.images = compat
 
+import overlay_root  # noqa: E402  (this folder: the script's own)
 from sahara import exceptions as sahara_exceptions  # noqa: E402
 from sahara.plugins import exceptions as sahara_plugin_exceptions  # noqa: E402
 
@@ -141,10 +141,8 @@ class ThrowawayRoot:
     machine, each command chrooted into an overlay of ``/`` whose changes land in ``folder``."""
 
     def __init__(self, folder, distro):
-        self.folder = Path(folder)
+        self.folder = overlay_root.prepare(folder)
         self.distro = distro
-        for name in ("upper", "work", "merged"):
-            (self.folder / name).mkdir(parents=True, exist_ok=True)
         stubs = self.folder / "upper" / STUB_DIR
         stubs.mkdir(parents=True, exist_ok=True)
         for tool in PLAYED:
@@ -157,23 +155,10 @@ class ThrowawayRoot:
         self.runs = []
 
     def _run(self, cmd, stdin=None, timeout=None):
-        f = self.folder
-        inner = f"env -i PATH={PATH} HOME=/root LANG=C bash -c {shlex.quote(cmd)}"
-        setup = (
-            "mount --make-rprivate / && "
-            f"mount -t overlay overlay -o lowerdir=/,upperdir={f}/upper,workdir={f}/work "
-            f"{f}/merged && mount --bind /proc {f}/merged/proc && mount --bind /dev "
-            f"{f}/merged/dev && exec chroot {f}/merged {inner}"
+        environment = {"PATH": PATH, "HOME": "/root", "LANG": "C"}
+        return overlay_root.run(
+            self.folder, cmd, stdin=stdin, timeout=timeout or 300, environment=environment
         )
-        done = subprocess.run(
-            ["unshare", "-m", "bash", "-c", setup],
-            input=stdin,
-            capture_output=True,
-            timeout=timeout or 300,
-            check=False,
-        )
-        out, err = (stream.decode(errors="replace") for stream in (done.stdout, done.stderr))
-        return done.returncode, out, err
 
     def execute_command(
         self, cmd, run_as_root=False, get_stderr=False, raise_when_error=True, timeout=None
