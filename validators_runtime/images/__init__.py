@@ -10,7 +10,9 @@ machine during an image build)::
     with LocalRemote() as remote:
         report = spec.validate(remote, reconcile=False, env_map={"java_distro": "openjdk"})
 
-The engine's classes have names of their own (:class:`ImageSpec`, :class:`PackageValidator`...);
+The engine's classes have names of their own
+(:class:`~onespec.validators_runtime.images.root.ImageSpec`,
+:class:`~onespec.validators_runtime.images.kinds.PackageValidator`...);
 the SPI's spellings (``SaharaImageValidator``, ``SaharaPackageValidator``...) name the same
 classes, so plugin code written against them runs unchanged. The Sahara-shaped interface itself
 (Sahara's signatures and exceptions) is :mod:`onespec.validators_runtime.images.sahara`.

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from onespec.validators_runtime.images.remote import Remote
 from onespec.validators_runtime.images.report import Outcome, Step
+from onespec.validators_runtime.problems import Location
 
 #: How a run reports progress: called with each step when its validator has finished.
 Progress = Callable[[Step], None]
@@ -113,10 +114,14 @@ class SpecWarning:
     line: int | None
     message: str
 
+    @property
+    def location(self) -> Location:
+        """Where, in the shape every area reports problems in."""
+        return Location(file=self.file or None, line=self.line, path=self.path or None)
+
     def __str__(self) -> str:
-        where = self.file + (f":{self.line}" if self.file and self.line is not None else "")
-        parts = [part for part in (where, self.path, self.message) if part]
-        return ": ".join(parts)
+        where = str(self.location)
+        return f"{where}: {self.message}" if where else self.message
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping."""
