@@ -12,7 +12,7 @@ machine during an image build)::
 
 The engine's classes have names of their own
 (:class:`~onespec.validators_runtime.images.root.ImageSpec`,
-:class:`~onespec.validators_runtime.images.kinds.PackageValidator`...);
+``PackageValidator``...);
 the SPI's spellings (``SaharaImageValidator``, ``SaharaPackageValidator``...) name the same
 classes, so plugin code written against them runs unchanged. The Sahara-shaped interface itself
 (Sahara's signatures and exceptions) is :mod:`onespec.validators_runtime.images.sahara`.
