@@ -153,6 +153,11 @@ def test_validate_exit_codes_and_json(tmp_path):
     assert done.returncode == 1
     errors = json.loads(done.stdout)["errors"]
     assert errors and errors[0]["path"] == "validators[0]" and errors[0]["line"] == 2
+    # The one JSON shape of a finding (validators_runtime/problems.py), as in every report.
+    assert set(errors[0]) == {
+        "code", "severity", "message", "file", "line", "path", "value", "suggestion"
+    }  # fmt: skip
+    assert errors[0]["severity"] == "error" and errors[0]["code"] == "schema"
 
 
 def test_bad_arguments_are_usage_errors(tmp_path):
