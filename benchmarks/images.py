@@ -9,6 +9,7 @@ for a feel of the cost; the target is on the command counts, which hold on any m
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import tempfile
 import time
@@ -75,8 +76,49 @@ def _line(label: str, figure: str, ok: bool | None = None) -> None:
     print(f"{label:<58} {figure}{mark}")
 
 
-def run() -> int:
+#: The most CPU seconds loading a spec of 40,000 packages, or refusing a hostile one, may take.
+LOAD_SECONDS_TARGET = 1.0
+
+
+def _hostile_specs() -> dict[str, str]:
+    """A few specs the loader must refuse cheaply (the tests hold each to its error)."""
+    bomb = ["a0: &a0 [" + ", ".join(["x"] * 9) + "]"]
+    bomb += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
+    return {
+        "an alias bomb": "\n".join(bomb) + "\nvalidators: []\n",
+        "5,000-deep lists": "validators: " + "[" * 5000 + "]" * 5000 + "\n",
+        "a 5,000-digit integer": "validators:\n  - package: {x: {version: " + "1" * 5000 + "}}\n",
+    }
+
+
+def loading() -> int:
+    """CPU seconds to load 40,000 packages and to refuse each hostile spec."""
+    from onespec.validators_runtime.images import ImageValidationSpecificationError
+    from onespec.validators_runtime.images.root import loads
+
     missed = 0
+    print(f"Image specs: CPU seconds to load or refuse (target < {LOAD_SECONDS_TARGET:.0f} s)")
+    cases = {
+        "40,000 packages": "validators:\n  - package:\n"
+        + "".join(f"      - pkg{i}\n" for i in range(40_000)),
+        **_hostile_specs(),
+    }
+    for label, text in cases.items():
+        best = float("inf")
+        for _ in range(3):
+            started = time.process_time()
+            with contextlib.suppress(ImageValidationSpecificationError):
+                loads(text, file="bench.yaml")
+            best = min(best, time.process_time() - started)
+        ok = best < LOAD_SECONDS_TARGET
+        missed += not ok
+        _line(f"  {label}", f"{best:6.3f} s", ok)
+    return missed
+
+
+def run() -> int:
+    missed = loading()
+    print()
     print(
         "Image validation: remote commands per spec of installed packages "
         f"(target <= {COMMANDS_TARGET})"

@@ -240,7 +240,7 @@ KINDS: tuple[ValidatorKind, ...] = (
             "reused until a script or an installation may have changed it: checking a spec of "
             "fifty packages costs the same single query as checking one.",
         ),
-        implementation="SaharaPackageValidator",
+        implementation="PackageValidator",
     ),
     ValidatorKind(
         key="script",
@@ -263,14 +263,15 @@ KINDS: tuple[ValidatorKind, ...] = (
             ),
         ),
         reconcile=(
-            "Runs the script with SIV_RECONCILE=0 first: passed if it exits 0. Otherwise runs it "
-            "again with SIV_RECONCILE=1: reconciled if that run exits 0, failed if not. A "
-            "script therefore checks before it changes anything, and a second validation of a "
-            "reconciled image reports it passed."
+            "Runs the script once with SIV_RECONCILE=1 (test_only=0), as Sahara's runner did: "
+            "reconciled if it exits 0, failed if not. It is never asked to check first: most "
+            "scripts written for Sahara exit 0 when only asked to check because they cannot, "
+            "and their fix would never run. A script therefore tests before it acts."
         ),
         check_only=(
-            "Runs the script once with SIV_RECONCILE=0; it must change nothing and exit 0 when "
-            "the image is as it should be."
+            "Runs the script once with SIV_RECONCILE=0 (test_only=1); it must change nothing and "
+            "exit 0 when the image is as it should be. After a validator of the same list has "
+            "failed, it is not run (as on Sahara, which stopped at the first failure)."
         ),
         keys=SCRIPT_OPTIONS,
         notes=(
@@ -283,7 +284,7 @@ KINDS: tuple[ValidatorKind, ...] = (
             "Scripts must be idempotent: when SIV_RECONCILE is 1 they test whether their work "
             "is already done before doing it.",
         ),
-        implementation="SaharaScriptValidator",
+        implementation="ScriptValidator",
     ),
     ValidatorKind(
         key="copy_script",
@@ -310,7 +311,7 @@ KINDS: tuple[ValidatorKind, ...] = (
         ),
         keys=COPY_OPTIONS,
         notes=("Paths obey the same rules as script paths.",),
-        implementation="SaharaCopyScriptValidator",
+        implementation="CopyScriptValidator",
     ),
     ValidatorKind(
         key="all",
@@ -323,7 +324,7 @@ KINDS: tuple[ValidatorKind, ...] = (
             "skipped."
         ),
         check_only="Checks every validator, even after a failure, so one run reports them all.",
-        implementation="SaharaAllValidator",
+        implementation="AllValidator",
     ),
     ValidatorKind(
         key="any",
@@ -337,7 +338,7 @@ KINDS: tuple[ValidatorKind, ...] = (
             "the alternatives from the least to the most intrusive."
         ),
         check_only="Checks each validator in order and passes at the first that passes.",
-        implementation="SaharaAnyValidator",
+        implementation="AnyValidator",
     ),
     ValidatorKind(
         key="os_case",
@@ -364,7 +365,7 @@ KINDS: tuple[ValidatorKind, ...] = (
             "The distribution is read from /etc/os-release: ID, or the first entry of ID_LIKE "
             "that names a known distribution.",
         ),
-        implementation="SaharaOSCaseValidator",
+        implementation="OSCaseValidator",
     ),
     ValidatorKind(
         key="argument_case",
@@ -391,7 +392,7 @@ KINDS: tuple[ValidatorKind, ...] = (
             "A case for a value the argument's choices do not allow can never run, and a "
             "choice without a case does nothing: both are reported as warnings.",
         ),
-        implementation="SaharaArgumentCaseValidator",
+        implementation="ArgumentCaseValidator",
     ),
     ValidatorKind(
         key="argument_set",
@@ -410,7 +411,7 @@ KINDS: tuple[ValidatorKind, ...] = (
             Key("argument_name", "text", "A declared argument.", required=True),
             Key("value", "scalar", "Its new value.", required=True),
         ),
-        implementation="SaharaArgumentSetterValidator",
+        implementation="ArgumentSetterValidator",
     ),
 )
 

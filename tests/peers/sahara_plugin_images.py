@@ -20,7 +20,6 @@ Prints one JSON object; ``argv[1]`` names the folder for the throwaway root.
 import contextlib
 import json
 import shlex
-import subprocess
 import sys
 import traceback
 import warnings
@@ -29,6 +28,7 @@ from pathlib import Path
 warnings.simplefilter("ignore")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # onespec, from this checkout
 
+import overlay_root  # noqa: E402  (this folder: the script's own)
 import sahara.plugins  # noqa: E402
 
 from onespec.validators_runtime.images import sahara as compat  # noqa: E402
@@ -97,31 +97,11 @@ class ThrowawayRoot(RemoteBase):
     target = "throwaway-root"
 
     def __init__(self, folder):
-        self.folder = Path(folder)
-        for name in ("upper", "work", "merged"):
-            (self.folder / name).mkdir(parents=True, exist_ok=True)
+        self.folder = overlay_root.prepare(folder)
         self.commands = []
 
     def _run(self, cmd, stdin=None, timeout=None):
-        f = self.folder
-        setup = (
-            "mount --make-rprivate / && "
-            f"mount -t overlay overlay -o lowerdir=/,upperdir={f}/upper,workdir={f}/work "
-            f"{f}/merged && mount --bind /proc {f}/merged/proc && mount --bind /dev "
-            f"{f}/merged/dev && exec chroot {f}/merged bash -c {shlex.quote(cmd)}"
-        )
-        done = subprocess.run(
-            ["unshare", "-m", "bash", "-c", setup],
-            input=stdin,
-            capture_output=True,
-            timeout=timeout or 600,
-            check=False,
-        )
-        return (
-            done.returncode,
-            done.stdout.decode(errors="replace"),
-            done.stderr.decode(errors="replace"),
-        )
+        return overlay_root.run(self.folder, cmd, stdin=stdin, timeout=timeout)
 
     def execute_command(self, cmd, run_as_root=False, raise_when_error=True, timeout=None):
         self.commands.append(cmd)

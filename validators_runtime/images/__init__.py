@@ -4,13 +4,18 @@ A plugin describes what its images must hold in a YAML spec -- packages, scripts
 distribution or per argument -- and validates instances through a remote (SSH, or the local
 machine during an image build)::
 
-    from onespec.validators_runtime.images import LocalRemote, SaharaImageValidator
+    from onespec.validators_runtime.images import ImageSpec, LocalRemote
 
-    spec = SaharaImageValidator.from_yaml("image.yaml", resource_roots=["resources/images"])
+    spec = ImageSpec.from_yaml("image.yaml", resource_roots=["resources/images"])
     with LocalRemote() as remote:
         report = spec.validate(remote, reconcile=False, env_map={"java_distro": "openjdk"})
 
-Every name here keeps the SPI's spelling, so plugin code written against it ports unchanged.
+The engine's classes have names of their own
+(:class:`~onespec.validators_runtime.images.root.ImageSpec`,
+``PackageValidator``...);
+the SPI's spellings (``SaharaImageValidator``, ``SaharaPackageValidator``...) name the same
+classes, so plugin code written against them runs unchanged. The Sahara-shaped interface itself
+(Sahara's signatures and exceptions) is :mod:`onespec.validators_runtime.images.sahara`.
 """
 
 from __future__ import annotations
@@ -33,26 +38,37 @@ from onespec.validators_runtime.images.errors import (
     RemoteCommandError,
     RemoteError,
 )
+from onespec.validators_runtime.images.kinds import (
+    DEFAULT_VALIDATOR_MAP,
+    AllValidator,
+    AnyValidator,
+    ArgumentCaseValidator,
+    ArgumentSetterValidator,
+    CopyScriptValidator,
+    OSCaseValidator,
+    PackageValidator,
+    ScriptValidator,
+    SpecKind,
+)
+from onespec.validators_runtime.images.model import ImageValidator, SpecValidator, SpecWarning
 from onespec.validators_runtime.images.packages import Package
 from onespec.validators_runtime.images.remote import LocalRemote, Remote
 from onespec.validators_runtime.images.report import Outcome, Step, ValidationReport
-from onespec.validators_runtime.images.spec import SpecWarning
-from onespec.validators_runtime.images.validators import (
-    DEFAULT_VALIDATOR_MAP,
-    ImageArgument,
-    ImageValidator,
-    SaharaAllValidator,
-    SaharaAnyValidator,
-    SaharaArgumentCaseValidator,
-    SaharaArgumentSetterValidator,
-    SaharaCopyScriptValidator,
-    SaharaImageValidator,
-    SaharaImageValidatorBase,
-    SaharaOSCaseValidator,
-    SaharaPackageValidator,
-    SaharaScriptValidator,
-    ValidationContext,
-)
+from onespec.validators_runtime.images.root import ImageArgument, ImageSpec
+from onespec.validators_runtime.images.run import ValidationContext
+
+# The SPI's spellings (the names the blueprint and Sahara's plugins use), kept so that code
+# written against them runs unchanged; the engine's own names are the ones above.
+SaharaImageValidatorBase = SpecKind
+SaharaImageValidator = ImageSpec
+SaharaPackageValidator = PackageValidator
+SaharaScriptValidator = ScriptValidator
+SaharaCopyScriptValidator = CopyScriptValidator
+SaharaAllValidator = AllValidator
+SaharaAnyValidator = AnyValidator
+SaharaOSCaseValidator = OSCaseValidator
+SaharaArgumentCaseValidator = ArgumentCaseValidator
+SaharaArgumentSetterValidator = ArgumentSetterValidator
 
 
 def __getattr__(name: str) -> object:
@@ -66,19 +82,27 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "DEFAULT_VALIDATOR_MAP",
+    "AllValidator",
+    "AnyValidator",
+    "ArgumentCaseValidator",
+    "ArgumentSetterValidator",
     "ClusterReport",
+    "CopyScriptValidator",
     "Distro",
     "ImageArgument",
     "ImageArgumentError",
     "ImageError",
+    "ImageSpec",
     "ImageValidationError",
     "ImageValidationPlugin",
     "ImageValidationSpecificationError",
     "ImageValidator",
     "InstanceResult",
     "LocalRemote",
+    "OSCaseValidator",
     "Outcome",
     "Package",
+    "PackageValidator",
     "Remote",
     "RemoteCommandError",
     "RemoteError",
@@ -93,7 +117,10 @@ __all__ = [
     "SaharaOSCaseValidator",
     "SaharaPackageValidator",
     "SaharaScriptValidator",
+    "ScriptValidator",
     "SpecImageValidationPlugin",
+    "SpecKind",
+    "SpecValidator",
     "SpecWarning",
     "Step",
     "ValidationContext",

@@ -26,6 +26,7 @@ from onespec.validators_runtime.images.errors import (
     ImageValidationSpecificationError,
     RemoteError,
 )
+from onespec.validators_runtime.problems import Location, Problem, shown
 
 _RESOURCE_ROOTS = click.option(
     "--resource-root",
@@ -71,7 +72,7 @@ def _roots(spec: str, resource_roots: tuple[str, ...]) -> list[Path]:
 def _load(spec: str, resource_roots: tuple[str, ...]) -> Any:
     """Load the spec, or exit 1 with the loader's located message (the file exists: click
     checked)."""
-    from onespec.validators_runtime.images.spec import load
+    from onespec.validators_runtime.images.root import load
 
     try:
         return load(spec, resource_roots=_roots(spec, resource_roots))
@@ -139,7 +140,25 @@ def _inlined_schema() -> dict[str, Any]:
     return {**inlined, "$defs": {name: inline(body) for name, body in defs.items()}}
 
 
-def _schema_errors(data: Any, file: str, lines: dict) -> list[dict[str, Any]]:
+#: The longest message a schema error may print: its value is the user's and may be huge.
+_MAX_MESSAGE = 1000
+
+
+def _bounded_message(message: str, instance: Any) -> str:
+    """jsonschema's message with the offending value shown bounded, and the whole cut short.
+
+    jsonschema writes the value's whole ``repr`` into the message; an alias-shared nested list
+    of a few hundred bytes of YAML expands to hundreds of kilobytes of text.
+    """
+    whole = repr(instance)
+    if len(whole) > 80:
+        message = message.replace(whole, shown(instance))
+    if len(message) > _MAX_MESSAGE:
+        message = message[:_MAX_MESSAGE] + f"... ({len(message):,} characters)"
+    return message
+
+
+def _schema_errors(data: Any, file: str, lines: dict) -> list[Problem]:
     """Every place where ``data`` breaks the JSON Schema, most specific reason first."""
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
@@ -157,13 +176,11 @@ def _schema_errors(data: Any, file: str, lines: dict) -> list[dict[str, Any]]:
             probe = probe[:-1]
         line = lines.get(probe)
         found.append(
-            {
-                "source": "schema",
-                "file": file,
-                "path": format_path(path),
-                "line": line,
-                "message": best.message,
-            }
+            Problem(
+                "schema",
+                _bounded_message(best.message, best.instance),
+                location=Location(file=file, line=line, path=format_path(path) or None),
+            )
         )
     return found
 
@@ -183,57 +200,48 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
     Example:
       onespec image check plugin/resources/images/image.yaml
     """
-    from onespec.validators_runtime.images.spec import SpecLoader, read_yaml
+    from onespec.validators_runtime.images.root import vocabulary
+    from onespec.validators_runtime.images.spec import SpecLoader, read_spec_text, read_yaml
 
     _quiet_loader()
     try:
-        text = Path(spec).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise click.BadParameter(f"cannot read {spec}: {exc}", param_hint="SPEC") from None
-    errors: list[dict[str, Any]] = []
-    warnings: list[dict[str, Any]] = []
+        text = read_spec_text(Path(spec), spec)
+    except ImageValidationSpecificationError as exc:
+        raise click.BadParameter(str(exc), param_hint="SPEC") from None
+    errors: list[Problem] = []
+    warnings: list[Problem] = []
     loaded = None
     try:
         data, lines, dupes = read_yaml(text, spec)
     except ImageValidationSpecificationError as exc:
-        errors.append(
-            {"source": "yaml", "file": spec, "path": "", "line": exc.line, "message": exc.reason}
-        )
+        errors.append(Problem("yaml", exc.reason, location=exc.location))
     else:
         errors = _schema_errors(data, spec, lines)
         if not errors:
-            loader = SpecLoader(spec, resource_roots=_roots(spec, resource_roots), lines=lines)
+            loader = SpecLoader(
+                spec,
+                vocabulary=vocabulary(),
+                resource_roots=_roots(spec, resource_roots),
+                lines=lines,
+            )
             try:
                 loaded = loader.spec(data)
             except ImageValidationSpecificationError as exc:
-                errors.append(
-                    {
-                        "source": "loader",
-                        "file": spec,
-                        "path": exc.path or "",
-                        "line": exc.line,
-                        "message": exc.reason,
-                    }
-                )
-            warnings = [w.to_dict() for w in loader.warnings]
+                errors.append(Problem("spec", exc.reason, location=exc.location))
+            warnings = [Problem("spec", w.message, "warning", w.location) for w in loader.warnings]
             for path, line in dupes:
                 from onespec.validators_runtime.images.spec import format_path
 
-                warnings.append(
-                    {
-                        "file": spec,
-                        "path": format_path(path),
-                        "line": line,
-                        "message": "this key is given twice; the last wins",
-                    }
-                )
+                where = Location(file=spec, line=line, path=format_path(path) or None)
+                twice = "this key is given twice; the last wins"
+                warnings.append(Problem("duplicate-key", twice, "warning", where))
     valid = not errors
     if output_format == "json":
         body: dict[str, Any] = {
             "spec": spec,
             "valid": valid,
-            "errors": errors,
-            "warnings": warnings,
+            "errors": [problem.to_dict() for problem in errors],
+            "warnings": [problem.to_dict() for problem in warnings],
         }
         if loaded is not None:
             body["arguments"] = [
@@ -250,11 +258,8 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
             body["packages"] = loaded.packages()
         click.echo(json.dumps(body, indent=2))
     else:
-        for kind, items in (("error", errors), ("warning", warnings)):
-            for item in items:
-                where = item["file"] + (f":{item['line']}" if item["line"] else "")
-                path = f" {item['path']}:" if item["path"] else ""
-                click.echo(f"{kind}: {where}:{path} {item['message']}")
+        for problem in (*errors, *warnings):
+            click.echo(f"{problem.severity}: {problem}")
         if loaded is not None:
             count = sum(1 for _ in loaded.validator.walk())
             counts = ", ".join(

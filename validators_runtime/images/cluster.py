@@ -18,21 +18,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from onespec.validators_runtime.images.errors import (
-    ImageArgumentError,
-    ImageError,
-    ImageValidationError,
-)
-from onespec.validators_runtime.images.report import Outcome, ValidationReport
-from onespec.validators_runtime.images.validators import (
-    ImageValidator,
-    SaharaImageValidator,
-    SaharaImageValidatorBase,
+from onespec.validators_runtime.images.calling import (
     call_custom,
     refuse_positional,
     resolve_env,
     resolve_mode,
 )
+from onespec.validators_runtime.images.errors import (
+    ImageArgumentError,
+    ImageError,
+    ImageValidationError,
+)
+from onespec.validators_runtime.images.model import ImageValidator, SpecValidator
+from onespec.validators_runtime.images.report import Outcome, ValidationReport
+from onespec.validators_runtime.images.root import ImageSpec
 
 LOG = logging.getLogger(__name__)
 
@@ -60,7 +59,7 @@ def validate_instance(
     mode is a keyword, ``reconcile`` (default true) or Sahara's ``test_only``: Sahara passed
     ``test_only`` third and positionally, the blueprint ``reconcile``, so a positional mode is
     refused rather than read either way. ``options`` are those of
-    ``SaharaImageValidator.validate`` (an unknown one is a TypeError). When checking only,
+    ``ImageSpec.validate`` (an unknown one is a TypeError). When checking only,
     every validator runs even after a failure, so one call reports everything; when
     reconciling, the first failure stops the run. Raises ImageValidationError naming every
     failure, with the first failed report attached.
@@ -92,7 +91,7 @@ def _validate_through(
     failures: list[ImageValidationError] = []
     for validator in validators:
         try:
-            if isinstance(validator, SaharaImageValidatorBase):
+            if isinstance(validator, SpecValidator):
                 result = validator.validate(remote, reconcile=reconcile, env_map=env, **options)
             else:
                 distro = options.get("distro")
@@ -363,11 +362,11 @@ class SpecImageValidationPlugin(ImageValidationPlugin):
     image_validator_map: ClassVar[Mapping[str, type[ImageValidator]] | None] = None
     image_validation_workers: ClassVar[int] = DEFAULT_MAX_WORKERS
 
-    def image_validator(self, cluster: Any) -> SaharaImageValidator:
+    def image_validator(self, cluster: Any) -> ImageSpec:
         """The loaded spec for ``cluster`` (the same file for every cluster by default)."""
         if self.image_spec is None:
             raise ImageValidationError(f"{type(self).__name__} names no image_spec")
-        return SaharaImageValidator.from_yaml(
+        return ImageSpec.from_yaml(
             self.image_spec, self.image_validator_map, self.image_resource_roots
         )
 

@@ -9,12 +9,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from onespec.validators_runtime.problems import Location
+
 if TYPE_CHECKING:
     from onespec.validators_runtime.images.report import ValidationReport
 
 
 class ImageError(Exception):
     """The base of every image-validation exception."""
+
+    def __init__(self, *args: Any) -> None:
+        # Not cooperative on purpose: the Sahara module joins these classes with Sahara's own,
+        # whose constructors rewrite the message; onespec's text stays as onespec wrote it.
+        Exception.__init__(self, *args)
 
 
 class ImageValidationSpecificationError(ImageError, ValueError):
@@ -36,14 +43,14 @@ class ImageValidationSpecificationError(ImageError, ValueError):
         self.file = file
         self.path = path
         self.line = line
-        super().__init__(self._text())
+        #: Where, in the shape every area reports problems in.
+        self.location = Location(file=file, line=line, path=path)
+        #: The text, as Sahara's exceptions carried it (plugins read ``exc.message``).
+        self.message = self._text()
+        super().__init__(self.message)
 
     def _text(self) -> str:
-        where = self.file or ""
-        if self.line is not None:
-            where += f":{self.line}" if where else f"line {self.line}"
-        if self.path:
-            where += f": {self.path}" if where else self.path
+        where = str(self.location)
         return f"{where}: {self.reason}" if where else self.reason
 
 

@@ -7,10 +7,11 @@ package database, the quoting keeps it out of the shell.
 
 from __future__ import annotations
 
-import difflib
 import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+from onespec.validators_runtime.problems import closest
 
 
 @dataclass(frozen=True)
@@ -173,7 +174,7 @@ def closest_names(wanted: Iterable[str], known: Iterable[str]) -> dict[str, str]
         # trigram index, as extra-spec suggestions use for repeated queries, costs more to build
         # over tens of thousands of names than this one-off search, and ranks short names worse.)
         near = [other for other in names if abs(len(other) - len(name)) <= 2]
-        match = difflib.get_close_matches(name, near, n=1, cutoff=0.75)
+        match = closest(name, near, cutoff=0.75)
         if match:
-            guesses[name] = match[0]
+            guesses[name] = match
     return guesses

@@ -19,11 +19,12 @@ Sahara's remotes. This module gives them those names, so that porting is a chang
   other way round, which gives Sahara code a onespec remote;
 * the plugin SPI as Sahara's plugins define it: :func:`call_validate_images` and
   :func:`get_image_arguments`;
-* :data:`DISTRO_KEY`, :data:`TEST_ONLY_KEY`, :func:`transform_exception`, the exceptions.
+* :data:`DISTRO_KEY`, :data:`TEST_ONLY_KEY`, :func:`transform_exception`, the exceptions --
+  where Sahara is installed, subclasses of both onespec's and Sahara's classes of that name.
 
-What runs is onespec's engine, so what it does differently from Sahara's -- scripts asked to
-check first, every value quoted, ``all`` reporting every failure when only checking -- is
-described in the image-spec guide, "Porting a Sahara plugin".
+What runs is onespec's engine, so what it does differently from Sahara's -- scripts staged in a
+private directory, every value quoted, every missing package reported when only checking -- is
+described in the image-spec guide, "Porting a Sahara plugin", with the reason for each.
 """
 
 from __future__ import annotations
@@ -34,23 +35,22 @@ import importlib.resources
 import inspect
 import os
 import shlex
+import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from onespec.validators_runtime.images import cluster, validators
-from onespec.validators_runtime.images import packages as _packages
+import onespec.validators_runtime.images.cluster as _cluster
+import onespec.validators_runtime.images.errors as _errors
+import onespec.validators_runtime.images.kinds as kinds
+import onespec.validators_runtime.images.packages as _packages
+import onespec.validators_runtime.images.root as root
 from onespec.validators_runtime.images.distro import Distro, detect
-from onespec.validators_runtime.images.errors import (
-    ImageArgumentError,
-    ImageValidationError,
-    ImageValidationSpecificationError,
-    RemoteCommandError,
-)
+from onespec.validators_runtime.images.errors import RemoteCommandError
+from onespec.validators_runtime.images.model import ImageValidator, SpecValidator
 from onespec.validators_runtime.images.remote import CommandResult, Remote, RemoteBase
 from onespec.validators_runtime.images.report import ValidationReport
 from onespec.validators_runtime.images.spec import build_one
-from onespec.validators_runtime.images.validators import ImageValidator
 
 __all__ = [
     "DISTRO_KEY",
@@ -81,6 +81,99 @@ __all__ = [
     "transform_exception",
     "validate_instance",
 ]
+
+# --- Exceptions: Sahara's own classes where Sahara is installed ---------------------------------
+
+
+def _sahara_exceptions() -> Any:
+    """``sahara.plugins.exceptions`` when Sahara is importable, else None."""
+    try:
+        from sahara.plugins import exceptions  # type: ignore[import-not-found]
+    except Exception:  # not installed, or broken: onespec's classes serve alone
+        return None
+    return exceptions
+
+
+def _joined(ours: type[Exception], theirs: Any) -> Any:
+    """``ours`` also deriving from Sahara's class ``theirs`` (when there is one).
+
+    Code that catches Sahara's class catches it, code that catches onespec's too; the text is
+    onespec's (``str`` and ``message``), and Sahara's ``code`` and ``uuid`` are there.
+    """
+    if theirs is None:
+        return ours
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        ours.__init__(self, *args, **kwargs)
+        self.uuid = str(uuid.uuid4())
+
+    return type(
+        ours.__name__,
+        (ours, theirs),
+        {
+            "__module__": __name__,
+            "__doc__": f"onespec's {ours.__name__}, also Sahara's {theirs.__name__}.",
+            "__init__": __init__,
+            "__str__": Exception.__str__,
+            "code": theirs.__dict__.get("code", getattr(theirs, "code", "")),
+        },
+    )
+
+
+_SAHARA = _sahara_exceptions()
+ImageValidationError: Any = _joined(
+    _errors.ImageValidationError, getattr(_SAHARA, "ImageValidationError", None)
+)
+ImageValidationSpecificationError: Any = _joined(
+    _errors.ImageValidationSpecificationError,
+    getattr(_SAHARA, "ImageValidationSpecificationError", None),
+)
+ImageArgumentError: Any = (
+    type(
+        "ImageArgumentError",
+        (_errors.ImageArgumentError, ImageValidationError),
+        {"__module__": __name__, "__doc__": _errors.ImageArgumentError.__doc__},
+    )
+    if _SAHARA is not None
+    else _errors.ImageArgumentError
+)
+#: onespec's classes and this module's, most specific first.
+_AS_SAHARA: tuple[tuple[type, type], ...] = (
+    (_errors.ImageArgumentError, ImageArgumentError),
+    (_errors.ImageValidationSpecificationError, ImageValidationSpecificationError),
+    (_errors.ImageValidationError, ImageValidationError),
+)
+
+_Call = TypeVar("_Call", bound=Callable[..., Any])
+
+
+def _sahara_errors(function: _Call) -> _Call:
+    """Re-raise onespec's image exceptions from ``function`` as this module's classes.
+
+    The engine raises onespec's classes; callers of this module catch Sahara's (where it is
+    installed). The new exception carries everything the old one did.
+    """
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except _errors.ImageError as exc:
+            for ours, shaped in _AS_SAHARA:
+                if shaped is not ours and isinstance(exc, ours) and not isinstance(exc, shaped):
+                    raise _converted(exc, shaped) from exc
+            raise
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _converted(exc: BaseException, shaped: type) -> BaseException:
+    new = shaped.__new__(shaped)
+    new.__dict__.update(exc.__dict__)
+    new.args = exc.args
+    new.uuid = str(uuid.uuid4())
+    return new
+
 
 #: The variable Sahara's validators put the distribution in (scripts read ``$distro``).
 DISTRO_KEY = "distro"
@@ -299,7 +392,7 @@ def _accepts_package(from_spec: Callable[..., Any]) -> bool:
     return "package" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
 
 
-class SaharaImageValidatorBase(validators.SaharaImageValidatorBase):
+class SaharaImageValidatorBase(kinds.SpecKind):
     """The base of the validators built from a spec, with Sahara's class methods.
 
     Its subclasses are onespec's validator kinds: the run is onespec's. A plugin's own kind
@@ -321,6 +414,7 @@ class SaharaImageValidatorBase(validators.SaharaImageValidatorBase):
         return get_validator_map(custom_validator_map)
 
     @classmethod
+    @_sahara_errors
     def from_yaml(  # type: ignore[override]
         cls,
         yaml_path: str | Path,
@@ -334,12 +428,13 @@ class SaharaImageValidatorBase(validators.SaharaImageValidatorBase):
         as it is). Without ``resource_roots`` the spec's own directory is the root.
         """
         path = _inside(package, yaml_path, "spec")
-        loaded = validators.SaharaImageValidatorBase.from_yaml(
+        loaded = root.ImageSpec.from_yaml(
             path, get_validator_map(validator_map), _roots(resource_roots, package)
         )
         return _adopt(loaded)  # type: ignore[return-value]
 
     @classmethod
+    @_sahara_errors
     def from_spec(  # type: ignore[override]
         cls,
         spec: Any,
@@ -351,12 +446,14 @@ class SaharaImageValidatorBase(validators.SaharaImageValidatorBase):
         built = build_one(
             cls.kind,
             spec,
+            vocabulary=root.vocabulary(),
             validator_map=get_validator_map(validator_map),
             resource_roots=_roots(resource_roots, package) or (),
         )
         return _adopt(built)
 
     @classmethod
+    @_sahara_errors
     def from_spec_list(
         cls,
         specs: Sequence[Any],
@@ -376,6 +473,7 @@ class SaharaImageValidatorBase(validators.SaharaImageValidatorBase):
         return built
 
     @classmethod
+    @_sahara_errors
     def get_class_from_spec(
         cls, spec: Any, validator_map: Mapping[str, type[ImageValidator]] | None
     ) -> tuple[type[ImageValidator], Any]:
@@ -392,6 +490,7 @@ class SaharaImageValidatorBase(validators.SaharaImageValidatorBase):
             )
         return kinds[kind], value
 
+    @_sahara_errors
     def validate(  # type: ignore[override]
         self,
         remote: Any,
@@ -459,7 +558,7 @@ class Package(_packages.Package):
         return f"{self.name}-{self.version}" if self.version else self.name
 
 
-class SaharaPackageValidator(SaharaImageValidatorBase, validators.SaharaPackageValidator):
+class SaharaPackageValidator(SaharaImageValidatorBase, kinds.PackageValidator):
     """``package``; its packages are :attr:`Package` objects."""
 
     Package: ClassVar[type[Package]] = Package
@@ -468,7 +567,7 @@ class SaharaPackageValidator(SaharaImageValidatorBase, validators.SaharaPackageV
         super().__init__([Package(p.name, p.version) for p in packages])
 
 
-class SaharaScriptValidator(SaharaImageValidatorBase, validators.SaharaScriptValidator):
+class SaharaScriptValidator(SaharaImageValidatorBase, kinds.ScriptValidator):
     """``script``; ``env_vars`` lists ``test_only`` and ``distro`` first, as Sahara's did.
 
     Those two are set for every script whatever the list says (with ``SIV_RECONCILE`` and
@@ -476,19 +575,19 @@ class SaharaScriptValidator(SaharaImageValidatorBase, validators.SaharaScriptVal
     """
 
 
-class SaharaCopyScriptValidator(SaharaImageValidatorBase, validators.SaharaCopyScriptValidator):
+class SaharaCopyScriptValidator(SaharaImageValidatorBase, kinds.CopyScriptValidator):
     """``copy_script``."""
 
 
-class SaharaAllValidator(SaharaImageValidatorBase, validators.SaharaAllValidator):
+class SaharaAllValidator(SaharaImageValidatorBase, kinds.AllValidator):
     """``all``."""
 
 
-class SaharaAnyValidator(SaharaImageValidatorBase, validators.SaharaAnyValidator):
+class SaharaAnyValidator(SaharaImageValidatorBase, kinds.AnyValidator):
     """``any``."""
 
 
-class SaharaOSCaseValidator(SaharaImageValidatorBase, validators.SaharaOSCaseValidator):
+class SaharaOSCaseValidator(SaharaImageValidatorBase, kinds.OSCaseValidator):
     """``os_case``; ``distros`` lists ``(distro, validator)`` pairs, as Sahara's did."""
 
     _distro_tuple = collections.namedtuple("_distro_tuple", ["distro", "validator"])
@@ -505,16 +604,14 @@ class SaharaOSCaseValidator(SaharaImageValidatorBase, validators.SaharaOSCaseVal
         ]
 
 
-class SaharaArgumentCaseValidator(SaharaImageValidatorBase, validators.SaharaArgumentCaseValidator):
+class SaharaArgumentCaseValidator(SaharaImageValidatorBase, kinds.ArgumentCaseValidator):
     """``argument_case``; a case may be given as one validator, as Sahara's were."""
 
     def __init__(self, argument_name: str, cases: Mapping[str, Any]) -> None:
         super().__init__(argument_name, {value: _listed(v) for value, v in cases.items()})
 
 
-class SaharaArgumentSetterValidator(
-    SaharaImageValidatorBase, validators.SaharaArgumentSetterValidator
-):
+class SaharaArgumentSetterValidator(SaharaImageValidatorBase, kinds.ArgumentSetterValidator):
     """``argument_set``."""
 
 
@@ -547,15 +644,15 @@ class ImageArgument:
         self.choices = list(choices) if choices else None
 
     @classmethod
+    @_sahara_errors
     def from_spec(cls, spec: Any) -> dict[str, ImageArgument]:
         """The arguments of an ``arguments`` mapping, by name, with onespec's checks."""
         return {
-            name: cls._of(argument)
-            for name, argument in validators.ImageArgument.from_spec(spec).items()
+            name: cls._of(argument) for name, argument in root.ImageArgument.from_spec(spec).items()
         }
 
     @classmethod
-    def _of(cls, argument: validators.ImageArgument) -> ImageArgument:
+    def _of(cls, argument: root.ImageArgument) -> ImageArgument:
         return cls(
             argument.name,
             argument.description or None,
@@ -568,7 +665,7 @@ class ImageArgument:
         return f"ImageArgument({self.name!r}, default={self.default!r})"
 
 
-class SaharaImageValidator(SaharaImageValidatorBase, validators.SaharaImageValidator):
+class SaharaImageValidator(SaharaImageValidatorBase, root.ImageSpec):
     """A whole spec; ``arguments`` are this module's mutable :class:`ImageArgument`."""
 
     def get_argument_list(self) -> list[ImageArgument]:  # type: ignore[override]
@@ -578,26 +675,26 @@ class SaharaImageValidator(SaharaImageValidatorBase, validators.SaharaImageValid
 
 #: onespec's kind classes -> this module's.
 _SAHARA_SHAPED: dict[type, type] = {
-    validators.SaharaPackageValidator: SaharaPackageValidator,
-    validators.SaharaScriptValidator: SaharaScriptValidator,
-    validators.SaharaCopyScriptValidator: SaharaCopyScriptValidator,
-    validators.SaharaAllValidator: SaharaAllValidator,
-    validators.SaharaAnyValidator: SaharaAnyValidator,
-    validators.SaharaOSCaseValidator: SaharaOSCaseValidator,
-    validators.SaharaArgumentCaseValidator: SaharaArgumentCaseValidator,
-    validators.SaharaArgumentSetterValidator: SaharaArgumentSetterValidator,
-    validators.SaharaImageValidator: SaharaImageValidator,
+    kinds.PackageValidator: SaharaPackageValidator,
+    kinds.ScriptValidator: SaharaScriptValidator,
+    kinds.CopyScriptValidator: SaharaCopyScriptValidator,
+    kinds.AllValidator: SaharaAllValidator,
+    kinds.AnyValidator: SaharaAnyValidator,
+    kinds.OSCaseValidator: SaharaOSCaseValidator,
+    kinds.ArgumentCaseValidator: SaharaArgumentCaseValidator,
+    kinds.ArgumentSetterValidator: SaharaArgumentSetterValidator,
+    root.ImageSpec: SaharaImageValidator,
 }
 
 
-def _adopt(root: Any) -> Any:
+def _adopt(tree: Any) -> Any:
     """Give the validators onespec's loader built this module's classes, in place.
 
     Each class here subclasses the one it replaces and adds no state, so an object keeps
     everything the run needs; what Sahara's callers read differently is converted: packages
     print ``name-version``, scripts list ``test_only`` and ``distro``, arguments are mutable.
     """
-    for item in list(root.walk()) if isinstance(root, validators.SaharaImageValidatorBase) else []:
+    for item in list(tree.walk()) if isinstance(tree, SpecValidator) else []:
         shaped = _SAHARA_SHAPED.get(type(item))
         if shaped is None:
             continue
@@ -611,7 +708,7 @@ def _adopt(root: Any) -> Any:
             item.arguments = {
                 name: ImageArgument._of(argument) for name, argument in item.arguments.items()
             }
-    return root
+    return tree
 
 
 def get_validator_map(
@@ -627,6 +724,7 @@ def get_validator_map(
 # --- Instances and plugins ----------------------------------------------------------------------
 
 
+@_sahara_errors
 def validate_instance(
     instance: Any,
     validators: Sequence[ImageValidator],
@@ -647,7 +745,7 @@ def validate_instance(
         distro = _distro_of(raw)
         if distro is not None:
             kwargs.setdefault("distro", distro)
-        return cluster.validate_instance(
+        return _cluster.validate_instance(
             remote,
             validators,
             test_only=bool(test_only),
@@ -656,9 +754,10 @@ def validate_instance(
         )
 
 
+@_sahara_errors
 def call_validate_images(
     plugin: Any,
-    cluster_: Any,
+    cluster: Any,
     *,
     test_only: bool = False,
     image_arguments: Any = None,
@@ -669,8 +768,8 @@ def call_validate_images(
     keyword it does not name (see
     :func:`onespec.validators_runtime.images.cluster.call_validate_images`).
     """
-    return cluster.call_validate_images(
-        plugin, cluster_, test_only=test_only, image_arguments=image_arguments
+    return _cluster.call_validate_images(
+        plugin, cluster, test_only=test_only, image_arguments=image_arguments
     )
 
 

@@ -10,13 +10,13 @@ paths against the resource roots.
 
 from __future__ import annotations
 
-import difflib
 import logging
 import os
 import re
+import stat
+import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,22 +25,15 @@ import yaml
 from onespec.validators_runtime import yaml_limits
 from onespec.validators_runtime._generated import image_validators as grammar
 from onespec.validators_runtime.images.errors import ImageValidationSpecificationError
-from onespec.validators_runtime.images.packages import Package
-from onespec.validators_runtime.images.validators import (
-    DEFAULT_VALIDATOR_MAP,
+from onespec.validators_runtime.images.model import (
     ImageArgument,
     ImageValidator,
-    SaharaAllValidator,
-    SaharaAnyValidator,
-    SaharaArgumentCaseValidator,
-    SaharaArgumentSetterValidator,
-    SaharaCopyScriptValidator,
-    SaharaImageValidator,
-    SaharaImageValidatorBase,
-    SaharaOSCaseValidator,
-    SaharaPackageValidator,
-    SaharaScriptValidator,
+    SpecValidator,
+    SpecWarning,
+    Vocabulary,
 )
+from onespec.validators_runtime.images.packages import Package
+from onespec.validators_runtime.problems import closest, shown
 
 LOG = logging.getLogger(__name__)
 
@@ -62,27 +55,8 @@ def format_path(path: YamlPath) -> str:
         elif _IDENTIFIER.fullmatch(part):
             text += f".{part}" if text else part
         else:
-            text += f"[{part!r}]"
+            text += f"[{shown(part)}]"
     return text
-
-
-@dataclass(frozen=True)
-class SpecWarning:
-    """Something odd in a spec that does not stop it from working."""
-
-    file: str
-    path: str
-    line: int | None
-    message: str
-
-    def __str__(self) -> str:
-        where = self.file + (f":{self.line}" if self.file and self.line is not None else "")
-        parts = [part for part in (where, self.path, self.message) if part]
-        return ": ".join(parts)
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping."""
-        return {"file": self.file, "path": self.path, "line": self.line, "message": self.message}
 
 
 # --- YAML with line numbers ---------------------------------------------------------------------
@@ -90,6 +64,8 @@ class SpecWarning:
 #: The largest spec read, in characters. The specs plugins ship are a few kilobytes; one
 #: mebibyte holds tens of thousands of packages and keeps a hostile file cheap to refuse.
 MAX_SPEC_SIZE = 1 << 20
+#: The largest script or copied file a spec may name, in bytes (the largest shipped: ~20 KB).
+MAX_SCRIPT_SIZE = 16 << 20
 
 #: The most nodes a spec may have once its aliases are expanded: what the loader (and every
 #: report) walks. Real specs have hundreds; 40,000 packages are 40,000 nodes. A "billion
@@ -239,6 +215,7 @@ def read_yaml(text: str, file: str) -> tuple[Any, dict[YamlPath, int], list]:
             line=text.count("\n", 0, MAX_SPEC_SIZE) + 1,
         )
     loader = _SpecLoader(text, file)
+    node = None
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
@@ -249,6 +226,14 @@ def read_yaml(text: str, file: str) -> tuple[Any, dict[YamlPath, int], list]:
             file=file,
             line=mark.line + 1 if mark is not None else None,
         ) from None
+    except ImageValidationSpecificationError:
+        raise  # the composer's own limits, already located
+    except ValueError as exc:  # an integer longer than Python converts (4,300 digits)
+        raise ImageValidationSpecificationError(
+            f"a number is too long to read ({str(exc).split(':')[0]}); quote it to keep it as text",
+            file=file,
+            line=_first_long_integer_line(node),
+        ) from None
     finally:
         loader.dispose()
     lines: dict[YamlPath, int] = {}
@@ -257,6 +242,26 @@ def read_yaml(text: str, file: str) -> tuple[Any, dict[YamlPath, int], list]:
         lines, dupes = _index(node, file)
     # YAML reads `2.6` as a number: keys are looked up as the loader constructed them.
     return data, lines, dupes
+
+
+def _first_long_integer_line(root: yaml.Node | None) -> int | None:
+    """The 1-based line of the first integer scalar Python refuses to convert, if any."""
+    limit = sys.get_int_max_str_digits() or None
+    seen: set[int] = set()
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag.endswith(":int") and limit and len(node.value) > limit:
+                return node.start_mark.line + 1
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed(node.value))
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(item for pair in reversed(node.value) for item in reversed(pair))
+    return None
 
 
 # --- The loader ---------------------------------------------------------------------------------
@@ -269,11 +274,14 @@ class SpecLoader:
         self,
         file: str | None,
         *,
+        vocabulary: Vocabulary,
         validator_map: Mapping[str, type[ImageValidator]] | None = None,
         resource_roots: Sequence[str | Path] = (),
         lines: Mapping[YamlPath, int] | None = None,
     ) -> None:
         self.file = file
+        self.vocabulary = vocabulary
+        self.kinds = vocabulary.kinds
         self.custom = dict(validator_map or {})
         self.roots = [Path(root) for root in resource_roots]
         self.lines = dict(lines or {})
@@ -325,16 +333,16 @@ class SpecLoader:
     ) -> None:
         for key in mapping:
             if key not in keys:
-                close = difflib.get_close_matches(str(key), list(keys), n=1)
-                hint = f"; did you mean {close[0]!r}?" if close else ""
+                close = closest(key, keys)
+                hint = f"; did you mean {shown(close)}?" if close else ""
                 self.warn(
                     (*path, key),
-                    f"{what} takes {', '.join(keys)}; {key!r} is not one of them and is ignored"
-                    f"{hint}",
+                    f"{what} takes {', '.join(keys)}; {shown(key)} is not one of them and is "
+                    f"ignored{hint}",
                 )
         for key, (_, required, _) in keys.items():
             if required and key not in mapping:
-                raise self.error(path, f"{what} needs {key!r}")
+                raise self.error(path, f"{what} needs {shown(key)}")
 
     def _text(self, value: Any, path: YamlPath, what: str) -> str:
         if not isinstance(value, str) or not value:
@@ -350,22 +358,22 @@ class SpecLoader:
         if isinstance(value, int | float):
             self.warn(
                 path,
-                f"{what} is the number {value!r}, read as the string {str(value)!r}; quote it "
-                "so that YAML keeps it as written",
+                f"{what} is the number {shown(value)}, read as the string {shown(str(value))}; "
+                "quote it so that YAML keeps it as written",
             )
             return str(value)
         raise self.error(path, f"{what} must be a string, not {_kind_of(value)}")
 
     def _matches(self, value: str, pattern: str, path: YamlPath, what: str) -> str:
         if not _PATTERNS[pattern].fullmatch(value):
-            raise self.error(path, f"{what} {value!r} is not {grammar.PATTERN_HINTS[pattern]}")
+            raise self.error(path, f"{what} {shown(value)} is not {grammar.PATTERN_HINTS[pattern]}")
         return value
 
     def _env_name(self, value: Any, path: YamlPath, what: str, *, reserved: bool = True) -> str:
         name = self._matches(self._text(value, path, what), "env-name", path, what)
         if reserved and name in grammar.RESERVED_VARIABLES:
             raise self.error(
-                path, f"{what} {name!r} is reserved: the validation sets it for every script"
+                path, f"{what} {shown(name)} is reserved: the validation sets it for every script"
             )
         return name
 
@@ -375,33 +383,35 @@ class SpecLoader:
         """Find ``relative`` in the resource roots and read it, refusing any way out of them."""
         name = self._text(relative, path, what)
         if "\0" in name:
-            raise self.error(path, f"{what} {name!r} contains a NUL character")
+            raise self.error(path, f"{what} {shown(name)} contains a NUL character")
         if os.path.isabs(name) or name.startswith("~"):
             raise self.error(
-                path, f"{what} {name!r} is absolute; it must be relative to a resource root"
+                path, f"{what} {shown(name)} is absolute; it must be relative to a resource root"
             )
         if not self.roots:
-            raise self.error(path, f"{what} {name!r} cannot be found: there are no resource roots")
+            raise self.error(
+                path, f"{what} {shown(name)} cannot be found: there are no resource roots"
+            )
         for root in self.roots:
             base = Path(os.path.realpath(root))
             candidate = Path(os.path.realpath(base / name))
             if candidate != base and base not in candidate.parents:
                 raise self.error(
                     path,
-                    f"{what} {name!r} leads out of the resource root {str(root)!r} (to "
+                    f"{what} {shown(name)} leads out of the resource root {str(root)!r} (to "
                     f"{str(candidate)!r}, through '..' or a symbolic link); it must stay inside",
                 )
             if candidate.is_file():
                 try:
-                    return candidate, candidate.read_bytes()
-                except OSError as exc:
-                    raise self.error(path, f"cannot read {what} {name!r}: {exc.strerror}") from None
+                    return candidate, read_bounded(candidate, MAX_SCRIPT_SIZE, what)
+                except ValueError as exc:
+                    raise self.error(path, f"{shown(name)}: {exc}") from None
         roots = ", ".join(repr(str(root)) for root in self.roots)
-        raise self.error(path, f"{what} {name!r} is not a file in any resource root ({roots})")
+        raise self.error(path, f"{what} {shown(name)} is not a file in any resource root ({roots})")
 
     # The spec ----------------------------------------------------------------------------------
 
-    def spec(self, data: Any) -> SaharaImageValidator:
+    def spec(self, data: Any) -> SpecValidator:
         """A whole spec."""
         if not isinstance(data, dict):
             raise self.error(
@@ -415,10 +425,12 @@ class SpecLoader:
         if not isinstance(items, list):
             raise self.error(("validators",), f"validators must be a list, not {_kind_of(items)}")
         validators = self.validator_list(items, ("validators",))
-        root = SaharaAllValidator(validators)
+        root = self.kinds["all"](validators)  # type: ignore[call-arg]
         root.path, root.line = "validators", self._line(("validators",))
         self._check_env_uses()
-        return SaharaImageValidator(
+        if self.vocabulary.spec is None:
+            raise self.error((), "a whole spec cannot be built here")
+        return self.vocabulary.spec(  # type: ignore[call-arg]
             root, self.arguments, file=self.file or "", warnings=self.warnings
         )
 
@@ -436,7 +448,7 @@ class SpecLoader:
             required = fields.get("required", False)
             if not isinstance(required, bool):
                 raise self.error(
-                    (*where, "required"), f"required must be true or false, not {required!r}"
+                    (*where, "required"), f"required must be true or false, not {shown(required)}"
                 )
             default = None
             if fields.get("default") is not None:
@@ -453,13 +465,15 @@ class SpecLoader:
             if default is not None and choices and default not in choices:
                 raise self.error(
                     (*where, "default"),
-                    f"default {default!r} is not one of the choices ({', '.join(choices)})",
+                    f"default {shown(default)} is not one of the choices ({', '.join(choices)})",
                 )
             if not required and default is None:
                 raise self.error(where, f"argument {name} is not required, so it needs a default")
             if required and default is not None:
                 self.warn((*where, "default"), "a required argument's default is never used")
-            arguments[name] = ImageArgument(name, description, default, required, tuple(choices))
+            arguments[name] = self.vocabulary.argument(
+                name, description, default, required, tuple(choices)
+            )
         return arguments
 
     def validator_list(self, items: Any, path: YamlPath) -> list[ImageValidator]:
@@ -472,18 +486,18 @@ class SpecLoader:
         """One ``{kind: value}`` item."""
         kind, value = self._single(item, path, "a validator")
         where = (*path, kind)
-        if kind in self.custom and not _builds_as_builtin(self.custom[kind], kind):
+        if kind in self.custom and not _builds_as_builtin(self.custom[kind], self.kinds.get(kind)):
             validator = self._custom(self.custom[kind], value, where)
-        elif kind in DEFAULT_VALIDATOR_MAP:
+        elif kind in self.kinds:
             validator = getattr(self, f"_{kind}")(value, where)
         else:
-            known = sorted({*DEFAULT_VALIDATOR_MAP, *self.custom})
-            close = difflib.get_close_matches(str(kind), known, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            known = sorted({*self.kinds, *self.custom})
+            close = closest(kind, known)
+            hint = f"; did you mean {shown(close)}?" if close else ""
             raise self.error(
-                where, f"unknown validator kind {kind!r} (known: {', '.join(known)}){hint}"
+                where, f"unknown validator kind {shown(kind)} (known: {', '.join(known)}){hint}"
             )
-        if isinstance(validator, SaharaImageValidatorBase) or hasattr(validator, "__dict__"):
+        if isinstance(validator, SpecValidator) or hasattr(validator, "__dict__"):
             try:
                 validator.path = format_path(where)  # type: ignore[attr-defined]
                 validator.line = self._line(where)  # type: ignore[attr-defined]
@@ -526,7 +540,7 @@ class SpecLoader:
             if not isinstance(version, str):
                 raise self.error(
                     (*where, "version"),
-                    f"version {version!r} must be a string: YAML has read it as "
+                    f"version {shown(version)} must be a string: YAML has read it as "
                     f"{_kind_of(version)}, which may not be what was written (1.10 becomes 1.1); "
                     "quote it",
                 )
@@ -536,7 +550,7 @@ class SpecLoader:
             path, f"a package is a name or {{name: {{version: V}}}}, not {_kind_of(entry)}"
         )
 
-    def _package(self, value: Any, path: YamlPath) -> SaharaPackageValidator:
+    def _package(self, value: Any, path: YamlPath) -> SpecValidator:
         if isinstance(value, list):
             if not value:
                 raise self.error(path, "a package list must not be empty")
@@ -546,7 +560,7 @@ class SpecLoader:
         counts = Counter(p.name for p in packages)
         for name in sorted(name for name, count in counts.items() if count > 1):
             self.warn(path, f"package {name} is listed more than once")
-        return SaharaPackageValidator(packages)
+        return self.kinds["package"](packages)  # type: ignore[call-arg]
 
     def _script_options(
         self, value: Any, path: YamlPath, kind: str
@@ -555,13 +569,13 @@ class SpecLoader:
             return value, {}, path
         name, options = self._single(value, path, f"a {kind.replace('_', ' ')}")
         if not isinstance(name, str) or not name:
-            raise self.error(path, f"a {kind} is named by a non-empty string, not {name!r}")
+            raise self.error(path, f"a {kind} is named by a non-empty string, not {shown(name)}")
         where = (*path, name)
         fields = self._mapping(options, where, f"the options of {name}")
         self._known_keys(fields, grammar.KIND_KEYS[kind], where, f"{kind} {name}")
         return name, fields, where
 
-    def _script(self, value: Any, path: YamlPath) -> SaharaScriptValidator:
+    def _script(self, value: Any, path: YamlPath) -> SpecValidator:
         name, fields, where = self._script_options(value, path, "script")
         env_vars: list[str] = []
         raw_env = fields.get("env_vars")
@@ -582,29 +596,31 @@ class SpecLoader:
         else:
             found, body = self.resource(name, where, "script")
             source = str(found)
-        return SaharaScriptValidator(body, env_vars, output, name=name, source=source)
+        return self.kinds["script"](  # type: ignore[call-arg]
+            body, env_vars, output, name=name, source=source
+        )
 
-    def _copy_script(self, value: Any, path: YamlPath) -> SaharaCopyScriptValidator:
+    def _copy_script(self, value: Any, path: YamlPath) -> SpecValidator:
         name, fields, where = self._script_options(value, path, "copy_script")
         base = name.rstrip("/").rsplit("/", 1)[-1]
         if base in {"", ".", ".."}:
-            raise self.error(where, f"copy_script {name!r} does not end in a file name")
+            raise self.error(where, f"copy_script {shown(name)} does not end in a file name")
         if "inline" in fields:
             body = self._text(fields["inline"], (*where, "inline"), "inline").encode("utf-8")
         else:
             _, body = self.resource(name, where, "copy_script")
-        return SaharaCopyScriptValidator(body, base)
+        return self.kinds["copy_script"](body, base)  # type: ignore[call-arg]
 
-    def _all(self, value: Any, path: YamlPath) -> SaharaAllValidator:
-        return SaharaAllValidator(self.validator_list(value, path))
+    def _all(self, value: Any, path: YamlPath) -> SpecValidator:
+        return self.kinds["all"](self.validator_list(value, path))  # type: ignore[call-arg]
 
-    def _any(self, value: Any, path: YamlPath) -> SaharaAnyValidator:
+    def _any(self, value: Any, path: YamlPath) -> SpecValidator:
         validators = self.validator_list(value, path)
         if not validators:
             raise self.error(path, "any needs at least one alternative: an empty any always fails")
-        return SaharaAnyValidator(validators)
+        return self.kinds["any"](validators)  # type: ignore[call-arg]
 
-    def _os_case(self, value: Any, path: YamlPath) -> SaharaOSCaseValidator:
+    def _os_case(self, value: Any, path: YamlPath) -> SpecValidator:
         if not isinstance(value, list) or not value:
             raise self.error(
                 path, "os_case must be a non-empty list of {distribution: [validators]}"
@@ -618,21 +634,21 @@ class SpecLoader:
             if base not in _KNOWN_OS_NAMES:
                 self.warn(
                     where,
-                    f"case {name!r} names no known distribution or family "
+                    f"case {shown(name)} names no known distribution or family "
                     f"({', '.join(sorted(_KNOWN_OS_NAMES))}); it applies only where "
                     f"os-release says ID={name}",
                 )
             cases.append((name, self.validator_list(validators, where)))
-        return SaharaOSCaseValidator(cases)
+        return self.kinds["os_case"](cases)  # type: ignore[call-arg]
 
     def _argument(self, value: Any, path: YamlPath) -> str:
         name = self._text(value, path, "argument_name")
         if name not in self.arguments:
             declared = ", ".join(self.arguments) or "none"
-            raise self.error(path, f"argument {name!r} is not declared (declared: {declared})")
+            raise self.error(path, f"argument {shown(name)} is not declared (declared: {declared})")
         return name
 
-    def _argument_case(self, value: Any, path: YamlPath) -> SaharaArgumentCaseValidator:
+    def _argument_case(self, value: Any, path: YamlPath) -> SpecValidator:
         fields = self._mapping(value, path, "argument_case")
         self._known_keys(fields, grammar.KIND_KEYS["argument_case"], path, "argument_case")
         name = self._argument(fields["argument_name"], (*path, "argument_name"))
@@ -647,7 +663,7 @@ class SpecLoader:
             if choices and text not in choices:
                 self.warn(
                     where,
-                    f"case {text!r} is not a choice of argument {name} ({', '.join(choices)}) "
+                    f"case {shown(text)} is not a choice of argument {name} ({', '.join(choices)}) "
                     "and can never run",
                 )
             cases[text] = self.validator_list(validators, where)
@@ -658,9 +674,9 @@ class SpecLoader:
                 f"no case for {', '.join(uncovered)} (choices of {name}): with "
                 f"{'that value' if len(uncovered) == 1 else 'those values'} it does nothing",
             )
-        return SaharaArgumentCaseValidator(name, cases)
+        return self.kinds["argument_case"](name, cases)  # type: ignore[call-arg]
 
-    def _argument_set(self, value: Any, path: YamlPath) -> SaharaArgumentSetterValidator:
+    def _argument_set(self, value: Any, path: YamlPath) -> SpecValidator:
         fields = self._mapping(value, path, "argument_set")
         self._known_keys(fields, grammar.KIND_KEYS["argument_set"], path, "argument_set")
         name = self._argument(fields["argument_name"], (*path, "argument_name"))
@@ -669,9 +685,9 @@ class SpecLoader:
         if choices and text not in choices:
             raise self.error(
                 (*path, "value"),
-                f"{text!r} is not a choice of argument {name} ({', '.join(choices)})",
+                f"{shown(text)} is not a choice of argument {name} ({', '.join(choices)})",
             )
-        return SaharaArgumentSetterValidator(name, text)
+        return self.kinds["argument_set"](name, text)  # type: ignore[call-arg]
 
     def _check_env_uses(self) -> None:
         known = {*self.arguments, *self._outputs}
@@ -684,7 +700,7 @@ class SpecLoader:
                 )
 
 
-def _builds_as_builtin(cls: type[ImageValidator], kind: str) -> bool:
+def _builds_as_builtin(cls: type[ImageValidator], builtin: type | None) -> bool:
     """Whether ``validator_map``'s class for ``kind`` is the built-in kind under another name.
 
     A class that subclasses the built-in class of its kind and says ``loaded_as_builtin``
@@ -692,7 +708,6 @@ def _builds_as_builtin(cls: type[ImageValidator], kind: str) -> bool:
     sees the spec's declared arguments and its errors keep file, line and path; its
     ``from_spec`` is for callers building one validator on their own.
     """
-    builtin = DEFAULT_VALIDATOR_MAP.get(kind)
     return (
         builtin is not None
         and isinstance(cls, type)
@@ -724,39 +739,90 @@ def default_roots(yaml_path: Path, resource_roots: Sequence[str | Path] | None) 
 def load(
     yaml_path: str | Path,
     *,
+    vocabulary: Vocabulary,
     validator_map: Mapping[str, type[ImageValidator]] | None = None,
     resource_roots: Sequence[str | Path] | None = None,
-) -> SaharaImageValidator:
-    """Load a spec file; see :meth:`SaharaImageValidatorBase.from_yaml`."""
+) -> SpecValidator:
+    """Load a spec file, built from ``vocabulary``; see :meth:`ImageSpec.from_yaml
+    <onespec.validators_runtime.images.root.ImageSpec.from_yaml>`."""
     path = Path(yaml_path)
     file = str(yaml_path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ImageValidationSpecificationError(
-            f"cannot read the spec: {exc.strerror}", file=file
-        ) from None
-    except UnicodeDecodeError:
-        raise ImageValidationSpecificationError("the spec is not UTF-8 text", file=file) from None
+    text = read_spec_text(path, file)
     return loads(
         text,
         file=file,
+        vocabulary=vocabulary,
         validator_map=validator_map,
         resource_roots=default_roots(path, resource_roots),
     )
+
+
+def read_bounded(path: Path, cap: int, what: str) -> bytes:
+    """The bytes of the regular file at ``path``, refused before reading when it is not one
+    or is over ``cap`` bytes (at most ``cap + 1`` bytes are ever read).
+
+    A FIFO would block the read forever and ``/dev/zero`` never end it, so the kind of file
+    is checked first, on the open descriptor (no swap between the check and the read).
+    Raises ValueError with the reason.
+    """
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise ValueError(f"cannot read the {what}: {exc.strerror}") from None
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            kind = "a directory" if stat.S_ISDIR(status.st_mode) else "not a regular file"
+            raise ValueError(f"the {what} is {kind}: only regular files are read")
+        if status.st_size > cap:
+            raise ValueError(f"the {what} is {status.st_size:,} bytes; the size limit is {cap:,}")
+        chunks, size = [], 0
+        while size <= cap:
+            chunk = os.read(descriptor, cap + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        data = b"".join(chunks)
+    except OSError as exc:
+        raise ValueError(f"cannot read the {what}: {exc.strerror}") from None
+    finally:
+        os.close(descriptor)
+    if len(data) > cap:
+        raise ValueError(f"the {what} is over the size limit of {cap:,} bytes")
+    return data
+
+
+def read_spec_text(path: Path, file: str) -> str:
+    """A spec file's text, bounded by :data:`MAX_SPEC_SIZE`; errors name the file."""
+    try:
+        data = read_bounded(path, MAX_SPEC_SIZE, "spec")
+    except ValueError as exc:
+        raise ImageValidationSpecificationError(str(exc), file=file) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ImageValidationSpecificationError(
+            f"the spec is not UTF-8 text (byte {exc.start})", file=file
+        ) from None
 
 
 def loads(
     text: str,
     *,
     file: str = "<spec>",
+    vocabulary: Vocabulary,
     validator_map: Mapping[str, type[ImageValidator]] | None = None,
     resource_roots: Sequence[str | Path] = (),
-) -> SaharaImageValidator:
-    """Load a spec from its text."""
+) -> SpecValidator:
+    """Load a spec from its text, built from ``vocabulary``."""
     data, lines, dupes = read_yaml(text, file)
     loader = SpecLoader(
-        file, validator_map=validator_map, resource_roots=resource_roots, lines=lines
+        file,
+        vocabulary=vocabulary,
+        validator_map=validator_map,
+        resource_roots=resource_roots,
+        lines=lines,
     )
     for dupe_path, line in dupes:
         loader.warnings.append(
@@ -771,20 +837,26 @@ def build_one(
     kind: str,
     value: Any,
     *,
+    vocabulary: Vocabulary,
     validator_map: Mapping[str, type[ImageValidator]] | None = None,
     resource_roots: Sequence[str | Path] | None = None,
-) -> SaharaImageValidatorBase:
+) -> SpecValidator:
     """One validator of a built-in ``kind`` from its parsed YAML value (no arguments declared).
 
-    ``kind`` ``spec`` is a whole spec (Sahara's ``SaharaImageValidator.from_spec``). Errors
+    ``kind`` ``spec`` is a whole spec (``ImageSpec.from_spec``). Errors
     name no file (there is none here) but the YAML path from ``kind``; when a custom kind's
     ``from_spec`` calls this while a file loads, the file's loader adds file, line and path.
     """
-    loader = SpecLoader(None, validator_map=validator_map, resource_roots=resource_roots or ())
-    if kind == SaharaImageValidator.kind:
+    loader = SpecLoader(
+        None,
+        vocabulary=vocabulary,
+        validator_map=validator_map,
+        resource_roots=resource_roots or (),
+    )
+    if vocabulary.spec is not None and kind == vocabulary.spec.kind:
         return loader.spec(value)
-    if kind not in DEFAULT_VALIDATOR_MAP:
-        raise ImageValidationSpecificationError(f"{kind!r} is not a built-in validator kind")
+    if kind not in vocabulary.kinds:
+        raise ImageValidationSpecificationError(f"{shown(kind)} is not a built-in validator kind")
     validator = getattr(loader, f"_{kind}")(value, (kind,))
     validator.path = kind
     return validator

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -20,7 +21,29 @@ def write_spec(directory: Path, text: str, name: str = "image.yaml") -> Path:
 
 
 def onespec(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run the console script; return the completed process."""
+    """Run ``onespec ARGS`` in-process with click's runner (the command logic, without a
+    Python start-up per call); the result has a process's ``returncode``, ``stdout`` and
+    ``stderr``. Exit codes and the console script itself are :func:`onespec_process`'s."""
+    from click.testing import CliRunner
+
+    from onespec.validators_runtime.cli import cli
+
+    previous = Path.cwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(cli, list(args), prog_name="onespec")
+    finally:
+        os.chdir(previous)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return subprocess.CompletedProcess(
+        ["onespec", *args], result.exit_code, result.stdout, result.stderr
+    )
+
+
+def onespec_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the console script in a process of its own; return the completed process."""
     return subprocess.run(
         [str(ONESPEC), *args],
         capture_output=True,
@@ -53,3 +76,14 @@ def comparable(report) -> dict:
     data = report.to_dict(timings=False)
     data.pop("target")
     return data
+
+
+def run_rendered(script: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run a script ``onespec image script`` rendered, with bash and a bare PATH plus ``env``."""
+    return subprocess.run(
+        ["bash", str(script)],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", **env},
+        check=False,
+    )

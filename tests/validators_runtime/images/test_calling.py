@@ -23,7 +23,7 @@ from onespec.validators_runtime.images import (
     validate_instance,
 )
 from onespec.validators_runtime.images.remote import RemoteBase
-from onespec.validators_runtime.images.spec import loads
+from onespec.validators_runtime.images.root import loads
 from tests.validators_runtime.images.test_reconcile_packages import PackageManagerRemote
 
 SPEC = """
@@ -381,3 +381,51 @@ def test_image_argument_from_spec_reads_saharas_arguments_mapping():
     }
     with pytest.raises(ImageValidationSpecificationError, match=r"arguments\.java\.default"):
         ImageArgument.from_spec({"java": {"default": "x", "choices": ["y"]}})
+
+
+def test_the_sahara_modules_call_validate_images_takes_cluster_by_name():
+    """The guide writes ``call_validate_images(plugin, cluster, test_only=...)``; the keyword
+    was ``cluster_`` once, so ``cluster=`` was a TypeError."""
+    from onespec.validators_runtime.images import sahara
+
+    plugin = SaharaPlugin()
+    cluster = object()
+    seen = []
+    plugin.validate_images = lambda cluster, test_only=False, image_arguments=None: seen.append(
+        (cluster, test_only)
+    )
+    sahara.call_validate_images(plugin, cluster=cluster, test_only=True)
+    sahara.call_validate_images(plugin, cluster, test_only=False)
+    assert seen == [(cluster, True), (cluster, False)]
+
+
+def test_a_sahara_shaped_custom_validator_reads_the_distribution_from_its_arguments(tmp_path):
+    """Sahara set ``image_arguments["distro"]`` for every validator; custom kinds read it."""
+    from onespec.validators_runtime.images import sahara
+
+    seen = []
+
+    class ReadsDistro(sahara.SaharaImageValidatorBase):
+        def validate(self, remote, test_only=False, image_arguments=None, **kwargs):
+            seen.append(image_arguments[sahara.DISTRO_KEY])
+
+    spec = sahara.SaharaImageValidator(sahara.SaharaAllValidator([ReadsDistro()]), {})
+    spec.validate(
+        sahara.SaharaFacingRemote(_Silent()), test_only=True, image_arguments={"distro": "ubuntu"}
+    )
+    assert seen == ["ubuntu"]
+
+
+class _Silent:
+    """A onespec remote on which every command succeeds and prints nothing."""
+
+    target = "silent"
+
+    def execute_command(self, cmd, run_as_root=False, raise_when_error=True, timeout=None):
+        return 0, "", ""
+
+    def write_file(self, path, data, mode=0o644):
+        pass
+
+    def close(self):
+        pass

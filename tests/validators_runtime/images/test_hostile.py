@@ -2,14 +2,15 @@
 
 Each input runs through ``onespec image check`` in a child process capped at 1 GiB of address
 space and 20 seconds, so that a regression fails the test instead of exhausting the machine;
-the test then holds it to the budget: under 1 second of CPU and 200 MB, an error naming the
-file, and no traceback.
+the test then holds it to the budget: under 200 MB, an error naming the file, and no
+traceback. The time budget (1 second) is ``make bench``'s (``benchmarks/images.py``), where a
+loaded machine does not make it flaky; here the loader's work is bounded by counting calls.
 """
 
 from __future__ import annotations
 
-import gc
-import time
+import cProfile
+import pstats
 from pathlib import Path
 
 import pytest
@@ -20,11 +21,11 @@ from onespec.validators_runtime.images import (
     ImageValidationSpecificationError,
     LocalRemote,
 )
-from onespec.validators_runtime.images.spec import MAX_SPEC_SIZE, loads
+from onespec.validators_runtime.images.root import loads
+from onespec.validators_runtime.images.spec import MAX_SPEC_SIZE
 from tests.measure import run_capped
 from tests.validators_runtime.images.helpers import ONESPEC
 
-SECONDS = 1.0
 MEGABYTES = 200
 
 
@@ -83,42 +84,31 @@ def test_a_hostile_spec_is_refused_cheaply_with_a_located_error(tmp_path, label)
     text, words = HOSTILE[label]
     path = tmp_path / "hostile.yaml"
     path.write_text(text, encoding="utf-8")
-    seconds, megabytes, status, output = _check(path)
+    _, megabytes, status, output = _check(path)
     assert "Traceback" not in output, output[-2000:]
-    assert status == 1, output[-2000:]
+    # A file over the size limit is refused before it is read, as one that cannot be read (2).
+    assert status == (2 if label == "over the size limit" else 1), output[-2000:]
     assert str(path) in output
     assert words in output
-    assert seconds < SECONDS, f"{label}: {seconds:.2f} s"
     assert megabytes < MEGABYTES, f"{label}: {megabytes:.0f} MB"
 
 
-def _load_seconds(count: int, *, collect: bool = True) -> float:
-    """CPU seconds to load ``count`` packages; without the cyclic garbage collector if asked.
-
-    The collector's passes cost in proportion to everything the test process holds, so the
-    ratio between two sizes is measured without it: it then reflects the loader alone.
-    """
+def _load_calls(count: int) -> int:
+    """Python function calls made to load a spec of ``count`` packages: the loader's work,
+    the same on any machine however loaded (the time it takes is ``make bench``'s)."""
     text = _many_packages(count)
-    gc.collect()
-    if not collect:
-        gc.disable()
-    try:
-        started = time.process_time()
-        spec = loads(text, file="many.yaml")
-        seconds = time.process_time() - started
-    finally:
-        gc.enable()
+    profile = cProfile.Profile()
+    profile.enable()
+    spec = loads(text, file="many.yaml")
+    profile.disable()
     assert len(spec.packages()) == count
-    return seconds
+    return sum(calls for calls, *_ in pstats.Stats(profile).stats.values())
 
 
-def test_forty_thousand_packages_load_in_linear_time():
-    large = min(_load_seconds(40_000) for _ in range(2))
-    assert large < SECONDS, f"{large:.2f} s"
-    small = min(_load_seconds(10_000, collect=False) for _ in range(2))
-    large = min(_load_seconds(40_000, collect=False) for _ in range(2))
-    # Four times the packages: about four times the time (quadratic would be sixteen).
-    assert large < 7 * small, f"10,000: {small:.2f} s, 40,000: {large:.2f} s"
+def test_loading_packages_costs_work_linear_in_their_number():
+    small, large = _load_calls(2_000), _load_calls(8_000)
+    # Four times the packages: about four times the calls (quadratic would be sixteen).
+    assert large < 4.5 * small, f"2,000: {small:,} calls, 8,000: {large:,} calls"
 
 
 def test_forty_thousand_packages_check_within_the_memory_budget(tmp_path):

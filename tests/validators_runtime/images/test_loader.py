@@ -24,7 +24,8 @@ from onespec.validators_runtime.images import (
     SaharaPackageValidator,
     SaharaScriptValidator,
 )
-from onespec.validators_runtime.images.spec import format_path, loads, read_yaml
+from onespec.validators_runtime.images.root import loads
+from onespec.validators_runtime.images.spec import format_path, read_yaml
 from tests.validators_runtime.images.helpers import write_spec
 
 #: (spec text, YAML path, line, words of the reason)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
-import subprocess
 
 import pytest
 
 from onespec.validators_runtime.images import Distro, Package
 from onespec.validators_runtime.images.packages import Dpkg, Rpm
-from tests.validators_runtime.images.helpers import onespec, write_spec
+from tests.validators_runtime.images.helpers import (
+    onespec,
+    onespec_process,
+    run_rendered,
+    write_spec,
+)
 from tests.validators_runtime.images.test_local import IDEMPOTENT, snapshot
 
 # --- Distributions --------------------------------------------------------------------------------
@@ -126,6 +130,11 @@ def test_validate_exit_codes_and_json(tmp_path):
         tmp_path, "validators:\n  - package: onespec-no-such-package-7f3a\n", "bad.yaml"
     )
     broken = write_spec(tmp_path, "validators:\n  - pakage: curl\n", "broken.yaml")
+    # The console script itself, in a process: the exit codes as a shell sees them.
+    done = onespec_process("image", "validate", str(good), "--remote", "local")
+    assert done.returncode == 0 and ": passed (" in done.stdout
+    done = onespec_process("image", "validate", str(good), "--remote", "ftp://x")
+    assert done.returncode == 2
     done = onespec("image", "validate", str(good), "--remote", "local")
     assert done.returncode == 0 and ": passed (" in done.stdout
     done = onespec(
@@ -144,6 +153,11 @@ def test_validate_exit_codes_and_json(tmp_path):
     assert done.returncode == 1
     errors = json.loads(done.stdout)["errors"]
     assert errors and errors[0]["path"] == "validators[0]" and errors[0]["line"] == 2
+    # The one JSON shape of a finding (validators_runtime/problems.py), as in every report.
+    assert set(errors[0]) == {
+        "code", "severity", "message", "file", "line", "path", "value", "suggestion"
+    }  # fmt: skip
+    assert errors[0]["severity"] == "error" and errors[0]["code"] == "schema"
 
 
 def test_bad_arguments_are_usage_errors(tmp_path):
@@ -165,12 +179,7 @@ def test_the_rendered_script_reconciles_once_then_changes_nothing(tmp_path):
     assert "wrong-family" not in done.stdout  # the redhat case is left out for debian
 
     def run(**env):
-        return subprocess.run(
-            ["bash", str(script)],
-            capture_output=True,
-            text=True,
-            env={"PATH": "/usr/bin:/bin", **env},
-        )
+        return run_rendered(script, **env)
 
     checking = run(SIV_RECONCILE="0")
     assert checking.returncode == 1 and snapshot(target) == {}

@@ -15,7 +15,7 @@ import pytest
 from onespec.validators_runtime.images import ImageValidationError, Outcome
 from onespec.validators_runtime.images.packages import Dpkg, Rpm
 from onespec.validators_runtime.images.remote import RemoteBase
-from onespec.validators_runtime.images.spec import loads
+from onespec.validators_runtime.images.root import loads
 
 
 class PackageManagerRemote(RemoteBase):

@@ -8,7 +8,7 @@ import pytest
 
 from onespec.validators_runtime.images import LocalRemote, sahara
 from onespec.validators_runtime.images.errors import RemoteCommandError
-from onespec.validators_runtime.images.spec import loads
+from onespec.validators_runtime.images.root import loads
 from tests.validators_runtime.images.test_reconcile_packages import PackageManagerRemote
 
 

@@ -24,8 +24,9 @@ DELIBERATELY_DIFFERENT = {
     # (A Mock remote's answer is not (code, stdout) at all.)
     "test_package_validator_redhat": "'Mock' object is not subscriptable",
     "test_package_validator_debian": "'Mock' object is not subscriptable",
-    # Scripts: written to a private directory (its name from mktemp), checked first.
-    "test_script_validator": "call('rm -rf -- fedora'",
+    # Scripts: written to a private directory (its name from mktemp, which the mock answers
+    # "fedora" as it answers everything: refused before anything is written or removed).
+    "test_script_validator": "mktemp -d answered 'fedora'",
     # Validators run through a remote with one context, not a mapping they mutate.
     "test_any_validator": "neither a onespec nor a Sahara remote",
     "test_all_validator": "neither a onespec nor a Sahara remote",
@@ -79,20 +80,24 @@ def test_checking_on_a_throwaway_root_installs_nothing_and_names_what_is_missing
     for key, entry in plugin_runs.items():
         run = entry["check on throwaway root"]
         assert run["error"].startswith("ImageValidationError: "), (key, run)
-        assert run["raised_in"].endswith("validators_runtime/images/validators.py"), key
+        # Raised by the Sahara module, as Sahara's class where Sahara is installed.
+        assert run["raised_in"].endswith("validators_runtime/images/sahara.py"), key
         assert "not installed: " in run["error"], key
         assert run["installing"] == [], (key, run)
         # The private working directory is gone once the run ends.
         assert not any(path.startswith("tmp/onespec-siv.") for path in run["changed_in_root"])
 
 
-def test_the_shipped_scripts_change_the_image_even_when_only_checking(plugin_runs):
-    """Why the throwaway root: asked only to check, Spark's and MapR's scripts still make
-    directories. They landed in the overlay; this machine never saw them."""
+def test_checking_runs_a_script_only_where_sahara_would(plugin_runs):
+    """Why the throwaway root: asked only to check, some shipped scripts still change the
+    image. Spark's install_spark makes /tmp/spark; nothing failed before it, so it runs, as on
+    Sahara. MapR's repository scripts (which make /opt/mapr-repository) come after a package
+    that is missing here: they are not run, as Sahara, stopping at the first failure, did not."""
     spark = plugin_runs["spark 2.3"]["check on throwaway root"]
     mapr = plugin_runs["mapr 5.2.0.mrv2"]["check on throwaway root"]
     assert "tmp/spark" in spark["not_on_this_machine"]
-    assert "opt/mapr-repository" in mapr["not_on_this_machine"]
+    assert "opt/mapr-repository" not in mapr["not_on_this_machine"]
+    assert "not installed: " in mapr["error"]
 
 
 def test_the_plugins_own_check_only_path_breaks_in_the_plugins(plugin_runs):

@@ -11,8 +11,8 @@ import subprocess
 import pytest
 
 from onespec.validators_runtime.images.distro import Distro, known_distro
+from onespec.validators_runtime.images.root import load
 from onespec.validators_runtime.images.script import render_script
-from onespec.validators_runtime.images.spec import load
 from tests.validators_runtime.images.helpers import onespec, write_spec
 
 SPEC = "validators:\n  - script: {check: {inline: 'true'}}\n"

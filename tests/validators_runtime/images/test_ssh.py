@@ -58,7 +58,8 @@ def test_reconciling_gives_the_same_reports(tmp_path, sshd):
         reports[name] = (comparable(first), comparable(second))
     assert reports["local"] == reports["ssh"]
     assert reports["ssh"][0]["outcome"] == "reconciled"
-    assert reports["ssh"][1]["outcome"] == "passed"
+    # Reconciling runs every script to fix again; they test before they act (same state).
+    assert reports["ssh"][1]["outcome"] == "reconciled"
 
 
 def test_the_remote_protocol_over_ssh(sshd, tmp_path):
