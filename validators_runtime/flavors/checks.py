@@ -1,0 +1,291 @@
+"""Each rule kind of :mod:`onespec.definitions.flavor_rules`, checked against a :class:`View`.
+
+One function per kind says whether the rule is broken and, if so, what is wrong in words; the
+rule itself supplies the exception, the phase and what to change. Conditions are evaluated the
+way Nova reads values: a boolean spec as ``bool_from_string``, an empty string as unset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from onespec.definitions.flavor_rule_catalogue import FACTS_BY_NAME
+from onespec.definitions.flavor_rules import (
+    AllOf,
+    AnyOf,
+    AtMost,
+    ClashPolicy,
+    Conflicts,
+    Contains,
+    CpuListsPartition,
+    Divides,
+    Fact,
+    In,
+    MaskWithinVcpus,
+    MatchesCount,
+    Not,
+    PerNodeComplete,
+    Present,
+    Requires,
+    Spec,
+    SumsTo,
+    TopologyAdmits,
+    Truthy,
+    TwinClash,
+)
+from onespec.validators_runtime.flavors.facts import View
+from onespec.validators_runtime.flavors.image_props import flexible_bool
+from onespec.validators_runtime.problems import shown
+
+
+def holds(condition: Any, view: View) -> bool:
+    """Whether ``condition`` holds for ``view``."""
+    if isinstance(condition, Present):
+        value = view.value(condition.source)
+        return value is not None and value != ""
+    if isinstance(condition, Truthy):
+        value = view.value(condition.source)
+        if isinstance(condition.source, Spec):
+            return value is not None and flexible_bool(value)
+        return bool(value)
+    if isinstance(condition, In):
+        return view.value(condition.source) in condition.values
+    if isinstance(condition, Contains):
+        value = view.value(condition.source)
+        return isinstance(value, str) and condition.text in value
+    if isinstance(condition, AnyOf):
+        return any(holds(part, view) for part in condition.conditions)
+    if isinstance(condition, AllOf):
+        return all(holds(part, view) for part in condition.conditions)
+    if isinstance(condition, Not):
+        return not holds(condition.condition, view)
+    raise TypeError(f"not a condition: {condition!r}")
+
+
+def describe(condition: Any) -> str:
+    """A condition in words, for messages."""
+    if isinstance(condition, Present):
+        return f"{condition.source} is set"
+    if isinstance(condition, Truthy):
+        return f"{condition.source} is on"
+    if isinstance(condition, In):
+        return f"{condition.source} is {' or '.join(repr(v) for v in condition.values)}"
+    if isinstance(condition, Contains):
+        return f"{condition.source} contains {condition.text!r}"
+    if isinstance(condition, AnyOf):
+        return " or ".join(describe(part) for part in condition.conditions)
+    if isinstance(condition, AllOf):
+        return " and ".join(describe(part) for part in condition.conditions)
+    if isinstance(condition, Not):
+        return f"not ({describe(condition.condition)})"
+    return str(condition)
+
+
+def _shown_set(cpus: set[int]) -> str:
+    return (
+        "{"
+        + ", ".join(str(c) for c in sorted(cpus)[:16])
+        + (", ..." if len(cpus) > 16 else "")
+        + "}"
+    )
+
+
+def _requires(rule: Requires, view: View) -> str | None:
+    if holds(rule.needs, view):
+        return None
+    return f"When {describe(rule.when)}, Nova needs {describe(rule.needs)}"
+
+
+def _conflicts(rule: Conflicts, view: View) -> str | None:
+    if holds(rule.first, view) and holds(rule.second, view):
+        return f"{describe(rule.first)} while {describe(rule.second)}"
+    return None
+
+
+def _mask_within(rule: MaskWithinVcpus, view: View) -> str | None:
+    mask = view.value(rule.mask)
+    if mask is None:
+        return None
+    vcpus = view.flavor.vcpus
+    every = set(range(vcpus))
+    if not mask:
+        return f"The {rule.mask} mask selects no vCPU"
+    outside = mask - every
+    if outside:
+        return (
+            f"The {rule.mask} mask lists vCPUs {_shown_set(outside)}, beyond the flavor's {vcpus}"
+        )
+    if mask == every and not holds(rule.all_allowed_when, view):
+        return f"The {rule.mask} mask covers all {vcpus} vCPUs"
+    return None
+
+
+def _partition(rule: CpuListsPartition, view: View) -> str | None:
+    lists = view.value(rule.lists) or []
+    vcpus = view.flavor.vcpus
+    if rule.aspect == "within":
+        outside = set().union(*lists) - set(range(vcpus)) if lists else set()
+        return f"vCPUs {_shown_set(outside)} are beyond the flavor's {vcpus}" if outside else None
+    if rule.aspect == "disjoint":
+        seen: set[int] = set()
+        twice: set[int] = set()
+        for cpus in lists:
+            twice |= seen & cpus
+            seen |= cpus
+        return f"vCPUs {_shown_set(twice)} are listed on more than one node" if twice else None
+    missing = set(range(vcpus)) - (set().union(*lists) if lists else set())
+    return f"vCPUs {_shown_set(missing)} are on no node" if missing else None
+
+
+def _sums_to(rule: SumsTo, view: View) -> str | None:
+    parts = view.value(rule.parts) or []
+    total = view.value(rule.total)
+    if sum(parts) != total:
+        return f"The per-node memory adds up to {sum(parts)} MiB, not the flavor's {total} MiB"
+    return None
+
+
+def _divides(rule: Divides, view: View) -> str | None:
+    count = view.value(rule.count)
+    uneven = [f"{t} ({view.value(t)})" for t in rule.totals if view.value(t) % count]
+    if uneven:
+        return f"{count} NUMA nodes do not divide {' and '.join(uneven)} evenly"
+    return None
+
+
+def _matches(rule: MatchesCount, view: View) -> str | None:
+    value, expected = view.value(rule.value), view.value(rule.expected)
+    if value != expected:
+        return f"{value} PCPUs are requested where the flavor needs exactly {expected}"
+    return None
+
+
+def _complete(rule: PerNodeComplete, view: View) -> str | None:
+    lists = [view.value(fact) for fact in rule.lists]
+    count = view.value(rule.count)
+    if all(found is None for found in lists):
+        return None
+    if any(found is None for found in lists):
+        return "Per-node CPUs and memory must be given together"
+    if any(len(found) != count for found in lists):
+        return f"Per-node lists must cover each of the {count} NUMA nodes, from 0 up"
+    return None
+
+
+def topology_admits(vcpus: int, sockets: int, cores: int, threads: int) -> bool:
+    """Whether sockets x cores x threads, each within its limit, can equal ``vcpus``."""
+    sockets, cores, threads = min(vcpus, sockets), min(vcpus, cores), min(vcpus, threads)
+    for s in range(1, sockets + 1):
+        if vcpus % s:
+            continue
+        rest = vcpus // s
+        for c in range(1, cores + 1):
+            if rest % c == 0 and rest // c <= threads:
+                return True
+    return False
+
+
+def _topology(rule: TopologyAdmits, view: View) -> str | None:
+    limits = [view.fact(f"max_{part}") for part in ("sockets", "cores", "threads")]
+    if topology_admits(view.flavor.vcpus, *limits):
+        return None
+    shown_limits = " x ".join(str(min(limit, view.flavor.vcpus)) for limit in limits)
+    vcpus = view.flavor.vcpus
+    return f"No topology within {shown_limits} (sockets x cores x threads) has {vcpus} vCPUs"
+
+
+def _at_most(rule: AtMost, view: View) -> str | None:
+    value, limit = view.value(rule.value), view.value(rule.limit)
+    if not value or limit is None:
+        return None
+    if value > limit * rule.scale:
+        return f"{rule.value} ({value}) exceeds {rule.limit} ({limit})"
+    return None
+
+
+def _side(value: Any, kind: str) -> Any:
+    if value is None:
+        return None
+    if kind == "bool":
+        return flexible_bool(value)
+    if kind == "int":
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            return None
+    return value
+
+
+def _twin(rule: TwinClash, view: View) -> str | None:
+    flavor = _side(view.specs.get(rule.spec), rule.kind)
+    image = _side(view.props.get(rule.prop), rule.kind)
+    both = f"the flavor's {rule.spec}={shown(flavor)} and the image's {rule.prop}={shown(image)}"
+    if rule.policy is ClashPolicy.EQUAL:
+        if rule.kind == "bool":
+            clash = flavor is not None and image is not None and flavor != image
+        else:
+            clash = bool(flavor) and bool(image) and flavor != image
+        return f"{both[0].upper()}{both[1:]} differ" if clash else None
+    if rule.policy is ClashPolicy.ONE_SIDE:
+        return f"Both {both} are set" if flavor and image else None
+    if rule.policy is ClashPolicy.FLAVOR_LIMITS:
+        if rule.flavor_allows:
+            if image and flavor not in rule.flavor_allows:
+                return (
+                    f"The image's {rule.prop}={shown(image)} is not allowed by the flavor's "
+                    f"{rule.spec}={shown(flavor)}"
+                )
+            return None
+        if flavor and image and image > flavor:
+            return f"The image's {rule.prop}={image} exceeds the flavor's {rule.spec}={flavor}"
+    return None
+
+
+CHECKS: dict[type, Callable[[Any, View], str | None]] = {
+    Requires: _requires,
+    Conflicts: _conflicts,
+    MaskWithinVcpus: _mask_within,
+    CpuListsPartition: _partition,
+    SumsTo: _sums_to,
+    Divides: _divides,
+    MatchesCount: _matches,
+    PerNodeComplete: _complete,
+    TopologyAdmits: _topology,
+    AtMost: _at_most,
+    TwinClash: _twin,
+}
+
+
+def involved(rule: Any, view: View) -> tuple[str, ...]:
+    """The keys, properties and fields a broken rule involves, as the input spells them: a
+    fact stands for the keys it is read from that are present."""
+    names: list[str] = []
+    for source in rule.sources():
+        if isinstance(source, Fact):
+            candidates = FACTS_BY_NAME[source.name].reads
+        else:
+            candidates = (str(source),)
+        for name in candidates:
+            for spelled in _spellings(name, view):
+                if spelled not in names:
+                    names.append(spelled)
+    return tuple(names)
+
+
+def _spellings(name: str, view: View) -> list[str]:
+    if name in ("vcpus", "ram", "disk", "swap", "ephemeral") or name.startswith("image."):
+        return [name]
+    if name.endswith(".N"):
+        stem = name[:-2] + "."
+        pool = view.specs if ":" in name else (view.image.properties if view.image else {})
+        return [key for key in pool if key.startswith(stem)]
+    if name in view.specs:
+        return [name]
+    if ":" in name:
+        # resources:PCPU stands for resources1:PCPU too, trait:X for traitN:X.
+        namespace, _, rest = name.partition(":")
+        return [k for k in view.specs if k.endswith(f":{rest}") and k.startswith(namespace)]
+    if view.image is not None and name in view.image.properties:
+        return [name]
+    return []
