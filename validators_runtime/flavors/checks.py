@@ -116,7 +116,8 @@ def _mask_within(rule: MaskWithinVcpus, view: View) -> str | None:
         return (
             f"The {rule.mask} mask lists vCPUs {_shown_set(outside)}, beyond the flavor's {vcpus}"
         )
-    if mask == every and not holds(rule.all_allowed_when, view):
+    allowed = rule.all_allowed_when is not None and holds(rule.all_allowed_when, view)
+    if mask == every and not allowed:
         return f"The {rule.mask} mask covers all {vcpus} vCPUs"
     return None
 
