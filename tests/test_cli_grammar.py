@@ -41,6 +41,9 @@ NOT_YAML = {
     ("image", "validate", "identity"),
     ("image", "validate", "known_hosts"),
     ("audit", "sources"),  # Python sources
+    ("validate", "flavor", "flavor_file"),  # JSON, as the OpenStack client prints it
+    ("validate", "flavor", "image_file"),
+    ("validate", "image-properties", "image_file"),
 }
 
 #: How to give each read file to its command; ``@`` stands for the file.
@@ -60,6 +63,9 @@ FILE_ARGS: dict[tuple[str, ...], list[str]] = {
     ("image", "validate", "known_hosts"): ["@@SPEC", "--remote", "local", "--known-hosts", "@"],
     ("serve", "policy_file"): ["--policy-file", "@", "--port", "0"],
     ("validate", "extra-specs", "file_"): ["--file", "@"],
+    ("validate", "flavor", "flavor_file"): ["@"],
+    ("validate", "flavor", "image_file"): ["-", "--image", "@"],
+    ("validate", "image-properties", "image_file"): ["@"],
 }
 
 

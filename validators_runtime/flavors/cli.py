@@ -1,0 +1,136 @@
+"""``onespec validate flavor`` and ``onespec validate image-properties``.
+
+They read what the OpenStack client prints (``openstack flavor show -f json``, ``openstack
+image show -f json``) or what Nova's and Glance's APIs return, and follow the one command-line
+grammar: exit 0 when Nova would accept, 1 when it would refuse (or the input is not a flavor or
+an image), 2 on a usage error; ``--format json`` for machines, where every error carries
+``nova_exception`` and ``phase``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from onespec.validators_runtime.cli_grammar import (
+    FORMAT_OPTION,
+    Invalid,
+    InvalidInput,
+    SuggestingChoice,
+)
+
+#: The largest flavor or image file read (a flavor's JSON is a few kilobytes).
+MAX_BYTES = 1024 * 1024
+
+
+def _read_json(path: str, what: str) -> Any:
+    name = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            text = sys.stdin.read(MAX_BYTES + 1)
+        else:
+            with Path(path).open(encoding="utf-8") as handle:
+                text = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {name}: {exc.strerror}", param_hint=what) from None
+    except UnicodeDecodeError:
+        raise InvalidInput(f"{name} is not UTF-8 text") from None
+    if len(text) > MAX_BYTES:
+        raise InvalidInput(f"{name} is larger than {MAX_BYTES} bytes; it is not one {what}")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise InvalidInput(f"{name}: not valid JSON: {exc}") from None
+
+
+def _report(findings: list[Any], output_format: str, checked: str) -> None:
+    errors = [f for f in findings if f.severity == "error"]
+    if output_format == "json":
+        report = {"valid": not errors, "findings": [f.to_dict() for f in findings]}
+        click.echo(json.dumps(report, indent=2))
+    else:
+        for finding in findings:
+            where = f" ({finding.nova_exception}, {finding.phase})" if finding.phase else ""
+            click.echo(f"{finding.severity}: [{finding.code}]{where} {finding.message}")
+        warnings = len(findings) - len(errors)
+        verdict = "Nova would refuse it" if errors else "Nova's checks accept it"
+        click.echo(
+            f"{checked}: {verdict} ({len(errors)} error{'s' if len(errors) != 1 else ''}, "
+            f"{warnings} warning{'s' if warnings != 1 else ''})."
+        )
+    if errors:
+        raise Invalid()
+
+
+@click.command("flavor")
+@click.argument(
+    "flavor_file", metavar="FLAVOR_FILE", type=click.Path(dir_okay=False, allow_dash=True)
+)
+@click.option(
+    "--image",
+    "image_file",
+    metavar="IMAGE_FILE",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="The image to boot it with: `openstack image show -f json`, or Glance's v2 JSON.",
+)
+@click.option(
+    "--mode",
+    type=SuggestingChoice(["strict", "permissive", "off"]),
+    default="strict",
+    show_default=True,
+    help="How each extra spec is checked on its own (as `validate extra-specs`).",
+)
+@FORMAT_OPTION
+def validate_flavor_command(
+    flavor_file: str, image_file: str | None, mode: str, output_format: str
+) -> None:
+    """Check a whole flavor, and the flavor with an image, as Nova would at boot.
+
+    FLAVOR_FILE is what `openstack flavor show -f json` prints, or Nova's
+    {"flavor": {..., "extra_specs": {...}}}. Every problem is reported at once, with the
+    exception Nova raises and the phase (api, scheduler, spawn) in which it does. Exits 0 when
+    the pair boots as far as Nova's pure checks can tell, 1 when Nova would refuse it, 2 on a
+    usage error.
+
+    \b
+    Example:
+      onespec validate flavor m1.rt.json --image centos.json --format json
+    """
+    from onespec.validators_runtime.flavors import InputError, validate_flavor
+
+    # The image first: a usage error in --image is reported before standard input is read.
+    image = _read_json(image_file, "--image") if image_file is not None else None
+    flavor = _read_json(flavor_file, "FLAVOR_FILE")
+    try:
+        findings = validate_flavor(flavor, image, mode=mode)
+    except InputError as exc:
+        raise InvalidInput(str(exc)) from None
+    checked = "flavor" + (" with image" if image is not None else "")
+    _report(findings, output_format, checked)
+
+
+@click.command("image-properties")
+@click.argument(
+    "image_file", metavar="IMAGE_FILE", type=click.Path(dir_okay=False, allow_dash=True)
+)
+@FORMAT_OPTION
+def validate_image_properties_command(image_file: str, output_format: str) -> None:
+    """Check an image's properties on their own: values Nova cannot read are errors, names
+    that look like Nova's but are not are warnings.
+
+    IMAGE_FILE is what `openstack image show -f json` prints, or Glance's v2 image JSON.
+    """
+    from onespec.validators_runtime.flavors import InputError, validate_image_properties
+
+    try:
+        findings = validate_image_properties(_read_json(image_file, "IMAGE_FILE"))
+    except InputError as exc:
+        raise InvalidInput(str(exc)) from None
+    _report(findings, output_format, "image properties")
+
+
+COMMANDS = (validate_flavor_command, validate_image_properties_command)
