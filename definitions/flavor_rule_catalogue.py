@@ -192,6 +192,11 @@ FACTS: tuple[FactDefinition, ...] = (
         ("hw:cpu_max_threads", "hw_cpu_max_threads"),
     ),
     FactDefinition(
+        "ephemeral_encryption",
+        "Whether ephemeral storage encryption is asked for by the flavor or the image.",
+        ("hw:ephemeral_encryption", "hw_ephemeral_encryption"),
+    ),
+    FactDefinition(
         "tpm_version",
         "The vTPM version: the flavor's, else the image's.",
         ("hw:tpm_version", "hw_tpm_version"),
@@ -643,6 +648,27 @@ RULES: tuple = (
         prop="hw_sound_model",
         policy=ClashPolicy.EQUAL,
     ),
+    # --- api: _update_ephemeral_encryption_bdms ---------------------------------------------
+    TwinClash(
+        "ephemeral-encryption-flavor-image-differ",
+        "FlavorImageConflict",
+        "api",
+        "Set hw:ephemeral_encryption and the image's hw_ephemeral_encryption alike, or drop one.",
+        spec="hw:ephemeral_encryption",
+        prop="hw_ephemeral_encryption",
+        policy=ClashPolicy.EQUAL,
+        kind="bool",
+    ),
+    TwinClash(
+        "ephemeral-encryption-format-flavor-image-differ",
+        "FlavorImageConflict",
+        "api",
+        "Set hw:ephemeral_encryption_format and hw_ephemeral_encryption_format alike, or drop one.",
+        spec="hw:ephemeral_encryption_format",
+        prop="hw_ephemeral_encryption_format",
+        policy=ClashPolicy.EQUAL,
+        when=Truthy(Fact("ephemeral_encryption")),
+    ),
     # --- scheduler: nova.scheduler.utils.ResourceRequest (vTPM, secure boot) -----------------
     TwinClash(
         "tpm-version-flavor-image-differ",
@@ -680,6 +706,15 @@ RULES: tuple = (
         prop="os_secure_boot",
         policy=ClashPolicy.EQUAL,
     ),
+    TwinClash(
+        "maxphysaddr-mode-flavor-image-differ",
+        "FlavorImageConflict",
+        "scheduler",
+        "Set hw:maxphysaddr_mode and the image's hw_maxphysaddr_mode alike, or drop one.",
+        spec="hw:maxphysaddr_mode",
+        prop="hw_maxphysaddr_mode",
+        policy=ClashPolicy.EQUAL,
+    ),
     # --- spawn: the libvirt driver on the compute host ----------------------------------------
     TopologyAdmits(
         "topology-limits-exclude-vcpus",
@@ -705,6 +740,17 @@ RULES: tuple = (
         prop="hw_usb_model",
         policy=ClashPolicy.EQUAL,
     ),
+    TwinClash(
+        "redirected-usb-ports-on-both-sides",
+        "FlavorImageConflict",
+        "spawn",
+        "Set the USB redirection port count in the flavor or the image, not both: Nova "
+        "compares the flavor's string with the image's integer, so even equal counts clash.",
+        spec="hw:redirected_usb_ports",
+        prop="hw_redirected_usb_ports",
+        policy=ClashPolicy.ONE_SIDE,
+        kind="int",
+    ),
 )
 
 #: Twins whose clash Nova settles silently (one side's value is simply used): no finding, but
@@ -719,6 +765,12 @@ SILENT_TWINS: tuple[tuple[str, str, ClashPolicy], ...] = (
     # get_cpu_policy_constraint: a flavor's 'dedicated' is used whatever the image says (the
     # narrowing cases are the two ImageCPUPinningForbidden rules).
     ("hw:cpu_policy", "hw_cpu_policy", ClashPolicy.FLAVOR_WINS),
+    # The libvirt driver: the image's boot menu and watchdog action are used when set...
+    ("hw:boot_menu", "hw_boot_menu", ClashPolicy.IMAGE_WINS),
+    ("hw:watchdog_action", "hw_watchdog_action", ClashPolicy.IMAGE_WINS),
+    # ...and the flavor's vIOMMU model and physical address bits.
+    ("hw:viommu_model", "hw_viommu_model", ClashPolicy.FLAVOR_WINS),
+    ("hw:maxphysaddr_bits", "hw_maxphysaddr_bits", ClashPolicy.FLAVOR_WINS),
 )
 
 #: Facts by name, for the runtime and the reference.

@@ -6,12 +6,14 @@ case, the class name of the exception Nova raises in each phase (or null):
 ``api``
     what server create runs: ``API._validate_flavor_image_nostatus`` (config drive, min_ram,
     packed rings, disk sizes, then ``_validate_flavor_image_numa_pci`` with the NUMA checks),
-    ``get_pci_numa_policy_constraint`` and ``get_sound_model``;
+    ``get_pci_numa_policy_constraint``, ``get_sound_model`` and the ephemeral encryption
+    checks of ``_update_ephemeral_encryption_bdms``;
 ``scheduler``
     what the scheduler's request builder runs: ``get_vtpm_constraint``,
-    ``get_secure_boot_constraint``;
+    ``get_secure_boot_constraint``, ``get_maxphysaddr_mode``;
 ``spawn``
-    what the libvirt driver runs on the host: ``get_best_cpu_topology``, ``get_usb_model``.
+    what the libvirt driver runs on the host: ``get_best_cpu_topology``, ``get_usb_model``,
+    ``get_redirected_usb_ports``.
 
 One process checks a whole batch, so Nova is imported once.
 """
@@ -55,6 +57,12 @@ def image_dict(image):
     }
 
 
+def ephemeral_encryption(flavor, image_meta):
+    """What ``API._update_ephemeral_encryption_bdms`` checks: the format only when encrypting."""
+    if hardware.get_ephemeral_encryption_constraint(flavor, image_meta):
+        hardware.get_ephemeral_encryption_format(flavor, image_meta)
+
+
 def first_refusal(*checks):
     for check in checks:
         try:
@@ -76,14 +84,17 @@ def verdict(case):
             lambda: compute_api.API._validate_flavor_image_nostatus(None, image, flavor, None),
             lambda: hardware.get_pci_numa_policy_constraint(flavor, image_meta),
             lambda: hardware.get_sound_model(flavor, image_meta),
+            lambda: ephemeral_encryption(flavor, image_meta),
         ),
         "scheduler": first_refusal(
             lambda: hardware.get_vtpm_constraint(flavor, image_meta),
             lambda: hardware.get_secure_boot_constraint(flavor, image_meta),
+            lambda: hardware.get_maxphysaddr_mode(flavor, image_meta),
         ),
         "spawn": first_refusal(
             lambda: hardware.get_best_cpu_topology(flavor, image_meta),
             lambda: hardware.get_usb_model(flavor, image_meta),
+            lambda: hardware.get_redirected_usb_ports(flavor, image_meta),
         ),
     }
 

@@ -219,17 +219,18 @@ def _side(value: Any, kind: str) -> Any:
 
 
 def _twin(rule: TwinClash, view: View) -> str | None:
-    flavor = _side(view.specs.get(rule.spec), rule.kind)
-    image = _side(view.props.get(rule.prop), rule.kind)
+    flavor_raw, image_raw = view.specs.get(rule.spec), view.props.get(rule.prop)
+    flavor, image = _side(flavor_raw, rule.kind), _side(image_raw, rule.kind)
     both = f"the flavor's {rule.spec}={shown(flavor)} and the image's {rule.prop}={shown(image)}"
     if rule.policy is ClashPolicy.EQUAL:
         if rule.kind == "bool":
             clash = flavor is not None and image is not None and flavor != image
         else:
-            clash = bool(flavor) and bool(image) and flavor != image
+            # Set means a non-empty string in the flavor (even '0') and a non-zero image value.
+            clash = bool(flavor_raw) and bool(image_raw) and flavor != image
         return f"{both[0].upper()}{both[1:]} differ" if clash else None
     if rule.policy is ClashPolicy.ONE_SIDE:
-        return f"Both {both} are set" if flavor and image else None
+        return f"Both {both} are set" if flavor_raw and image_raw else None
     if rule.policy is ClashPolicy.FLAVOR_LIMITS:
         if rule.flavor_allows:
             if image and flavor not in rule.flavor_allows:

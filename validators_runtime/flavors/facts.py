@@ -251,6 +251,10 @@ class View:
     def _max_threads(self) -> int:
         return self._limit("threads")
 
+    def _ephemeral_encryption(self) -> bool:
+        flavor = self.specs.get("hw:ephemeral_encryption")
+        return bool(flexible_bool(flavor or "") or self.props.get("hw_ephemeral_encryption"))
+
     def _tpm_version(self) -> str | None:
         return self.specs.get("hw:tpm_version") or self.props.get("hw_tpm_version")
 

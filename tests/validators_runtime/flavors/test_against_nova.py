@@ -65,6 +65,10 @@ SPECS: dict[str, tuple[str, ...]] = {
     "hw:tpm_model": ("tpm-tis", "tpm-crb"),
     "os:secure_boot": ("required", "disabled"),
     "hw:pmem": ("SMALL",),
+    "hw:ephemeral_encryption": _BOOL,
+    "hw:ephemeral_encryption_format": ("luks", "plain"),
+    "hw:maxphysaddr_mode": ("passthrough", "emulate"),
+    "hw:redirected_usb_ports": ("0", "2", "4"),
 }
 
 PROPERTIES: dict[str, tuple[str, ...]] = {
@@ -102,6 +106,10 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
     "os_secure_boot": ("required", "disabled", "optional"),
     "trait:HW_CPU_HYPERTHREADING": ("required",),
     "img_config_drive": ("optional", "mandatory"),
+    "hw_ephemeral_encryption": _BOOL,
+    "hw_ephemeral_encryption_format": ("luks", "plain"),
+    "hw_maxphysaddr_mode": ("passthrough", "emulate"),
+    "hw_redirected_usb_ports": ("0", "2", "4"),
 }
 
 
