@@ -10,6 +10,7 @@ onespec's findings of that phase. The deliberate differences are listed in
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -20,6 +21,10 @@ from onespec.definitions.flavor_differences import DIFFERENCES
 from onespec.definitions.flavor_rules import PHASES
 from onespec.validators_runtime.flavors import validate_flavor
 from tests import peers
+from tests.conftest import ROOT
+
+#: Nova's own unit-test inputs, harvested by tests/peers/nova_unit_cases.py.
+UNIT_CASES = ROOT / "tests" / "cases" / "nova_hardware_unit_cases.json"
 
 #: How many generated pairs one run checks.
 EXAMPLES = 10_000
@@ -186,15 +191,16 @@ def disagreement(nova: dict[str, str | None], ours: dict[str, set[str]]) -> str 
     return None
 
 
-def compare(cases: list[dict[str, Any]]) -> tuple[list[tuple[dict, str]], set[str]]:
-    """The disagreements not listed as deliberate, and the listed differences seen."""
+def compare(cases: list[dict[str, Any]], inputs: str) -> tuple[list[tuple[dict, str]], set[str]]:
+    """The disagreements not listed as deliberate for these ``inputs``, and the listed
+    differences seen."""
     verdicts = peers.run_script("nova", "nova_flavor_checks.py", stdin=cases)
     unexplained, seen = [], set()
     for case, nova in zip(cases, verdicts, strict=True):
         why = disagreement(nova, onespec_verdict(case))
         if why is None:
             continue
-        listed = [d.name for d in DIFFERENCES if d.applies(case)]
+        listed = [d.name for d in DIFFERENCES if inputs in d.seen_in and d.applies(case)]
         if listed:
             seen.update(listed)
         else:
@@ -206,8 +212,21 @@ def compare(cases: list[dict[str, Any]]) -> tuple[list[tuple[dict, str]], set[st
 def test_generated_pairs_agree_with_nova():
     cases = generated_cases(EXAMPLES)
     assert len(cases) >= EXAMPLES * 0.95
-    unexplained, seen = compare(cases)
+    assert_agree(cases, "generated")
+
+
+def test_the_pairs_of_novas_own_unit_tests_agree_with_nova():
+    """The flavor + image pairs that Nova's tests of nova/virt/hardware.py hand its functions,
+    harvested by ``tests/peers/nova_unit_cases.py``: judged again by Nova and by onespec."""
+    harvested = json.loads(UNIT_CASES.read_text(encoding="utf-8"))
+    assert harvested["nova"] == "34.0.0"
+    assert len(harvested["cases"]) >= 100
+    assert_agree(harvested["cases"], "nova-unit-tests")
+
+
+def assert_agree(cases: list[dict[str, Any]], inputs: str) -> None:
+    unexplained, seen = compare(cases, inputs)
     shown = "\n".join(f"{why}\n    {case}" for case, why in unexplained[:10])
     assert not unexplained, f"{len(unexplained)} of {len(cases)} pairs disagree:\n{shown}"
-    stale = {d.name for d in DIFFERENCES if d.generated} - seen
+    stale = {d.name for d in DIFFERENCES if inputs in d.seen_in} - seen
     assert not stale, f"listed differences no longer seen: {sorted(stale)}"
