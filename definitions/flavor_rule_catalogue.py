@@ -43,6 +43,18 @@ from onespec.definitions.flavor_rules import (
 
 PINNED = ("dedicated", "mixed")
 
+#: What makes Nova build a guest NUMA topology.
+_NUMA_TOPOLOGY_READS = (
+    "hw:numa_nodes",
+    "hw_numa_nodes",
+    "hw:mem_page_size",
+    "hw:pmem",
+    "hw:cpu_policy",
+    "hw_cpu_policy",
+    "resources:PCPU",
+    "resources:VCPU",
+)
+
 #: The values Nova derives from several keys; the runtime computes each (one function per name).
 FACTS: tuple[FactDefinition, ...] = (
     FactDefinition(
@@ -66,7 +78,12 @@ FACTS: tuple[FactDefinition, ...] = (
         "cpu_thread_policy",
         "The thread policy in force: 'isolate' when trait:HW_CPU_HYPERTHREADING is forbidden, "
         "'require' when it is required, else the one asked for.",
-        ("hw:cpu_thread_policy", "hw_cpu_thread_policy", "trait:HW_CPU_HYPERTHREADING"),
+        (
+            "hw:cpu_thread_policy",
+            "hw_cpu_thread_policy",
+            "trait:HW_CPU_HYPERTHREADING",
+            "traits_required",
+        ),
     ),
     FactDefinition(
         "hyperthreading_trait",
@@ -115,7 +132,7 @@ FACTS: tuple[FactDefinition, ...] = (
         "numa_topology",
         "Whether Nova builds a guest NUMA topology: NUMA nodes, a page size, persistent "
         "memory or pinned CPUs ask for one.",
-        ("hw:numa_nodes", "hw:mem_page_size", "hw:pmem", "hw:cpu_policy", "resources:PCPU"),
+        _NUMA_TOPOLOGY_READS,
     ),
     FactDefinition(
         "numa_cpus",
@@ -148,12 +165,24 @@ FACTS: tuple[FactDefinition, ...] = (
         "automatic_numa",
         "Nova builds the NUMA topology and splits vCPUs and memory evenly itself (no per-node "
         "lists).",
-        ("hw:numa_cpus.N", "hw:numa_mem.N", "hw_numa_cpus.N", "hw_numa_mem.N"),
+        (
+            "hw:numa_cpus.N",
+            "hw:numa_mem.N",
+            "hw_numa_cpus.N",
+            "hw_numa_mem.N",
+            *_NUMA_TOPOLOGY_READS,
+        ),
     ),
     FactDefinition(
         "manual_numa",
         "Nova builds the NUMA topology from per-node lists given for every node.",
-        ("hw:numa_cpus.N", "hw:numa_mem.N", "hw_numa_cpus.N", "hw_numa_mem.N"),
+        (
+            "hw:numa_cpus.N",
+            "hw:numa_mem.N",
+            "hw_numa_cpus.N",
+            "hw_numa_mem.N",
+            *_NUMA_TOPOLOGY_READS,
+        ),
     ),
     FactDefinition(
         "locked_memory",

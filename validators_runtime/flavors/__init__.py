@@ -25,11 +25,12 @@ example) is a warning, not an error: any image that meets it will do.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
-from onespec.definitions.flavor_rule_catalogue import RULES
-from onespec.definitions.flavor_rules import Prop, Requires, sources_of
+from onespec.definitions.flavor_rule_catalogue import FACTS_BY_NAME, RULES
+from onespec.definitions.flavor_rules import Fact, Field, Prop, Requires, sources_of
 from onespec.validators_runtime.flavors.checks import CHECKS, holds, involved
 from onespec.validators_runtime.flavors.facts import View
 from onespec.validators_runtime.flavors.findings import FlavorFinding
@@ -107,13 +108,58 @@ def _field_findings(flavor: Flavor) -> list[FlavorFinding]:
     return findings
 
 
+_GROUP_NUMBER = re.compile(r"^(resources|trait)[1-9][0-9]*:")
+_NODE_NUMBER = re.compile(r"\.[0-9]+$")
+
+
+def _names(source: Any) -> tuple[str, ...]:
+    """The input names whose presence can make a condition on ``source`` hold."""
+    if isinstance(source, Fact):
+        return FACTS_BY_NAME[source.name].reads
+    if isinstance(source, Field):
+        return (source.name,) if source.name.startswith("image.") else ()
+    return (str(source),)
+
+
+#: Each rule with the names of which at least one must be present for it to break (a rule
+#: that reads none but the flavor's vcpus and RAM always runs): most flavors set a handful of
+#: keys, so most rules are skipped without evaluating a condition.
+_TRIGGERED: tuple[tuple[Any, frozenset[str]], ...] = tuple(
+    (rule, frozenset(name for source in rule.sources() for name in _names(source)))
+    for rule in RULES
+)
+
+
+def _present(flavor: Flavor, image: Image | None) -> set[str]:
+    """The names set in the input, spelled as rules spell them (``resources:PCPU`` for
+    ``resources1:PCPU``, ``hw:numa_cpus.N`` and ``hw:numa_cpus`` for ``hw:numa_cpus.1``)."""
+    present: set[str] = set()
+    keys = list(flavor.extra_specs)
+    if image is not None:
+        keys += image.properties
+        present.update(
+            f"image.{name}" for name in ("min_ram", "min_disk", "size") if getattr(image, name)
+        )
+    for key in keys:
+        key = _GROUP_NUMBER.sub(r"\1:", key)
+        if _NODE_NUMBER.search(key):
+            stem = _NODE_NUMBER.sub("", key)
+            present.update((stem, stem + ".N"))
+        else:
+            present.add(key)
+    return present
+
+
 def rule_findings(
     flavor: Flavor, image: Image | None, props: Mapping[str, Any]
 ) -> list[FlavorFinding]:
     """The broken rules between keys, in Nova's order within each phase."""
     view = View(flavor, image, props)
+    present = _present(flavor, image)
     findings = []
-    for rule in RULES:
+    for rule, triggers in _TRIGGERED:
+        if triggers and triggers.isdisjoint(present):
+            continue
         if rule.when is not None and not holds(rule.when, view):
             continue
         what = CHECKS[type(rule)](rule, view)

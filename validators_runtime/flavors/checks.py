@@ -220,17 +220,20 @@ def _side(value: Any, kind: str) -> Any:
 
 def _twin(rule: TwinClash, view: View) -> str | None:
     flavor_raw, image_raw = view.specs.get(rule.spec), view.props.get(rule.prop)
+    if flavor_raw is None and image_raw is None:
+        return None
     flavor, image = _side(flavor_raw, rule.kind), _side(image_raw, rule.kind)
-    both = f"the flavor's {rule.spec}={shown(flavor)} and the image's {rule.prop}={shown(image)}"
+    both = f"the flavor's {rule.spec}={{}} and the image's {rule.prop}={{}}"
     if rule.policy is ClashPolicy.EQUAL:
         if rule.kind == "bool":
             clash = flavor is not None and image is not None and flavor != image
         else:
             # Set means a non-empty string in the flavor (even '0') and a non-zero image value.
             clash = bool(flavor_raw) and bool(image_raw) and flavor != image
-        return f"{both[0].upper()}{both[1:]} differ" if clash else None
+        return f"T{both[1:]} differ".format(shown(flavor), shown(image)) if clash else None
     if rule.policy is ClashPolicy.ONE_SIDE:
-        return f"Both {both} are set" if flavor_raw and image_raw else None
+        clash = bool(flavor_raw) and bool(image_raw)
+        return f"Both {both} are set".format(shown(flavor), shown(image)) if clash else None
     if rule.policy is ClashPolicy.FLAVOR_LIMITS:
         if rule.flavor_allows:
             if image and flavor not in rule.flavor_allows:
