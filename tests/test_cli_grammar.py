@@ -44,6 +44,8 @@ NOT_YAML = {
     ("validate", "flavor", "flavor_file"),  # JSON, as the OpenStack client prints it
     ("validate", "flavor", "image_file"),
     ("validate", "image-properties", "image_file"),
+    ("validate", "fleet", "flavors_file"),
+    ("validate", "fleet", "images_file"),
 }
 
 #: How to give each read file to its command; ``@`` stands for the file.
@@ -66,6 +68,8 @@ FILE_ARGS: dict[tuple[str, ...], list[str]] = {
     ("validate", "flavor", "flavor_file"): ["@"],
     ("validate", "flavor", "image_file"): ["-", "--image", "@"],
     ("validate", "image-properties", "image_file"): ["@"],
+    ("validate", "fleet", "flavors_file"): ["--flavors", "@", "--images", "-"],
+    ("validate", "fleet", "images_file"): ["--flavors", "-", "--images", "@"],
 }
 
 

@@ -130,6 +130,10 @@ _TRIGGERED: tuple[tuple[Any, frozenset[str]], ...] = tuple(
 )
 
 
+#: Every name some rule reads.
+TRIGGER_NAMES: frozenset[str] = frozenset().union(*(names for _, names in _TRIGGERED))
+
+
 def _present(flavor: Flavor, image: Image | None) -> set[str]:
     """The names set in the input, spelled as rules spell them (``resources:PCPU`` for
     ``resources1:PCPU``, ``hw:numa_cpus.N`` and ``hw:numa_cpus`` for ``hw:numa_cpus.1``)."""
@@ -141,13 +145,19 @@ def _present(flavor: Flavor, image: Image | None) -> set[str]:
             f"image.{name}" for name in ("min_ram", "min_disk", "size") if getattr(image, name)
         )
     for key in keys:
-        key = _GROUP_NUMBER.sub(r"\1:", key)
-        if _NODE_NUMBER.search(key):
-            stem = _NODE_NUMBER.sub("", key)
-            present.update((stem, stem + ".N"))
-        else:
-            present.add(key)
+        present |= normalized_names(key)
     return present
+
+
+def normalized_names(key: str) -> set[str]:
+    """A key as the rules name it: ``resources:PCPU`` for ``resources1:PCPU``,
+    ``hw:numa_cpus.N`` and ``hw:numa_cpus`` for ``hw:numa_cpus.1``."""
+    if key[:1] in ("r", "t"):
+        key = _GROUP_NUMBER.sub(r"\1:", key)
+    if key[-1:].isdigit() and _NODE_NUMBER.search(key):
+        stem = _NODE_NUMBER.sub("", key)
+        return {stem, stem + ".N"}
+    return {key}
 
 
 def rule_findings(
@@ -212,12 +222,15 @@ def validate_image_properties(image: Image | Mapping[str, Any]) -> list[FlavorFi
 
 
 __all__ = [
+    "TRIGGER_NAMES",
     "Flavor",
     "FlavorFinding",
     "Image",
     "InputError",
+    "normalized_names",
     "read_flavor",
     "read_image",
+    "rule_findings",
     "validate_flavor",
     "validate_image_properties",
 ]

@@ -27,20 +27,20 @@ from onespec.validators_runtime.cli_grammar import (
 MAX_BYTES = 1024 * 1024
 
 
-def _read_json(path: str, what: str) -> Any:
+def _read_json(path: str, what: str, limit: int = MAX_BYTES) -> Any:
     name = "<stdin>" if path == "-" else path
     try:
         if path == "-":
-            text = sys.stdin.read(MAX_BYTES + 1)
+            text = sys.stdin.read(limit + 1)
         else:
             with Path(path).open(encoding="utf-8") as handle:
-                text = handle.read(MAX_BYTES + 1)
+                text = handle.read(limit + 1)
     except OSError as exc:
         raise click.BadParameter(f"cannot read {name}: {exc.strerror}", param_hint=what) from None
     except UnicodeDecodeError:
         raise InvalidInput(f"{name} is not UTF-8 text") from None
-    if len(text) > MAX_BYTES:
-        raise InvalidInput(f"{name} is larger than {MAX_BYTES} bytes; it is not one {what}")
+    if len(text) > limit:
+        raise InvalidInput(f"{name} is larger than {limit} bytes; it is not a {what} file")
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
@@ -133,4 +133,103 @@ def validate_image_properties_command(image_file: str, output_format: str) -> No
     _report(findings, output_format, "image properties")
 
 
-COMMANDS = (validate_flavor_command, validate_image_properties_command)
+#: The largest flavor or image list read.
+MAX_LIST_BYTES = 512 * 1024 * 1024
+
+
+def _items(data: Any, plural: str, name: str) -> list[Any]:
+    """The items of a list file: a JSON list (`openstack ... list --long -f json`), the API's
+    ``{"flavors": [...]}``/``{"images": [...]}``, or one item (the show shape)."""
+    if isinstance(data, dict) and set(data) == {plural}:
+        data = data[plural]
+    if isinstance(data, list):
+        return data
+    if isinstance(data, dict):
+        return [data]
+    raise InvalidInput(f"{name} must hold a list of {plural}, not {type(data).__name__}")
+
+
+@click.command("fleet")
+@click.option(
+    "--flavors",
+    "flavors_file",
+    required=True,
+    metavar="FILE",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help='`openstack flavor list --long -f json` (or Nova\'s {"flavors": [...]}).',
+)
+@click.option(
+    "--images",
+    "images_file",
+    required=True,
+    metavar="FILE",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help='`openstack image list --long -f json` (or Glance\'s {"images": [...]}).',
+)
+@click.option(
+    "--mode",
+    type=SuggestingChoice(["strict", "permissive", "off"]),
+    default="strict",
+    show_default=True,
+    help="How each extra spec is checked on its own (as `validate extra-specs`).",
+)
+@FORMAT_OPTION
+def validate_fleet_command(
+    flavors_file: str, images_file: str, mode: str, output_format: str
+) -> None:
+    """Check every flavor, and every flavor with every image, as Nova would at boot.
+
+    Reports each flavor that cannot boot on its own, then each (flavor, rule) that refuses
+    some images, once, with the number of images and a few of their names. Exits 0 when
+    nothing is refused, 1 otherwise, 2 on a usage error.
+    """
+    from onespec.validators_runtime.flavors import InputError, read_flavor, read_image
+    from onespec.validators_runtime.flavors.fleet import check_fleet
+
+    # Named files before standard input, so that a missing file is reported before a read.
+    wanted = sorted(
+        [(flavors_file, "--flavors"), (images_file, "--images")], key=lambda w: w[0] == "-"
+    )
+    read = {what: _read_json(path, what, MAX_LIST_BYTES) for path, what in wanted}
+    flavors_data, images_data = read["--flavors"], read["--images"]
+    try:
+        flavors = [
+            read_flavor(item, f"flavors[{i}]")
+            for i, item in enumerate(_items(flavors_data, "flavors", flavors_file))
+        ]
+        images = [
+            read_image(item, f"images[{i}]")
+            for i, item in enumerate(_items(images_data, "images", images_file))
+        ]
+    except InputError as exc:
+        raise InvalidInput(str(exc)) from None
+    del flavors_data, images_data, read
+    report = check_fleet(flavors, images, mode)
+    if output_format == "json":
+        click.echo(json.dumps(report.to_dict(), indent=2))
+    else:
+        for name, finding in report.alone:
+            click.echo(f"flavor {name}: error: [{finding.code}] {finding.message}")
+        for cause in report.causes:
+            finding = cause.finding
+            more = cause.pairs - len(cause.images)
+            images = ", ".join(cause.images) + (f" and {more} more" if more > 0 else "")
+            click.echo(
+                f"flavor {cause.flavor} with {cause.pairs} image{'s' if cause.pairs != 1 else ''}"
+                f" ({images}): [{finding.code}] ({finding.nova_exception}, {finding.phase}) "
+                f"{finding.message}"
+            )
+        refused = sum(cause.pairs for cause in report.causes)
+        alone = len({name for name, _ in report.alone})
+        click.echo(
+            f"{report.flavors} flavors, {report.images} images ({report.image_groups} distinct "
+            f"to Nova's checks): {alone} flavor{'s' if alone != 1 else ''} refused on "
+            f"{'their' if alone != 1 else 'its'} own, {refused} of "
+            f"{report.flavors * report.images} pairs refused, in {len(report.causes)} "
+            f"cause{'s' if len(report.causes) != 1 else ''}."
+        )
+    if not report.valid:
+        raise Invalid()
+
+
+COMMANDS = (validate_flavor_command, validate_image_properties_command, validate_fleet_command)

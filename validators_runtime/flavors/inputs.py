@@ -49,15 +49,29 @@ IMAGE_FIELDS = frozenset(
         "locations",
         "stores",
         "project_id",
+        # `openstack image list --long -f json` capitalises its columns.
+        "ID",
+        "Name",
+        "Status",
+        "Visibility",
+        "Protected",
+        "Project",
+        "Checksum",
+        "Size",
+        "Tags",
+        "Disk Format",
+        "Container Format",
+        "Properties",
     }
 )
 
+#: Each field's spellings: Nova's API, Nova's object, `openstack flavor list --long -f json`.
 _FLAVOR_FIELDS = {
-    "vcpus": ("vcpus",),
-    "ram": ("ram", "memory_mb"),
-    "disk": ("disk", "root_gb"),
-    "swap": ("swap",),
-    "ephemeral": ("OS-FLV-EXT-DATA:ephemeral", "ephemeral", "ephemeral_gb"),
+    "vcpus": ("vcpus", "VCPUs"),
+    "ram": ("ram", "memory_mb", "RAM"),
+    "disk": ("disk", "root_gb", "Disk"),
+    "swap": ("swap", "Swap"),
+    "ephemeral": ("OS-FLV-EXT-DATA:ephemeral", "ephemeral", "ephemeral_gb", "Ephemeral"),
 }
 
 
@@ -145,11 +159,9 @@ def read_flavor(document: Any, where: str = "flavor") -> Flavor:
         spelled = next((s for s in spellings if s in document), spellings[0])
         required = name in ("vcpus", "ram")
         values[name] = _count(document.get(spelled), f"{where}.{spelled}", required=required)
-    if "extra_specs" in document:
-        specs = _specs(document["extra_specs"], f"{where}.extra_specs")
-    else:
-        specs = _specs(document.get("properties"), f"{where}.properties")
-    name = document.get("name")
+    spelled = next((k for k in ("extra_specs", "properties", "Properties") if k in document), None)
+    specs = _specs(document.get(spelled) if spelled else None, f"{where}.{spelled}")
+    name = document.get("name", document.get("Name"))
     return Flavor(**values, extra_specs=specs, name=name if isinstance(name, str) else None)
 
 
@@ -165,16 +177,16 @@ def read_image(document: Any, where: str = "image") -> Image:
         for key, value in document.items()
         if isinstance(key, str) and key not in IMAGE_FIELDS
     }
-    nested = document.get("properties")
+    nested = document.get("properties", document.get("Properties"))
     if isinstance(nested, Mapping):
         properties.update({k: v for k, v in nested.items() if isinstance(k, str)})
     elif nested is not None and not isinstance(nested, str):
         raise InputError(f"{where}.properties must be a mapping")
-    name = document.get("name")
+    name = document.get("name", document.get("Name"))
     return Image(
         properties=properties,
         min_ram=_count(document.get("min_ram"), f"{where}.min_ram", required=False),
         min_disk=_count(document.get("min_disk"), f"{where}.min_disk", required=False),
-        size=_count(document.get("size"), f"{where}.size", required=False),
+        size=_count(document.get("size", document.get("Size")), f"{where}.size", required=False),
         name=name if isinstance(name, str) else None,
     )
