@@ -31,7 +31,7 @@ from typing import Any
 
 from onespec.definitions.flavor_rule_catalogue import FACTS_BY_NAME, RULES
 from onespec.definitions.flavor_rules import Fact, Field, Prop, Requires, sources_of
-from onespec.validators_runtime.flavors.checks import CHECKS, holds, involved
+from onespec.validators_runtime.flavors.checks import CHECKS, compiled, involved
 from onespec.validators_runtime.flavors.facts import View
 from onespec.validators_runtime.flavors.findings import FlavorFinding
 from onespec.validators_runtime.flavors.image_props import typed_properties, unknown_properties
@@ -123,10 +123,15 @@ def _names(source: Any) -> tuple[str, ...]:
 
 #: Each rule with the names of which at least one must be present for it to break (a rule
 #: that reads none but the flavor's vcpus and RAM always runs): most flavors set a handful of
-#: keys, so most rules are skipped without evaluating a condition.
+#: keys, so most rules are skipped without evaluating a condition. Then its condition and its
+#: check, each chosen once.
 _TRIGGERED: tuple[tuple[Any, frozenset[str]], ...] = tuple(
     (rule, frozenset(name for source in rule.sources() for name in _names(source)))
     for rule in RULES
+)
+_COMPILED = tuple(
+    (rule, names, None if rule.when is None else compiled(rule.when), CHECKS[type(rule)])
+    for rule, names in _TRIGGERED
 )
 
 
@@ -167,12 +172,12 @@ def rule_findings(
     view = View(flavor, image, props)
     present = _present(flavor, image)
     findings = []
-    for rule, triggers in _TRIGGERED:
+    for rule, triggers, when, check in _COMPILED:
         if triggers and triggers.isdisjoint(present):
             continue
-        if rule.when is not None and not holds(rule.when, view):
+        if when is not None and not when(view):
             continue
-        what = CHECKS[type(rule)](rule, view)
+        what = check(rule, view)
         if what is None:
             continue
         keys = involved(rule, view)

@@ -7,6 +7,7 @@ way Nova reads values: a boolean spec as ``bool_from_string``, an empty string a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,7 @@ from onespec.definitions.flavor_rules import (
     Not,
     PerNodeComplete,
     Present,
+    Prop,
     Requires,
     Spec,
     SumsTo,
@@ -38,29 +40,56 @@ from onespec.validators_runtime.flavors.facts import View
 from onespec.validators_runtime.flavors.image_props import flexible_bool
 from onespec.validators_runtime.problems import shown
 
+Reader = Callable[[View], Any]
+Test = Callable[[View], bool]
+
+
+def reader(source: Any) -> Reader:
+    """A function that reads ``source`` from a view, chosen once per source."""
+    if isinstance(source, Spec):
+        key = source.key
+        return lambda view: view.specs.get(key)
+    if isinstance(source, Prop):
+        name = source.name
+        return lambda view: view.props.get(name)
+    if isinstance(source, Fact):
+        name = source.name
+        return lambda view: view.fact(name)
+    name = source.name
+    return lambda view: view.field(name)
+
+
+@functools.cache
+def compiled(condition: Any) -> Test:
+    """``condition`` as a function of a view, built once per condition (conditions are frozen
+    values, so the cache is keyed by what they say)."""
+    if isinstance(condition, AnyOf | AllOf):
+        parts = tuple(compiled(part) for part in condition.conditions)
+        if isinstance(condition, AnyOf):
+            return lambda view: any(part(view) for part in parts)
+        return lambda view: all(part(view) for part in parts)
+    if isinstance(condition, Not):
+        inner = compiled(condition.condition)
+        return lambda view: not inner(view)
+    read = reader(condition.source)
+    if isinstance(condition, Present):
+        return lambda view: (value := read(view)) is not None and value != ""
+    if isinstance(condition, Truthy):
+        if isinstance(condition.source, Spec):
+            return lambda view: (value := read(view)) is not None and flexible_bool(value)
+        return lambda view: bool(read(view))
+    if isinstance(condition, In):
+        values = condition.values
+        return lambda view: read(view) in values
+    if isinstance(condition, Contains):
+        text = condition.text
+        return lambda view: isinstance(value := read(view), str) and text in value
+    raise TypeError(f"not a condition: {condition!r}")
+
 
 def holds(condition: Any, view: View) -> bool:
     """Whether ``condition`` holds for ``view``."""
-    if isinstance(condition, Present):
-        value = view.value(condition.source)
-        return value is not None and value != ""
-    if isinstance(condition, Truthy):
-        value = view.value(condition.source)
-        if isinstance(condition.source, Spec):
-            return value is not None and flexible_bool(value)
-        return bool(value)
-    if isinstance(condition, In):
-        return view.value(condition.source) in condition.values
-    if isinstance(condition, Contains):
-        value = view.value(condition.source)
-        return isinstance(value, str) and condition.text in value
-    if isinstance(condition, AnyOf):
-        return any(holds(part, view) for part in condition.conditions)
-    if isinstance(condition, AllOf):
-        return all(holds(part, view) for part in condition.conditions)
-    if isinstance(condition, Not):
-        return not holds(condition.condition, view)
-    raise TypeError(f"not a condition: {condition!r}")
+    return compiled(condition)(view)
 
 
 def describe(condition: Any) -> str:

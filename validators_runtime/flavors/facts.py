@@ -25,7 +25,6 @@ _VCPU = re.compile(r"resources([1-9][0-9]*)?:VCPU")
 _PCPU = re.compile(r"resources([1-9][0-9]*)?:PCPU")
 _HT_TRAIT = re.compile(r"trait([1-9][0-9]*)?:HW_CPU_HYPERTHREADING")
 _NO_LIMIT = 65536
-_MISSING = object()
 
 
 def _int(value: Any, default: int = 0) -> int:
@@ -66,9 +65,10 @@ class View:
         return getattr(self.flavor, name)
 
     def fact(self, name: str) -> Any:
-        found = self._facts.get(name, _MISSING)
-        if found is _MISSING:
-            found = self._facts[name] = getattr(self, f"_{name}")()
+        facts = self._facts
+        if name in facts:
+            return facts[name]
+        found = facts[name] = _COMPUTE[name](self)
         return found
 
     # --- CPU policy -----------------------------------------------------------------------
@@ -260,3 +260,11 @@ class View:
 
     def _tpm_model(self) -> str:
         return self.specs.get("hw:tpm_model") or self.props.get("hw_tpm_model") or "tpm-tis"
+
+
+#: Each fact's method, looked up once.
+_COMPUTE = {
+    name[1:]: method
+    for name, method in vars(View).items()
+    if name.startswith("_") and not name.startswith("__") and callable(method)
+}
