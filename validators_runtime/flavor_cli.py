@@ -1,10 +1,13 @@
-"""``onespec validate flavor`` and ``onespec validate image-properties``.
+"""``onespec validate flavor``, ``validate image-properties`` and ``validate fleet``.
 
 They read what the OpenStack client prints (``openstack flavor show -f json``, ``openstack
 image show -f json``) or what Nova's and Glance's APIs return, and follow the one command-line
 grammar: exit 0 when Nova would accept, 1 when it would refuse (or the input is not a flavor or
 an image), 2 on a usage error; ``--format json`` for machines, where every error carries
 ``nova_exception`` and ``phase``.
+
+A module of its own, outside ``validators_runtime/flavors/``, so that loading the command line
+imports none of the rules: each command imports the runtime when it runs.
 """
 
 from __future__ import annotations
