@@ -159,6 +159,25 @@ def sources_of(condition: Condition | None) -> tuple[Source, ...]:
     return (condition.source,)
 
 
+def describe(condition: Condition | None) -> str:
+    """A condition in words, for messages."""
+    if isinstance(condition, Present):
+        return f"{condition.source} is set"
+    if isinstance(condition, Truthy):
+        return f"{condition.source} is on"
+    if isinstance(condition, In):
+        return f"{condition.source} is {' or '.join(repr(v) for v in condition.values)}"
+    if isinstance(condition, Contains):
+        return f"{condition.source} contains {condition.text!r}"
+    if isinstance(condition, AnyOf):
+        return " or ".join(describe(part) for part in condition.conditions)
+    if isinstance(condition, AllOf):
+        return " and ".join(describe(part) for part in condition.conditions)
+    if isinstance(condition, Not):
+        return f"not ({describe(condition.condition)})"
+    return str(condition)
+
+
 # --- Rules -------------------------------------------------------------------------------------
 
 

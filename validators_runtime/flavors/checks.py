@@ -35,6 +35,7 @@ from onespec.definitions.flavor_rules import (
     TopologyAdmits,
     Truthy,
     TwinClash,
+    describe,
 )
 from onespec.validators_runtime.flavors.facts import View
 from onespec.validators_runtime.flavors.image_props import flexible_bool
@@ -90,25 +91,6 @@ def compiled(condition: Any) -> Test:
 def holds(condition: Any, view: View) -> bool:
     """Whether ``condition`` holds for ``view``."""
     return compiled(condition)(view)
-
-
-def describe(condition: Any) -> str:
-    """A condition in words, for messages."""
-    if isinstance(condition, Present):
-        return f"{condition.source} is set"
-    if isinstance(condition, Truthy):
-        return f"{condition.source} is on"
-    if isinstance(condition, In):
-        return f"{condition.source} is {' or '.join(repr(v) for v in condition.values)}"
-    if isinstance(condition, Contains):
-        return f"{condition.source} contains {condition.text!r}"
-    if isinstance(condition, AnyOf):
-        return " or ".join(describe(part) for part in condition.conditions)
-    if isinstance(condition, AllOf):
-        return " and ".join(describe(part) for part in condition.conditions)
-    if isinstance(condition, Not):
-        return f"not ({describe(condition.condition)})"
-    return str(condition)
 
 
 def _shown_set(cpus: set[int]) -> str:
