@@ -30,6 +30,16 @@ from onespec.validators_runtime.cli_grammar import (
 MAX_BYTES = 1024 * 1024
 
 
+#: ``--mode``, as ``validate extra-specs`` takes it: how each extra spec is checked on its own.
+MODE_OPTION = click.option(
+    "--mode",
+    type=SuggestingChoice(["strict", "permissive", "off"]),
+    default="strict",
+    show_default=True,
+    help="How each extra spec is checked on its own (as `validate extra-specs`).",
+)
+
+
 def _read_json(path: str, what: str, limit: int = MAX_BYTES) -> Any:
     name = "<stdin>" if path == "-" else path
     try:
@@ -80,13 +90,7 @@ def _report(findings: list[Any], output_format: str, checked: str) -> None:
     type=click.Path(dir_okay=False, allow_dash=True),
     help="The image to boot it with: `openstack image show -f json`, or Glance's v2 JSON.",
 )
-@click.option(
-    "--mode",
-    type=SuggestingChoice(["strict", "permissive", "off"]),
-    default="strict",
-    show_default=True,
-    help="How each extra spec is checked on its own (as `validate extra-specs`).",
-)
+@MODE_OPTION
 @FORMAT_OPTION
 def validate_flavor_command(
     flavor_file: str, image_file: str | None, mode: str, output_format: str
@@ -169,13 +173,7 @@ def _items(data: Any, plural: str, name: str) -> list[Any]:
     type=click.Path(dir_okay=False, allow_dash=True),
     help='`openstack image list --long -f json` (or Glance\'s {"images": [...]}).',
 )
-@click.option(
-    "--mode",
-    type=SuggestingChoice(["strict", "permissive", "off"]),
-    default="strict",
-    show_default=True,
-    help="How each extra spec is checked on its own (as `validate extra-specs`).",
-)
+@MODE_OPTION
 @FORMAT_OPTION
 def validate_fleet_command(
     flavors_file: str, images_file: str, mode: str, output_format: str
