@@ -88,9 +88,17 @@ def compiled(condition: Any) -> Test:
     raise TypeError(f"not a condition: {condition!r}")
 
 
+#: Compiled conditions by identity: the rules' conditions live as long as the rules, and looking
+#: one up by ``id`` spares hashing a nested frozen dataclass on every check.
+_BY_ID: dict[int, tuple[Any, Test]] = {}
+
+
 def holds(condition: Any, view: View) -> bool:
     """Whether ``condition`` holds for ``view``."""
-    return compiled(condition)(view)
+    entry = _BY_ID.get(id(condition))
+    if entry is None or entry[0] is not condition:
+        entry = _BY_ID[id(condition)] = (condition, compiled(condition))
+    return entry[1](view)
 
 
 def _shown_set(cpus: set[int]) -> str:

@@ -84,7 +84,9 @@ class View:
         return self.fact("requested_cpu_policy")
 
     def _resource_sum(self, pattern: re.Pattern[str]) -> int:
-        return sum(_int(v) for k, v in self.specs.items() if pattern.match(k))
+        return sum(
+            _int(v) for k, v in self.specs.items() if k[:9] == "resources" and pattern.match(k)
+        )
 
     def _requested_vcpu(self) -> int:
         return self._resource_sum(_VCPU)
@@ -104,7 +106,7 @@ class View:
 
     def _hyperthreading_trait(self) -> str | None:
         for key, value in self.specs.items():
-            if _HT_TRAIT.match(key):
+            if key[:5] == "trait" and _HT_TRAIT.match(key):
                 return value
         if "HW_CPU_HYPERTHREADING" in self.props.get("traits_required", ()):
             return "required"

@@ -136,6 +136,9 @@ def _specs(raw: Any, where: str) -> dict[str, str]:
         raise InputError(f"{where} must be a mapping of extra specs, not {type(raw).__name__}")
     specs = {}
     for key, value in raw.items():
+        if type(key) is str and type(value) is str:
+            specs[key] = value
+            continue
         if not isinstance(key, str):
             raise InputError(f"{where}: the key {key!r} is not a string")
         if isinstance(value, bool):
