@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import api, audit, capabilities, docs, extra_specs, images
+from benchmarks import api, audit, capabilities, docs, extra_specs, flavors, images
 
 
 def main() -> int:
@@ -19,6 +19,8 @@ def main() -> int:
     missed += images.run()
     print()
     missed += audit.run()
+    print()
+    missed += flavors.run()
     print()
     if missed:
         print(f"{missed} target(s) missed.")

@@ -24,6 +24,8 @@ from onespec.generator.components.schema import SOFTWARE_COMPONENT, software_com
 from onespec.generator.extra_specs import metadefs
 from onespec.generator.extra_specs import runtime as extra_specs_runtime
 from onespec.generator.extra_specs.schema import FLAVOR_EXTRA_SPECS, flavor_extra_specs_schema
+from onespec.generator.flavors import image_metadefs
+from onespec.generator.flavors.schema import IMAGE_PROPERTIES_SCHEMA, image_properties_schema
 from onespec.generator.images import grammar as images
 from onespec.generator.outputs import Output
 from onespec.generator.schema import DIRECTORY, dumps
@@ -45,6 +47,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     SOFTWARE_COMPONENT: software_component_schema,
     **api_schemas.BUILDERS,
     images.SCHEMA_FILE: images.schema,
+    IMAGE_PROPERTIES_SCHEMA: image_properties_schema,
 }
 
 
@@ -130,6 +133,7 @@ OUTPUT_FACTORIES: dict[str, Callable[[], Output]] = {
     "components": components_runtime.output,
     "capabilities": template_capabilities_runtime.output,
     "images": images.output,
+    "image-metadefs": image_metadefs.output,
 }
 
 

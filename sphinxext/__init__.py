@@ -43,6 +43,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("onespec.sphinxext.components")
     app.setup_extension("onespec.sphinxext.template_capabilities")
     app.setup_extension("onespec.sphinxext.mentions")
+    app.setup_extension("onespec.sphinxext.flavors")
     app.add_directive_to_domain("onespec", "auto-extra-specs", AutoExtraSpecs)
     app.add_directive_to_domain("onespec", "auto-plugin-labels", AutoPluginLabels)
     app.add_directive_to_domain("onespec", "extra-specs-by-purpose", ExtraSpecsByPurpose)

@@ -41,6 +41,11 @@ NOT_YAML = {
     ("image", "validate", "identity"),
     ("image", "validate", "known_hosts"),
     ("audit", "sources"),  # Python sources
+    ("validate", "flavor", "flavor_file"),  # JSON, as the OpenStack client prints it
+    ("validate", "flavor", "image_file"),
+    ("validate", "image-properties", "image_file"),
+    ("validate", "fleet", "flavors_file"),
+    ("validate", "fleet", "images_file"),
 }
 
 #: How to give each read file to its command; ``@`` stands for the file.
@@ -60,6 +65,11 @@ FILE_ARGS: dict[tuple[str, ...], list[str]] = {
     ("image", "validate", "known_hosts"): ["@@SPEC", "--remote", "local", "--known-hosts", "@"],
     ("serve", "policy_file"): ["--policy-file", "@", "--port", "0"],
     ("validate", "extra-specs", "file_"): ["--file", "@"],
+    ("validate", "flavor", "flavor_file"): ["@"],
+    ("validate", "flavor", "image_file"): ["-", "--image", "@"],
+    ("validate", "image-properties", "image_file"): ["@"],
+    ("validate", "fleet", "flavors_file"): ["--flavors", "@", "--images", "-"],
+    ("validate", "fleet", "images_file"): ["--flavors", "-", "--images", "@"],
 }
 
 

@@ -292,6 +292,13 @@ def validate_extra_specs(
         raise Invalid() from None
 
 
+# The whole-flavor commands live with their runtime: validate flavor, validate image-properties.
+from onespec.validators_runtime.flavor_cli import COMMANDS as _FLAVOR_COMMANDS  # noqa: E402
+
+for _command in _FLAVOR_COMMANDS:
+    validate.add_command(_command)
+
+
 # --- definitions ---------------------------------------------------------------------------------
 
 

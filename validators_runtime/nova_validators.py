@@ -342,6 +342,37 @@ def validate(name: str, value: str) -> None:
 
 load_validators()
 
+
+# --- Opt-in: the whole flavor ------------------------------------------------------------------
+
+_FLAVOR_FIELDS = ("name", "vcpus", "memory_mb", "root_gb", "ephemeral_gb", "swap", "extra_specs")
+
+
+def validate_whole_flavor(flavor: Any, image: Mapping[str, Any] | None = None) -> list[Any]:
+    """Opt-in: check the whole flavor, and the flavor with the image it boots, at once.
+
+    Nova checks each extra spec on its own when it is written and finds what is wrong between
+    keys only when a server is created, scheduled or spawned. Call this where a flavor's extra
+    specs are written (or before a server is created) to refuse all of that up front. ``flavor``
+    is Nova's ``Flavor`` object or a dict in Nova's API shape; ``image`` the image dict the
+    compute API holds (properties under ``properties``) or Glance's. Returns the warnings;
+    raises Nova's ``ValidationError`` (onespec's error without Nova) naming every refusal with
+    the exception Nova would raise and its phase, carrying them as ``findings``.
+    """
+    from onespec.validators_runtime.flavors import validate_flavor
+
+    if not isinstance(flavor, Mapping):
+        flavor = {name: flavor.get(name) for name in _FLAVOR_FIELDS if flavor.get(name) is not None}
+    findings = validate_flavor(flavor, image)
+    errors = [f for f in findings if f.severity == "error"]
+    if errors:
+        detail = " ".join(f"{f.message} ({f.nova_exception}, {f.phase})" for f in errors)
+        refusal = _refusal(detail)
+        refusal.findings = tuple(findings)  # type: ignore[attr-defined]
+        raise refusal
+    return findings
+
+
 __all__ = [
     "NAMESPACES",
     "NOVA_ENTRY_POINT_GROUP",
@@ -350,5 +381,6 @@ __all__ = [
     "NovaValidator",
     "load_validators",
     "validate",
+    "validate_whole_flavor",
     "with_novas_plugins",
 ]

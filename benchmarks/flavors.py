@@ -1,0 +1,182 @@
+"""How fast a whole flavor, a flavor with its image, and a fleet are checked.
+
+* One flavor with 10 extra specs and an image with 10 properties: onespec's
+  :func:`validate_flavor` (per-key checks, the image's properties typed, every rule), side by
+  side with Nova 34.0.0's own checks of the same pair (``tests/peers/nova_flavor_checks.py``:
+  the create-time checks, the scheduler's and the driver's), measured in the same run.
+* A fleet of 1,000 flavors and 10,000 images (:func:`check_fleet`): the time, the number of
+  image groups, and the peak memory compared with a fleet of 1,000 images, which must not grow
+  with the pairs.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+from onespec.validators_runtime.flavors import read_flavor, read_image, validate_flavor
+from tests import peers
+
+PAIR_TARGET_US = 50.0
+FLEET_TARGET_S = 10.0
+
+SPECS = {
+    "hw:cpu_policy": "dedicated",
+    "hw:cpu_thread_policy": "prefer",
+    "hw:numa_nodes": "2",
+    "hw:mem_page_size": "large",
+    "hw:pmu": "false",
+    "hw:vif_multiqueue_enabled": "true",
+    "hw:cpu_max_sockets": "2",
+    "hw:serial_port_count": "2",
+    "hw:watchdog_action": "reset",
+    "trait:HW_CPU_X86_AVX2": "required",
+}
+PROPERTIES = {
+    "hw_mem_page_size": "2048",
+    "hw_pmu": "false",
+    "hw_firmware_type": "uefi",
+    "hw_machine_type": "q35",
+    "hw_vif_multiqueue_enabled": "true",
+    "hw_cpu_max_sockets": "2",
+    "hw_serial_port_count": "1",
+    "hw_disk_bus": "virtio",
+    "hw_scsi_model": "virtio-scsi",
+    "os_distro": "ubuntu",
+}
+CASE = {
+    "flavor": {"vcpus": 4, "ram": 4096, "disk": 20, "extra_specs": SPECS},
+    "image": {"properties": PROPERTIES, "min_ram": 0, "min_disk": 0, "size": 0},
+}
+
+
+def _median_us(call, loops: int) -> float:
+    runs = []
+    for _ in range(7):
+        start = time.perf_counter()
+        for _ in range(loops):
+            call()
+        runs.append((time.perf_counter() - start) / loops * 1e6)
+    return statistics.median(runs)
+
+
+def _line(label: str, figure: str, ok: bool | None = None) -> None:
+    mark = "" if ok is None else ("  ok" if ok else "  MISSED")
+    print(f"{label:<58} {figure}{mark}")
+
+
+def fleet_inputs(flavors: int, images: int, seed: int = 20) -> tuple[list, list]:
+    """A reproducible fleet: flavors and images drawing from the keys the rules read."""
+    chance = random.Random(seed)
+    flavor_keys = {
+        "hw:cpu_policy": ("dedicated", "shared"),
+        "hw:numa_nodes": ("1", "2"),
+        "hw:mem_page_size": ("large", "small", "any"),
+        "hw:pmu": ("true", "false"),
+        "hw:serial_port_count": ("1", "2", "4"),
+        "hw:cpu_max_sockets": ("1", "2"),
+        "trait:HW_CPU_X86_AVX2": ("required",),
+    }
+    image_keys = {
+        "hw_mem_page_size": ("large", "2048", "1048576"),
+        "hw_pmu": ("true", "false"),
+        "hw_firmware_type": ("uefi", "bios"),
+        "hw_serial_port_count": ("1", "2"),
+        "hw_disk_bus": ("virtio", "scsi"),
+        "os_distro": ("ubuntu", "centos", "debian"),
+    }
+
+    def some(table: dict) -> dict:
+        return {k: chance.choice(v) for k, v in table.items() if chance.random() < 0.3}
+
+    flavor_list = [
+        read_flavor(
+            {
+                "name": f"f{i}",
+                "vcpus": chance.choice((1, 2, 4, 8)),
+                "ram": chance.choice((1024, 2048, 4096)),
+                "disk": chance.choice((10, 20, 40)),
+                "extra_specs": some(flavor_keys),
+            }
+        )
+        for i in range(flavors)
+    ]
+    image_list = [
+        read_image(
+            {
+                "name": f"i{i}",
+                "size": chance.randrange(10**8, 30 * 10**9),
+                "min_ram": chance.choice((0, 0, 512, 2048)),
+                **some(image_keys),
+            }
+        )
+        for i in range(images)
+    ]
+    return flavor_list, image_list
+
+
+FLEET_SCRIPT = """
+import json, resource, sys, time
+from benchmarks.flavors import fleet_inputs
+from onespec.validators_runtime.flavors.fleet import check_fleet
+flavors, images = fleet_inputs(int(sys.argv[1]), int(sys.argv[2]))
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+start = time.process_time()
+report = check_fleet(flavors, images)
+seconds = time.process_time() - start
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"seconds": seconds, "groups": report.image_groups, "grown_kib": after - before,
+                  "refused": sum(c.pairs for c in report.causes)}))
+"""
+
+
+def _fleet(flavors: int, images: int) -> dict:
+    import json
+
+    result = subprocess.run(
+        [sys.executable, "-c", FLEET_SCRIPT, str(flavors), str(images)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=peers.ROOT,
+    )
+    return json.loads(result.stdout)
+
+
+def run() -> int:
+    missed = 0
+    print(
+        "Whole flavor (10 extra specs) with an image (10 properties) "
+        f"(target <= {PAIR_TARGET_US} us)"
+    )
+    ours = _median_us(lambda: validate_flavor(CASE["flavor"], CASE["image"]), 2000)
+    ok = ours <= PAIR_TARGET_US
+    missed += not ok
+    _line("  onespec validate_flavor", f"{ours:8.1f} us", ok)
+    if peers.is_provided(peers.PROGRAMS["nova"]):
+        nova = peers.run_script("nova", "nova_flavor_checks.py", "--time", "500", stdin=CASE)
+        _line("  Nova 34.0.0's own checks of the same pair", f"{nova['median_us']:8.1f} us")
+    else:
+        print(f"  Nova's side skipped: run `{peers.MAKE_TARGET}`")
+    print()
+    print(f"Fleet: 1,000 flavors x 10,000 images (target <= {FLEET_TARGET_S} s, memory flat)")
+    small, large = _fleet(1000, 1000), _fleet(1000, 10000)
+    ok = large["seconds"] <= FLEET_TARGET_S
+    missed += not ok
+    _line(
+        "  1,000 x 10,000",
+        f"{large['seconds']:6.2f} s ({large['groups']} image groups, {large['refused']} refused)",
+        ok,
+    )
+    growth = large["grown_kib"] - small["grown_kib"]
+    flat = growth < 20 * 1024
+    missed += not flat
+    _line("  memory, 10,000 images vs 1,000", f"{growth:+d} KiB", flat)
+    return missed
+
+
+if __name__ == "__main__":
+    sys.exit(1 if run() else 0)

@@ -1,0 +1,806 @@
+"""Nova 34.0.0's checks of a whole flavor, and of a flavor with its image, as rules.
+
+Each rule below is one refusal that ``nova/virt/hardware.py`` or ``nova/compute/api.py`` makes
+from the flavor and the image alone (no host, no configuration), in the vocabulary of
+:mod:`onespec.definitions.flavor_rules`. The order follows the order in which Nova checks them,
+so the first finding of a phase is the exception Nova raises in that phase. ``api`` rules are
+what server create refuses with HTTP 400; ``scheduler`` rules fail the instance while the
+scheduler builds its request; ``spawn`` rules fail it on the compute host. The differential
+test (``tests/validators_runtime/flavors/test_against_nova.py``) runs Nova's own functions on
+the same inputs and holds these rules to them.
+
+Standard library only, like the vocabulary: the runtime imports it.
+"""
+
+from __future__ import annotations
+
+from onespec.definitions.flavor_rules import (
+    AllOf,
+    AnyOf,
+    AtMost,
+    ClashPolicy,
+    Conflicts,
+    Contains,
+    CpuListsPartition,
+    Divides,
+    Fact,
+    FactDefinition,
+    Field,
+    In,
+    MaskWithinVcpus,
+    MatchesCount,
+    Not,
+    PerNodeComplete,
+    Present,
+    Prop,
+    Requires,
+    Spec,
+    SumsTo,
+    TopologyAdmits,
+    Truthy,
+    TwinClash,
+)
+
+PINNED = ("dedicated", "mixed")
+
+#: What makes Nova build a guest NUMA topology.
+_NUMA_TOPOLOGY_READS = (
+    "hw:numa_nodes",
+    "hw_numa_nodes",
+    "hw:mem_page_size",
+    "hw:pmem",
+    "hw:cpu_policy",
+    "hw_cpu_policy",
+    "resources:PCPU",
+    "resources:VCPU",
+)
+
+#: The values Nova derives from several keys; the runtime computes each (one function per name).
+FACTS: tuple[FactDefinition, ...] = (
+    FactDefinition(
+        "requested_cpu_policy",
+        "The CPU policy asked for: the flavor's, else the image's.",
+        ("hw:cpu_policy", "hw_cpu_policy"),
+    ),
+    FactDefinition(
+        "cpu_policy",
+        "The CPU policy in force: 'dedicated' when resources:PCPU is requested, 'shared' when "
+        "resources:VCPU is, else the one asked for.",
+        ("hw:cpu_policy", "hw_cpu_policy", "resources:PCPU", "resources:VCPU"),
+    ),
+    FactDefinition(
+        "requested_cpu_thread_policy",
+        "The CPU thread policy asked for: the flavor's, unless it is unset or 'prefer', in "
+        "which case the image's (if any).",
+        ("hw:cpu_thread_policy", "hw_cpu_thread_policy"),
+    ),
+    FactDefinition(
+        "cpu_thread_policy",
+        "The thread policy in force: 'isolate' when trait:HW_CPU_HYPERTHREADING is forbidden, "
+        "'require' when it is required, else the one asked for.",
+        (
+            "hw:cpu_thread_policy",
+            "hw_cpu_thread_policy",
+            "trait:HW_CPU_HYPERTHREADING",
+            "traits_required",
+        ),
+    ),
+    FactDefinition(
+        "hyperthreading_trait",
+        "The value of the first trait[N]:HW_CPU_HYPERTHREADING extra spec, else 'required' "
+        "when the image requires the trait.",
+        ("trait:HW_CPU_HYPERTHREADING", "traits_required"),
+    ),
+    FactDefinition(
+        "realtime_cpus",
+        "With hw:cpu_realtime on: the vCPUs of the real-time mask (the image's mask before "
+        "the flavor's; a mask starting with '^' excludes from all vCPUs), or every vCPU.",
+        ("hw:cpu_realtime", "hw:cpu_realtime_mask", "hw_cpu_realtime_mask"),
+    ),
+    FactDefinition(
+        "dedicated_cpus",
+        "The vCPUs of hw:cpu_dedicated_mask (a mask starting with '^' excludes from all).",
+        ("hw:cpu_dedicated_mask",),
+    ),
+    FactDefinition(
+        "requested_vcpu",
+        "The sum of every resources[N]:VCPU.",
+        ("resources:VCPU",),
+    ),
+    FactDefinition(
+        "requested_pcpu",
+        "The sum of every resources[N]:PCPU.",
+        ("resources:PCPU",),
+    ),
+    FactDefinition(
+        "expected_pcpu",
+        "The PCPUs a flavor must request: its vCPUs, plus one when the emulator threads are "
+        "isolated.",
+        ("vcpus", "hw:emulator_threads_policy"),
+    ),
+    FactDefinition(
+        "several_vcpus",
+        "The flavor has two vCPUs or more (multiqueue is ignored below that).",
+        ("vcpus",),
+    ),
+    FactDefinition(
+        "numa_nodes",
+        "The guest NUMA node count asked for: the flavor's, else the image's.",
+        ("hw:numa_nodes", "hw_numa_nodes"),
+    ),
+    FactDefinition(
+        "numa_topology",
+        "Whether Nova builds a guest NUMA topology: NUMA nodes, a page size, persistent "
+        "memory or pinned CPUs ask for one.",
+        _NUMA_TOPOLOGY_READS,
+    ),
+    FactDefinition(
+        "numa_cpus",
+        "The per-node CPU lists: hw:numa_cpus.0, .1, ... up to the first missing, else the "
+        "image's hw_numa_cpus.N.",
+        ("hw:numa_cpus.N", "hw_numa_cpus.N"),
+    ),
+    FactDefinition(
+        "numa_mem",
+        "The per-node memory in MiB: hw:numa_mem.0, .1, ... up to the first missing, else the "
+        "image's hw_numa_mem.N.",
+        ("hw:numa_mem.N", "hw_numa_mem.N"),
+    ),
+    FactDefinition(
+        "flavor_numa_cpus",
+        "The flavor's own per-node CPU lists (hw:numa_cpus.0, .1, ...).",
+        ("hw:numa_cpus.N",),
+    ),
+    FactDefinition(
+        "flavor_numa_mem",
+        "The flavor's own per-node memory (hw:numa_mem.0, .1, ...).",
+        ("hw:numa_mem.N",),
+    ),
+    FactDefinition(
+        "numa_node_count",
+        "The node count of the topology Nova builds: the NUMA nodes asked for, else 1.",
+        ("hw:numa_nodes", "hw_numa_nodes"),
+    ),
+    FactDefinition(
+        "automatic_numa",
+        "Nova builds the NUMA topology and splits vCPUs and memory evenly itself (no per-node "
+        "lists).",
+        (
+            "hw:numa_cpus.N",
+            "hw:numa_mem.N",
+            "hw_numa_cpus.N",
+            "hw_numa_mem.N",
+            *_NUMA_TOPOLOGY_READS,
+        ),
+    ),
+    FactDefinition(
+        "manual_numa",
+        "Nova builds the NUMA topology from per-node lists given for every node.",
+        (
+            "hw:numa_cpus.N",
+            "hw:numa_mem.N",
+            "hw_numa_cpus.N",
+            "hw_numa_mem.N",
+            *_NUMA_TOPOLOGY_READS,
+        ),
+    ),
+    FactDefinition(
+        "locked_memory",
+        "Whether guest memory is locked: the flavor's hw:locked_memory, else the image's.",
+        ("hw:locked_memory", "hw_locked_memory"),
+    ),
+    FactDefinition(
+        "mem_encryption",
+        "Whether memory encryption is asked for by the flavor or the image.",
+        ("hw:mem_encryption", "hw_mem_encryption"),
+    ),
+    FactDefinition(
+        "mem_encryption_model",
+        "The memory encryption model: the image's, else the flavor's, else 'amd-sev'.",
+        ("hw:mem_encryption_model", "hw_mem_encryption_model"),
+    ),
+    FactDefinition(
+        "stateless_firmware",
+        "The image asks for stateless UEFI firmware (hw_firmware_stateless, honoured only with "
+        "hw_firmware_type=uefi).",
+        ("hw_firmware_stateless", "hw_firmware_type"),
+    ),
+    FactDefinition(
+        "max_sockets",
+        "The socket limit: the image's, else the flavor's, else 65536.",
+        ("hw:cpu_max_sockets", "hw_cpu_max_sockets"),
+    ),
+    FactDefinition(
+        "max_cores",
+        "The core limit: the image's, else the flavor's, else 65536.",
+        ("hw:cpu_max_cores", "hw_cpu_max_cores"),
+    ),
+    FactDefinition(
+        "max_threads",
+        "The thread limit: the image's, else the flavor's, else 65536.",
+        ("hw:cpu_max_threads", "hw_cpu_max_threads"),
+    ),
+    FactDefinition(
+        "ephemeral_encryption",
+        "Whether ephemeral storage encryption is asked for by the flavor or the image.",
+        ("hw:ephemeral_encryption", "hw_ephemeral_encryption"),
+    ),
+    FactDefinition(
+        "tpm_version",
+        "The vTPM version: the flavor's, else the image's.",
+        ("hw:tpm_version", "hw_tpm_version"),
+    ),
+    FactDefinition(
+        "tpm_model",
+        "The vTPM model: the flavor's, else the image's, else 'tpm-tis'.",
+        ("hw:tpm_model", "hw_tpm_model"),
+    ),
+)
+
+_MEM_ENC = Truthy(Fact("mem_encryption"))
+_MANUAL = Truthy(Fact("manual_numa"))
+_NUMA_LISTS = (Spec("hw:numa_cpus.N"), Spec("hw:numa_mem.N"), Prop("hw_numa_cpus.N"))
+
+
+def _topology_rules() -> tuple:
+    limits = []
+    preferred = []
+    for part in ("sockets", "cores", "threads"):
+        limits.append(
+            TwinClash(
+                f"image-{part}-limit-above-flavor",
+                "ImageVCPULimitsRangeExceeded",
+                "api",
+                f"Lower the image's hw_cpu_max_{part} to at most the flavor's "
+                f"hw:cpu_max_{part}, or raise the flavor's limit.",
+                spec=f"hw:cpu_max_{part}",
+                prop=f"hw_cpu_max_{part}",
+                policy=ClashPolicy.FLAVOR_LIMITS,
+                kind="int",
+            )
+        )
+        preferred.append(
+            AtMost(
+                f"image-{part}-above-limit",
+                "ImageVCPUTopologyRangeExceeded",
+                "api",
+                f"Lower the image's hw_cpu_{part} to at most the {part} limit "
+                f"(hw_cpu_max_{part}, else hw:cpu_max_{part}).",
+                value=Prop(f"hw_cpu_{part}"),
+                limit=Fact(f"max_{part}"),
+            )
+        )
+    return (*limits, *preferred)
+
+
+def _numa_twin(name: str, spec_fact: str, prop: str) -> Conflicts:
+    return Conflicts(
+        f"numa-{name}-on-both-sides",
+        "ImageNUMATopologyForbidden",
+        "api",
+        f"Set the per-node {name} in the flavor (hw:numa_{name}.N) or the image ({prop}.N), "
+        "not both.",
+        first=Present(Fact(spec_fact)),
+        second=Present(Prop(prop)),
+        when=Truthy(Fact("numa_topology")),
+    )
+
+
+#: Every rule, in the order Nova checks them within each phase.
+RULES: tuple = (
+    # --- api: nova.compute.api.API._validate_flavor_image_nostatus ---------------------------
+    Requires(
+        "image-config-drive-unknown",
+        "InvalidImageConfigDrive",
+        "api",
+        "Set the image's img_config_drive to 'optional' or 'mandatory'.",
+        when=Present(Prop("img_config_drive")),
+        needs=In(Prop("img_config_drive"), ("optional", "mandatory")),
+    ),
+    AtMost(
+        "flavor-ram-below-image-min-ram",
+        "FlavorMemoryTooSmall",
+        "api",
+        "Give the flavor at least the image's min_ram of RAM, or lower the image's min_ram.",
+        value=Field("image.min_ram"),
+        limit=Field("ram"),
+    ),
+    TwinClash(
+        "packed-ring-flavor-image-differ",
+        "FlavorImageConflict",
+        "api",
+        "Set hw:virtio_packed_ring and the image's hw_virtio_packed_ring alike, or drop one.",
+        spec="hw:virtio_packed_ring",
+        prop="hw_virtio_packed_ring",
+        policy=ClashPolicy.EQUAL,
+        kind="bool",
+    ),
+    AtMost(
+        "flavor-disk-below-image-size",
+        "FlavorDiskSmallerThanImage",
+        "api",
+        "Give the flavor a root disk at least as large as the image (or boot from a volume).",
+        value=Field("image.size"),
+        limit=Field("disk"),
+        scale=1024**3,
+        when=Truthy(Field("disk")),
+    ),
+    AtMost(
+        "flavor-disk-below-image-min-disk",
+        "FlavorDiskSmallerThanMinDisk",
+        "api",
+        "Give the flavor a root disk of at least the image's min_disk GiB, or lower min_disk.",
+        value=Field("image.min_disk"),
+        limit=Field("disk"),
+        when=Truthy(Field("disk")),
+    ),
+    # --- api: _validate_flavor_image_numa_pci -> get_mem_encryption_constraint ---------------
+    TwinClash(
+        "mem-encryption-flavor-image-differ",
+        "FlavorImageConflict",
+        "api",
+        "Set hw:mem_encryption and the image's hw_mem_encryption alike, or drop one.",
+        spec="hw:mem_encryption",
+        prop="hw_mem_encryption",
+        policy=ClashPolicy.EQUAL,
+        kind="bool",
+    ),
+    TwinClash(
+        "mem-encryption-model-flavor-image-differ",
+        "FlavorImageConflict",
+        "api",
+        "Set hw:mem_encryption_model and hw_mem_encryption_model alike, or drop one.",
+        spec="hw:mem_encryption_model",
+        prop="hw_mem_encryption_model",
+        policy=ClashPolicy.EQUAL,
+        when=_MEM_ENC,
+    ),
+    Requires(
+        "mem-encryption-needs-uefi",
+        "FlavorImageConflict",
+        "api",
+        "Boot an image with hw_firmware_type=uefi, or drop memory encryption.",
+        when=_MEM_ENC,
+        needs=In(Prop("hw_firmware_type"), ("uefi",)),
+    ),
+    Requires(
+        "mem-encryption-needs-q35",
+        "InvalidMachineType",
+        "api",
+        "Set the image's hw_machine_type to a q35 machine type, or drop it.",
+        when=AllOf((_MEM_ENC, Present(Prop("hw_machine_type")))),
+        needs=Contains(Prop("hw_machine_type"), "q35"),
+    ),
+    Requires(
+        "mem-encryption-needs-stateless-firmware",
+        "StatelessFirmwareRequired",
+        "api",
+        "Set the image's hw_firmware_stateless=true (with hw_firmware_type=uefi) for this "
+        "memory encryption model.",
+        when=AllOf((_MEM_ENC, In(Fact("mem_encryption_model"), ("amd-sev-snp", "intel-tdx")))),
+        needs=Truthy(Fact("stateless_firmware")),
+    ),
+    Requires(
+        "mem-encryption-tdx-forbids-video",
+        "InvalidVideoMode",
+        "api",
+        "Set the image's hw_video_model=none: intel-tdx cannot have a video device.",
+        when=AllOf((_MEM_ENC, In(Fact("mem_encryption_model"), ("intel-tdx",)))),
+        needs=In(Prop("hw_video_model"), ("none",)),
+    ),
+    TwinClash(
+        "pmu-flavor-image-differ",
+        "FlavorImageConflict",
+        "api",
+        "Set hw:pmu and the image's hw_pmu alike, or drop one.",
+        spec="hw:pmu",
+        prop="hw_pmu",
+        policy=ClashPolicy.EQUAL,
+        kind="bool",
+    ),
+    TwinClash(
+        "image-serial-ports-above-flavor",
+        "ImageSerialPortNumberExceedFlavorValue",
+        "api",
+        "Lower the image's hw_serial_port_count to at most the flavor's hw:serial_port_count.",
+        spec="hw:serial_port_count",
+        prop="hw_serial_port_count",
+        policy=ClashPolicy.FLAVOR_LIMITS,
+        kind="int",
+    ),
+    MaskWithinVcpus(
+        "realtime-mask-invalid",
+        "RealtimeMaskNotFoundOrInvalid",
+        "api",
+        "Give hw:cpu_realtime_mask (or the image's hw_cpu_realtime_mask) a non-empty set of "
+        "vCPUs below the flavor's vcpus that leaves at least one vCPU out (for example "
+        "'^0'), or set hw:emulator_threads_policy.",
+        mask=Fact("realtime_cpus"),
+        written_as=(Spec("hw:cpu_realtime_mask"), Prop("hw_cpu_realtime_mask")),
+        all_allowed_when=Present(Spec("hw:emulator_threads_policy")),
+        when=Truthy(Spec("hw:cpu_realtime")),
+    ),
+    *_topology_rules(),
+    TwinClash(
+        "multiqueue-flavor-image-differ",
+        "FlavorImageConflict",
+        "api",
+        "Set hw:vif_multiqueue_enabled and the image's hw_vif_multiqueue_enabled alike, or "
+        "drop one.",
+        spec="hw:vif_multiqueue_enabled",
+        prop="hw_vif_multiqueue_enabled",
+        policy=ClashPolicy.EQUAL,
+        kind="bool",
+        when=Truthy(Fact("several_vcpus")),
+    ),
+    # --- api: numa_get_constraints ------------------------------------------------------------
+    Conflicts(
+        "image-pins-shared-flavor",
+        "ImageCPUPinningForbidden",
+        "api",
+        "Drop the image's hw_cpu_policy, or give the flavor a pinned hw:cpu_policy.",
+        first=In(Spec("hw:cpu_policy"), ("shared",)),
+        second=In(Prop("hw_cpu_policy"), PINNED),
+    ),
+    Conflicts(
+        "image-dedicates-mixed-flavor",
+        "ImageCPUPinningForbidden",
+        "api",
+        "Drop the image's hw_cpu_policy=dedicated: the flavor's policy is 'mixed'.",
+        first=In(Spec("hw:cpu_policy"), ("mixed",)),
+        second=In(Prop("hw_cpu_policy"), ("dedicated",)),
+    ),
+    TwinClash(
+        "thread-policy-flavor-image-differ",
+        "ImageCPUThreadPolicyForbidden",
+        "api",
+        "Drop the image's hw_cpu_thread_policy or make it equal to the flavor's.",
+        spec="hw:cpu_thread_policy",
+        prop="hw_cpu_thread_policy",
+        policy=ClashPolicy.EQUAL,
+        when=In(Spec("hw:cpu_thread_policy"), ("isolate", "require")),
+    ),
+    MaskWithinVcpus(
+        "dedicated-mask-invalid",
+        "InvalidMixedInstanceDedicatedMask",
+        "api",
+        "Give hw:cpu_dedicated_mask a non-empty set of vCPUs below the flavor's vcpus that "
+        "leaves at least one shared vCPU (for example '^0').",
+        mask=Fact("dedicated_cpus"),
+        written_as=(Spec("hw:cpu_dedicated_mask"),),
+        when=Present(Spec("hw:cpu_dedicated_mask")),
+    ),
+    Conflicts(
+        "cpu-resources-with-cpu-policy",
+        "InvalidRequest",
+        "api",
+        "Use either resources:VCPU/resources:PCPU or hw:cpu_policy (hw_cpu_policy), not both.",
+        first=Present(Fact("requested_cpu_policy")),
+        second=AnyOf((Truthy(Fact("requested_vcpu")), Truthy(Fact("requested_pcpu")))),
+    ),
+    Conflicts(
+        "vcpu-and-pcpu-resources",
+        "InvalidRequest",
+        "api",
+        "Request either resources:VCPU or resources:PCPU, not both.",
+        first=Truthy(Fact("requested_vcpu")),
+        second=Truthy(Fact("requested_pcpu")),
+    ),
+    MatchesCount(
+        "pcpu-resources-not-vcpus",
+        "InvalidRequest",
+        "api",
+        "Request exactly the flavor's vcpus as resources:PCPU (one more with "
+        "hw:emulator_threads_policy=isolate).",
+        value=Fact("requested_pcpu"),
+        expected=Fact("expected_pcpu"),
+        written_as=(Spec("resources:PCPU"), Field("vcpus"), Spec("hw:emulator_threads_policy")),
+        when=Truthy(Fact("requested_pcpu")),
+    ),
+    Conflicts(
+        "thread-policy-with-hyperthreading-trait",
+        "InvalidRequest",
+        "api",
+        "Use either trait:HW_CPU_HYPERTHREADING or hw:cpu_thread_policy "
+        "(hw_cpu_thread_policy), not both.",
+        first=Present(Fact("requested_cpu_thread_policy")),
+        second=Present(Fact("hyperthreading_trait")),
+    ),
+    Requires(
+        "thread-policy-needs-pinning",
+        "CPUThreadPolicyConfigurationInvalid",
+        "api",
+        "Set hw:cpu_policy=dedicated (or mixed), or drop the CPU thread policy.",
+        when=Present(Fact("cpu_thread_policy")),
+        needs=In(Fact("cpu_policy"), PINNED),
+    ),
+    Requires(
+        "isolated-emulator-needs-pinning",
+        "BadRequirementEmulatorThreadsPolicy",
+        "api",
+        "Set hw:cpu_policy=dedicated (or mixed), or drop hw:emulator_threads_policy=isolate.",
+        when=In(Spec("hw:emulator_threads_policy"), ("isolate",)),
+        needs=In(Fact("cpu_policy"), PINNED),
+    ),
+    Requires(
+        "dedicated-mask-needs-mixed",
+        "RequiredMixedInstancePolicy",
+        "api",
+        "Set hw:cpu_policy=mixed, or drop hw:cpu_dedicated_mask.",
+        when=Truthy(Fact("dedicated_cpus")),
+        needs=In(Fact("cpu_policy"), ("mixed",)),
+    ),
+    Requires(
+        "realtime-needs-pinning",
+        "RealtimeConfigurationInvalid",
+        "api",
+        "Set hw:cpu_policy=dedicated (or mixed), or drop hw:cpu_realtime.",
+        when=Truthy(Fact("realtime_cpus")),
+        needs=In(Fact("cpu_policy"), PINNED),
+    ),
+    Conflicts(
+        "mixed-with-two-masks",
+        "RequiredMixedOrRealtimeCPUMask",
+        "api",
+        "Give a 'mixed' flavor hw:cpu_dedicated_mask or a real-time mask, not both.",
+        first=Truthy(Fact("realtime_cpus")),
+        second=Truthy(Fact("dedicated_cpus")),
+        when=In(Fact("cpu_policy"), ("mixed",)),
+    ),
+    Requires(
+        "mixed-needs-a-mask",
+        "RequiredMixedOrRealtimeCPUMask",
+        "api",
+        "Give a 'mixed' flavor hw:cpu_dedicated_mask (or hw:cpu_realtime with a mask).",
+        when=In(Fact("cpu_policy"), ("mixed",)),
+        needs=AnyOf((Truthy(Fact("realtime_cpus")), Truthy(Fact("dedicated_cpus")))),
+    ),
+    TwinClash(
+        "numa-nodes-on-both-sides",
+        "ImageNUMATopologyForbidden",
+        "api",
+        "Set the NUMA node count in the flavor (hw:numa_nodes) or the image (hw_numa_nodes), "
+        "not both.",
+        spec="hw:numa_nodes",
+        prop="hw_numa_nodes",
+        policy=ClashPolicy.ONE_SIDE,
+        kind="int",
+    ),
+    TwinClash(
+        "image-page-size-not-allowed",
+        "MemoryPageSizeForbidden",
+        "api",
+        "Set the flavor's hw:mem_page_size to 'large' or 'any' so the image may choose, or drop "
+        "the image's hw_mem_page_size.",
+        spec="hw:mem_page_size",
+        prop="hw_mem_page_size",
+        policy=ClashPolicy.FLAVOR_LIMITS,
+        flavor_allows=("any", "large"),
+    ),
+    TwinClash(
+        "locked-memory-flavor-image-differ",
+        "FlavorImageLockedMemoryConflict",
+        "api",
+        "Set hw:locked_memory and the image's hw_locked_memory alike, or drop one.",
+        spec="hw:locked_memory",
+        prop="hw_locked_memory",
+        policy=ClashPolicy.EQUAL,
+        kind="bool",
+    ),
+    Requires(
+        "locked-memory-needs-page-size",
+        "LockMemoryForbidden",
+        "api",
+        "Set hw:mem_page_size (or the image's hw_mem_page_size), or drop locked memory.",
+        when=Truthy(Fact("locked_memory")),
+        needs=AnyOf((Present(Spec("hw:mem_page_size")), Present(Prop("hw_mem_page_size")))),
+    ),
+    _numa_twin("cpus", "flavor_numa_cpus", "hw_numa_cpus"),
+    _numa_twin("mem", "flavor_numa_mem", "hw_numa_mem"),
+    Divides(
+        "numa-nodes-split-unevenly",
+        "ImageNUMATopologyAsymmetric",
+        "api",
+        "Choose a NUMA node count that divides both the vCPUs and the RAM, or give per-node "
+        "hw:numa_cpus.N and hw:numa_mem.N.",
+        count=Fact("numa_node_count"),
+        totals=(Field("vcpus"), Field("ram")),
+        written_as=(Spec("hw:numa_nodes"), Prop("hw_numa_nodes")),
+        when=Truthy(Fact("automatic_numa")),
+    ),
+    PerNodeComplete(
+        "numa-lists-incomplete",
+        "ImageNUMATopologyIncomplete",
+        "api",
+        "Give hw:numa_cpus.N and hw:numa_mem.N for every node from 0 to hw:numa_nodes - 1.",
+        lists=(Fact("numa_cpus"), Fact("numa_mem")),
+        count=Fact("numa_node_count"),
+        written_as=(*_NUMA_LISTS, Spec("hw:numa_nodes")),
+        when=AllOf((Truthy(Fact("numa_topology")), Not(Truthy(Fact("automatic_numa"))))),
+    ),
+    CpuListsPartition(
+        "numa-cpu-out-of-range",
+        "ImageNUMATopologyCPUOutOfRange",
+        "api",
+        "List only vCPUs below the flavor's vcpus in hw:numa_cpus.N.",
+        lists=Fact("numa_cpus"),
+        aspect="within",
+        written_as=(Spec("hw:numa_cpus.N"), Prop("hw_numa_cpus.N"), Field("vcpus")),
+        when=_MANUAL,
+    ),
+    CpuListsPartition(
+        "numa-cpu-duplicated",
+        "ImageNUMATopologyCPUDuplicates",
+        "api",
+        "List each vCPU in one hw:numa_cpus.N only.",
+        lists=Fact("numa_cpus"),
+        aspect="disjoint",
+        written_as=(Spec("hw:numa_cpus.N"), Prop("hw_numa_cpus.N")),
+        when=_MANUAL,
+    ),
+    CpuListsPartition(
+        "numa-cpu-unassigned",
+        "ImageNUMATopologyCPUsUnassigned",
+        "api",
+        "Assign every vCPU from 0 to vcpus - 1 to one hw:numa_cpus.N.",
+        lists=Fact("numa_cpus"),
+        aspect="cover",
+        written_as=(Spec("hw:numa_cpus.N"), Prop("hw_numa_cpus.N"), Field("vcpus")),
+        when=_MANUAL,
+    ),
+    SumsTo(
+        "numa-memory-not-ram",
+        "ImageNUMATopologyMemoryOutOfRange",
+        "api",
+        "Make the hw:numa_mem.N add up to the flavor's RAM.",
+        parts=Fact("numa_mem"),
+        total=Field("ram"),
+        written_as=(Spec("hw:numa_mem.N"), Prop("hw_numa_mem.N")),
+        when=_MANUAL,
+    ),
+    # --- api: _validate_and_build_base_options, _checks_for_create_and_rebuild --------------
+    TwinClash(
+        "pci-numa-policy-flavor-image-differ",
+        "ImagePCINUMAPolicyForbidden",
+        "api",
+        "Set hw:pci_numa_affinity_policy and hw_pci_numa_affinity_policy alike, or drop one.",
+        spec="hw:pci_numa_affinity_policy",
+        prop="hw_pci_numa_affinity_policy",
+        policy=ClashPolicy.EQUAL,
+    ),
+    TwinClash(
+        "sound-model-flavor-image-differ",
+        "FlavorImageConflict",
+        "api",
+        "Set hw:sound_model and the image's hw_sound_model alike, or drop one.",
+        spec="hw:sound_model",
+        prop="hw_sound_model",
+        policy=ClashPolicy.EQUAL,
+    ),
+    # --- api: _update_ephemeral_encryption_bdms ---------------------------------------------
+    TwinClash(
+        "ephemeral-encryption-flavor-image-differ",
+        "FlavorImageConflict",
+        "api",
+        "Set hw:ephemeral_encryption and the image's hw_ephemeral_encryption alike, or drop one.",
+        spec="hw:ephemeral_encryption",
+        prop="hw_ephemeral_encryption",
+        policy=ClashPolicy.EQUAL,
+        kind="bool",
+    ),
+    TwinClash(
+        "ephemeral-encryption-format-flavor-image-differ",
+        "FlavorImageConflict",
+        "api",
+        "Set hw:ephemeral_encryption_format and hw_ephemeral_encryption_format alike, or drop one.",
+        spec="hw:ephemeral_encryption_format",
+        prop="hw_ephemeral_encryption_format",
+        policy=ClashPolicy.EQUAL,
+        when=Truthy(Fact("ephemeral_encryption")),
+    ),
+    # --- scheduler: nova.scheduler.utils.ResourceRequest (vTPM, secure boot) -----------------
+    TwinClash(
+        "tpm-version-flavor-image-differ",
+        "FlavorImageConflict",
+        "scheduler",
+        "Set hw:tpm_version and the image's hw_tpm_version alike, or drop one.",
+        spec="hw:tpm_version",
+        prop="hw_tpm_version",
+        policy=ClashPolicy.EQUAL,
+    ),
+    TwinClash(
+        "tpm-model-flavor-image-differ",
+        "FlavorImageConflict",
+        "scheduler",
+        "Set hw:tpm_model and the image's hw_tpm_model alike, or drop one.",
+        spec="hw:tpm_model",
+        prop="hw_tpm_model",
+        policy=ClashPolicy.EQUAL,
+        when=Present(Fact("tpm_version")),
+    ),
+    Requires(
+        "tpm-crb-needs-version-2",
+        "Invalid",
+        "scheduler",
+        "Use the tpm-crb model only with TPM version 2.0 (or choose tpm-tis).",
+        when=AllOf((Present(Fact("tpm_version")), In(Fact("tpm_model"), ("tpm-crb",)))),
+        needs=In(Fact("tpm_version"), ("2.0",)),
+    ),
+    TwinClash(
+        "secure-boot-flavor-image-differ",
+        "FlavorImageConflict",
+        "scheduler",
+        "Set os:secure_boot and the image's os_secure_boot alike, or drop one.",
+        spec="os:secure_boot",
+        prop="os_secure_boot",
+        policy=ClashPolicy.EQUAL,
+    ),
+    TwinClash(
+        "maxphysaddr-mode-flavor-image-differ",
+        "FlavorImageConflict",
+        "scheduler",
+        "Set hw:maxphysaddr_mode and the image's hw_maxphysaddr_mode alike, or drop one.",
+        spec="hw:maxphysaddr_mode",
+        prop="hw_maxphysaddr_mode",
+        policy=ClashPolicy.EQUAL,
+    ),
+    # --- spawn: the libvirt driver on the compute host ----------------------------------------
+    TopologyAdmits(
+        "topology-limits-exclude-vcpus",
+        "ImageVCPULimitsRangeImpossible",
+        "spawn",
+        "Raise hw:cpu_max_sockets, hw:cpu_max_cores or hw:cpu_max_threads (or the image's) "
+        "so that sockets x cores x threads can equal the flavor's vcpus.",
+        written_as=(
+            Spec("hw:cpu_max_sockets"),
+            Spec("hw:cpu_max_cores"),
+            Spec("hw:cpu_max_threads"),
+            Prop("hw_cpu_max_sockets"),
+            Prop("hw_cpu_max_cores"),
+            Prop("hw_cpu_max_threads"),
+        ),
+    ),
+    TwinClash(
+        "usb-model-flavor-image-differ",
+        "FlavorImageConflict",
+        "spawn",
+        "Set hw:usb_model and the image's hw_usb_model alike, or drop one.",
+        spec="hw:usb_model",
+        prop="hw_usb_model",
+        policy=ClashPolicy.EQUAL,
+    ),
+    TwinClash(
+        "redirected-usb-ports-on-both-sides",
+        "FlavorImageConflict",
+        "spawn",
+        "Set the USB redirection port count in the flavor or the image, not both: Nova "
+        "compares the flavor's string with the image's integer, so even equal counts clash.",
+        spec="hw:redirected_usb_ports",
+        prop="hw_redirected_usb_ports",
+        policy=ClashPolicy.ONE_SIDE,
+        kind="int",
+    ),
+)
+
+#: Twins whose clash Nova settles silently (one side's value is simply used): no finding, but
+#: the reference says which side wins.
+SILENT_TWINS: tuple[tuple[str, str, ClashPolicy], ...] = (
+    # get_realtime_cpu_constraint: "image masks are used ahead of flavor masks".
+    ("hw:cpu_realtime_mask", "hw_cpu_realtime_mask", ClashPolicy.IMAGE_WINS),
+    # get_cpu_topology_constraints: any preferred count on the image replaces all the flavor's.
+    ("hw:cpu_sockets", "hw_cpu_sockets", ClashPolicy.IMAGE_WINS),
+    ("hw:cpu_cores", "hw_cpu_cores", ClashPolicy.IMAGE_WINS),
+    ("hw:cpu_threads", "hw_cpu_threads", ClashPolicy.IMAGE_WINS),
+    # get_cpu_policy_constraint: a flavor's 'dedicated' is used whatever the image says (the
+    # narrowing cases are the two ImageCPUPinningForbidden rules).
+    ("hw:cpu_policy", "hw_cpu_policy", ClashPolicy.FLAVOR_WINS),
+    # The libvirt driver: the image's boot menu and watchdog action are used when set...
+    ("hw:boot_menu", "hw_boot_menu", ClashPolicy.IMAGE_WINS),
+    ("hw:watchdog_action", "hw_watchdog_action", ClashPolicy.IMAGE_WINS),
+    # ...and the flavor's vIOMMU model and physical address bits.
+    ("hw:viommu_model", "hw_viommu_model", ClashPolicy.FLAVOR_WINS),
+    ("hw:maxphysaddr_bits", "hw_maxphysaddr_bits", ClashPolicy.FLAVOR_WINS),
+)
+
+#: Facts by name, for the runtime and the reference.
+FACTS_BY_NAME = {fact.name: fact for fact in FACTS}

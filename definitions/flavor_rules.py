@@ -1,0 +1,380 @@
+"""The rules between a flavor's keys, and between a flavor and the image it boots, as data.
+
+Nova checks each extra spec on its own when it is written (microversion 2.86), but a flavor
+whose keys are each valid can still be refused when a server is created (HTTP 400, the
+``api`` phase), scheduled (the instance goes to ERROR, ``scheduler``) or spawned on a host
+(reschedules, then ERROR, ``spawn``). Those refusals are pure functions of the flavor and the
+image, written in ``nova/virt/hardware.py`` and ``nova/compute/api.py``; this module states each
+as one typed, frozen rule that names the exception Nova raises and the phase in which it does.
+
+The vocabulary is small:
+
+* **sources** say where a value comes from: an extra spec (:class:`Spec`), an image property
+  (:class:`Prop`), a flavor field (:class:`Field`: ``vcpus``, ``ram``, ``disk``...) or a
+  :class:`Fact` -- a value Nova *derives* from several of them (the CPU policy in force once
+  ``resources:PCPU`` and the image have had their say, the set of real-time vCPUs...). Facts are
+  named and described here; the runtime computes them.
+* **conditions** over sources: :class:`Present`, :class:`Truthy`, :class:`In`, :class:`Contains`,
+  :class:`AnyOf`, :class:`AllOf`, :class:`Not`.
+* **rule kinds**: :class:`Requires` (when one condition holds another must), :class:`Conflicts`
+  (two conditions may not both hold), :class:`MaskWithinVcpus`, :class:`CpuListsPartition`,
+  :class:`SumsTo`, :class:`Divides`, :class:`MatchesCount`, :class:`PerNodeComplete`,
+  :class:`TopologyAdmits`, :class:`AtMost` (a value bounded by another) and :class:`TwinClash`
+  (a flavor key and its image twin, settled by one of Nova's five :class:`ClashPolicy` kinds).
+
+Standard library only: the runtime imports this module (``validators_runtime/flavors.py``) and
+compiles nothing from it at import time.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Literal
+
+Phase = Literal["api", "scheduler", "spawn"]
+PHASES: tuple[Phase, ...] = ("api", "scheduler", "spawn")
+
+
+# --- Where a value comes from ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A flavor extra spec, read as Nova reads it (a string)."""
+
+    key: str
+
+    def __str__(self) -> str:
+        return self.key
+
+
+@dataclass(frozen=True)
+class Prop:
+    """An image property, typed as Nova's ``ImageMetaProps`` types it."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Field:
+    """A flavor's own field (``vcpus``, ``ram``, ``disk``, ``swap``, ``ephemeral``) or an image's
+    (``image.min_ram``, ``image.min_disk``, ``image.size``)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A value Nova derives from several keys; :data:`FACTS` says what each one is and which keys
+    it is read from, and the runtime computes it."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+Source = Spec | Prop | Field | Fact
+
+
+@dataclass(frozen=True)
+class FactDefinition:
+    """What a derived value means and which keys and properties it is read from."""
+
+    name: str
+    description: str
+    reads: tuple[str, ...]
+
+
+# --- Conditions --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Present:
+    """The source has a value (an empty string counts as absent, as in Nova's ``if value``)."""
+
+    source: Source
+
+
+@dataclass(frozen=True)
+class Truthy:
+    """The source is true: a boolean spec read as Nova's ``bool_from_string`` reads it, a
+    non-empty set, a non-zero number."""
+
+    source: Source
+
+
+@dataclass(frozen=True)
+class In:
+    """The source's value is one of ``values``."""
+
+    source: Source
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Contains:
+    """The source is a string that contains ``text`` (``q35`` in a machine type)."""
+
+    source: Source
+    text: str
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    conditions: tuple[Condition, ...]
+
+
+@dataclass(frozen=True)
+class AllOf:
+    conditions: tuple[Condition, ...]
+
+
+@dataclass(frozen=True)
+class Not:
+    condition: Condition
+
+
+Condition = Present | Truthy | In | Contains | AnyOf | AllOf | Not
+
+
+def sources_of(condition: Condition | None) -> tuple[Source, ...]:
+    """Every source a condition reads, in order, once each."""
+    if condition is None:
+        return ()
+    if isinstance(condition, AnyOf | AllOf):
+        found: list[Source] = []
+        for part in condition.conditions:
+            found += [s for s in sources_of(part) if s not in found]
+        return tuple(found)
+    if isinstance(condition, Not):
+        return sources_of(condition.condition)
+    return (condition.source,)
+
+
+def describe(condition: Condition | None) -> str:
+    """A condition in words, for messages."""
+    if isinstance(condition, Present):
+        return f"{condition.source} is set"
+    if isinstance(condition, Truthy):
+        return f"{condition.source} is on"
+    if isinstance(condition, In):
+        return f"{condition.source} is {' or '.join(repr(v) for v in condition.values)}"
+    if isinstance(condition, Contains):
+        return f"{condition.source} contains {condition.text!r}"
+    if isinstance(condition, AnyOf):
+        return " or ".join(describe(part) for part in condition.conditions)
+    if isinstance(condition, AllOf):
+        return " and ".join(describe(part) for part in condition.conditions)
+    if isinstance(condition, Not):
+        return f"not ({describe(condition.condition)})"
+    return str(condition)
+
+
+# --- Rules -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What every rule has: a stable ``name`` (its finding's code), the exception class Nova
+    raises (``nova_exception``), the ``phase`` in which it does, and ``fix``, the sentence that
+    says what to change."""
+
+    name: str
+    nova_exception: str
+    phase: Phase
+    fix: str
+    #: The rule applies only when this holds (None: always).
+    when: Condition | None = field(default=None, kw_only=True)
+
+    def sources(self) -> tuple[Source, ...]:
+        return sources_of(self.when)
+
+
+@dataclass(frozen=True)
+class Requires(Rule):
+    """When ``when`` holds, ``needs`` must hold too."""
+
+    needs: Condition = field(kw_only=True)
+
+    def sources(self) -> tuple[Source, ...]:
+        return _merged(sources_of(self.when), sources_of(self.needs))
+
+
+@dataclass(frozen=True)
+class Conflicts(Rule):
+    """``first`` and ``second`` may not both hold."""
+
+    first: Condition = field(kw_only=True)
+    second: Condition = field(kw_only=True)
+
+    def sources(self) -> tuple[Source, ...]:
+        return _merged(sources_of(self.first), sources_of(self.second), sources_of(self.when))
+
+
+@dataclass(frozen=True)
+class MaskWithinVcpus(Rule):
+    """A set of vCPUs (a mask, a :class:`Fact`) is not empty, lies within ``range(vcpus)`` and,
+    unless ``all_allowed_when`` holds, leaves at least one vCPU out of it."""
+
+    mask: Fact = field(kw_only=True)
+    written_as: tuple[Source, ...] = field(kw_only=True)
+    all_allowed_when: Condition | None = field(default=None, kw_only=True)
+
+    def sources(self) -> tuple[Source, ...]:
+        return _merged(sources_of(self.when), self.written_as, sources_of(self.all_allowed_when))
+
+
+PartitionAspect = Literal["within", "disjoint", "cover"]
+
+
+@dataclass(frozen=True)
+class CpuListsPartition(Rule):
+    """Per-node CPU lists partition ``range(vcpus)``; ``aspect`` is the part of that this rule
+    checks (every CPU ``within`` range, lists ``disjoint``, together they ``cover`` every
+    vCPU), because Nova raises a different exception for each."""
+
+    lists: Fact = field(kw_only=True)
+    aspect: PartitionAspect = field(kw_only=True)
+    written_as: tuple[Source, ...] = field(kw_only=True)
+
+    def sources(self) -> tuple[Source, ...]:
+        return _merged(self.written_as, sources_of(self.when))
+
+
+@dataclass(frozen=True)
+class SumsTo(Rule):
+    """The numbers of ``parts`` (per-node memory) add up to ``total`` (the flavor's RAM)."""
+
+    parts: Fact = field(kw_only=True)
+    total: Field = field(kw_only=True)
+    written_as: tuple[Source, ...] = field(kw_only=True)
+
+    def sources(self) -> tuple[Source, ...]:
+        return _merged(self.written_as, (self.total,), sources_of(self.when))
+
+
+@dataclass(frozen=True)
+class Divides(Rule):
+    """``count`` divides each of ``totals`` (NUMA nodes divide vCPUs and RAM)."""
+
+    count: Fact = field(kw_only=True)
+    totals: tuple[Field, ...] = field(kw_only=True)
+    written_as: tuple[Source, ...] = field(kw_only=True)
+
+    def sources(self) -> tuple[Source, ...]:
+        return _merged(self.written_as, self.totals, sources_of(self.when))
+
+
+@dataclass(frozen=True)
+class MatchesCount(Rule):
+    """``value`` equals ``expected`` (``resources:PCPU`` equals the vCPUs, plus one for an
+    isolated emulator thread)."""
+
+    value: Fact = field(kw_only=True)
+    expected: Fact = field(kw_only=True)
+    written_as: tuple[Source, ...] = field(kw_only=True)
+
+    def sources(self) -> tuple[Source, ...]:
+        return _merged(self.written_as, sources_of(self.when))
+
+
+@dataclass(frozen=True)
+class PerNodeComplete(Rule):
+    """Per-node lists are given together and for every node: both or neither, each as long as
+    the node count."""
+
+    lists: tuple[Fact, ...] = field(kw_only=True)
+    count: Fact = field(kw_only=True)
+    written_as: tuple[Source, ...] = field(kw_only=True)
+
+    def sources(self) -> tuple[Source, ...]:
+        return _merged(self.written_as, sources_of(self.when))
+
+
+@dataclass(frozen=True)
+class TopologyAdmits(Rule):
+    """Some sockets x cores x threads within the maximum topology multiplies to the vCPUs."""
+
+    written_as: tuple[Source, ...] = field(kw_only=True)
+
+    def sources(self) -> tuple[Source, ...]:
+        return _merged((Field("vcpus"),), self.written_as)
+
+
+@dataclass(frozen=True)
+class AtMost(Rule):
+    """``value`` is no greater than ``limit`` (each compared where both are set and non-zero,
+    unless ``limit_may_be_zero``), times ``scale``."""
+
+    value: Source = field(kw_only=True)
+    limit: Source = field(kw_only=True)
+    scale: int = field(default=1, kw_only=True)
+
+    def sources(self) -> tuple[Source, ...]:
+        return _merged((self.value, self.limit), sources_of(self.when))
+
+
+class ClashPolicy(enum.Enum):
+    """How Nova settles a flavor key and the image property of the same meaning, when both are
+    set: the five kinds its code uses."""
+
+    #: Both may be set, only to the same value.
+    EQUAL = "equal"
+    #: The flavor sets a limit the image may only narrow.
+    FLAVOR_LIMITS = "flavor-limits"
+    #: Only one of the two may be set.
+    ONE_SIDE = "one-side"
+    #: The image's value is used; no error.
+    IMAGE_WINS = "image-wins"
+    #: The flavor's value is used; no error.
+    FLAVOR_WINS = "flavor-wins"
+
+
+ValueKind = Literal["str", "bool", "int"]
+
+
+@dataclass(frozen=True)
+class TwinClash(Rule):
+    """A flavor extra spec and its image twin. ``kind`` says how both sides are read and
+    compared (booleans as Nova's ``bool_from_string``). For ``FLAVOR_LIMITS``, ``flavor_allows``
+    lists the flavor values that let the image choose (page sizes ``any`` and ``large``); empty
+    means a numeric limit the image may not exceed."""
+
+    spec: str = field(kw_only=True)
+    prop: str = field(kw_only=True)
+    policy: ClashPolicy = field(kw_only=True)
+    kind: ValueKind = field(default="str", kw_only=True)
+    flavor_allows: tuple[str, ...] = field(default=(), kw_only=True)
+
+    def sources(self) -> tuple[Source, ...]:
+        return _merged((Spec(self.spec), Prop(self.prop)), sources_of(self.when))
+
+
+def _merged(*groups: tuple[Source, ...]) -> tuple[Source, ...]:
+    found: list[Source] = []
+    for group in groups:
+        found += [s for s in group if s not in found]
+    return tuple(found)
+
+
+AnyRule = (
+    Requires
+    | Conflicts
+    | MaskWithinVcpus
+    | CpuListsPartition
+    | SumsTo
+    | Divides
+    | MatchesCount
+    | PerNodeComplete
+    | TopologyAdmits
+    | AtMost
+    | TwinClash
+)

@@ -1,0 +1,1 @@
+"""Outputs of the whole-flavor area: image-property metadefs, JSON Schemas, the reference."""

@@ -1,0 +1,137 @@
+"""The reference of the whole-flavor area as reStructuredText lines: the rules between keys
+(by phase, each with Nova's exception and what to change), the facts they read, every image
+property with its flavor twin and clash policy, and the deliberate differences from Nova."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from onespec.definitions.flavor_differences import DIFFERENCES
+from onespec.definitions.flavor_rule_catalogue import FACTS, RULES
+from onespec.definitions.flavor_rules import (
+    PHASES,
+    AtMost,
+    ClashPolicy,
+    Conflicts,
+    CpuListsPartition,
+    Divides,
+    MaskWithinVcpus,
+    MatchesCount,
+    PerNodeComplete,
+    Requires,
+    SumsTo,
+    TopologyAdmits,
+    TwinClash,
+    describe,
+)
+from onespec.definitions.image_properties import IMAGE_PROPERTIES, twins
+from onespec.generator.rst import literal
+
+PHASE_MEANING = {
+    "api": "Server create answers HTTP 400.",
+    "scheduler": "The server is accepted, then goes to ERROR while it is scheduled.",
+    "spawn": "The server is scheduled, then fails on the compute host (rescheduled, then ERROR).",
+}
+
+POLICY_MEANING = {
+    ClashPolicy.EQUAL: "both may be set, only to the same value",
+    ClashPolicy.FLAVOR_LIMITS: "the flavor sets a limit the image may only narrow",
+    ClashPolicy.ONE_SIDE: "only one of the two may be set",
+    ClashPolicy.IMAGE_WINS: "the image's value is used, silently",
+    ClashPolicy.FLAVOR_WINS: "the flavor's value is used, silently",
+}
+
+
+_ASPECT = {
+    "within": "every listed vCPU is below the flavor's vcpus",
+    "disjoint": "no vCPU is listed on two nodes",
+    "cover": "every vCPU is listed on a node",
+}
+
+
+def _what(rule: object) -> str:
+    """What a rule demands, in words."""
+    if isinstance(rule, Requires):
+        said = f"needs {describe(rule.needs)}"
+    elif isinstance(rule, TwinClash):
+        said = f"{literal(rule.spec)} and {literal(rule.prop)}: {POLICY_MEANING[rule.policy]}"
+    elif isinstance(rule, Conflicts):
+        said = f"{describe(rule.first)} conflicts with {describe(rule.second)}"
+    elif isinstance(rule, MaskWithinVcpus):
+        said = f"the {rule.mask} are not empty, are vCPUs of the flavor and leave one out"
+    elif isinstance(rule, CpuListsPartition):
+        said = f"in the {rule.lists}, {_ASPECT[rule.aspect]}"
+    elif isinstance(rule, SumsTo):
+        said = f"the {rule.parts} add up to the flavor's {rule.total}"
+    elif isinstance(rule, Divides):
+        said = f"the {rule.count} divides {' and '.join(str(t) for t in rule.totals)}"
+    elif isinstance(rule, MatchesCount):
+        said = f"{rule.value} equals {rule.expected}"
+    elif isinstance(rule, PerNodeComplete):
+        said = f"{' and '.join(str(f) for f in rule.lists)} are given together, one per node"
+    elif isinstance(rule, TopologyAdmits):
+        said = "sockets x cores x threads within the limits can equal the flavor's vcpus"
+    elif isinstance(rule, AtMost):
+        said = f"{rule.value} is at most {rule.limit}"
+    else:
+        raise TypeError(f"no words for {type(rule).__name__}")
+    when = f"when {describe(rule.when)}, " if rule.when is not None else ""
+    return f"Demands, {when}that {said}."
+
+
+def rules_lines() -> Iterator[str]:
+    """Every rule, grouped by phase, in Nova's order."""
+    yield f"{len(RULES)} rules, each a refusal of Nova 34.0.0 read from its code."
+    yield ""
+    for phase in PHASES:
+        title = f"Phase ``{phase}``"
+        yield title
+        yield "-" * len(title)
+        yield ""
+        yield PHASE_MEANING[phase]
+        yield ""
+        for rule in (r for r in RULES if r.phase == phase):
+            yield f"``{rule.name}``"
+            yield f"   Nova raises ``{rule.nova_exception}``. {_what(rule)}"
+            yield ""
+            yield f"   To fix: {rule.fix}"
+            yield ""
+    yield "Facts"
+    yield "-----"
+    yield ""
+    yield "Values Nova derives from several keys, which the rules name:"
+    yield ""
+    for fact in FACTS:
+        reads = ", ".join(literal(name) for name in fact.reads)
+        yield f"``{fact.name}``"
+        yield f"   {fact.description} Reads {reads}."
+        yield ""
+
+
+def image_properties_lines() -> Iterator[str]:
+    """Every ImageMetaProps field: kind, values, meaning, twin and clash policy."""
+    twin_of = {twin.prop: twin for twin in twins()}
+    yield f"{len(IMAGE_PROPERTIES)} properties, every field of Nova 34.0.0's ``ImageMetaProps``."
+    yield ""
+    for prop in IMAGE_PROPERTIES:
+        yield f"``{prop.name}``"
+        yield f"   {prop.description} Read as: {prop.kind}."
+        if prop.enum:
+            yield f"   Values: {', '.join(literal(v) for v in prop.enum)}."
+        twin = twin_of.get(prop.name)
+        if twin is not None:
+            rule = f" (rule ``{twin.rule}``)" if twin.rule else ""
+            yield f"   Flavor twin: {literal(twin.spec)}; {POLICY_MEANING[twin.policy]}{rule}."
+        yield ""
+
+
+def differences_lines() -> Iterator[str]:
+    """The deliberate differences from Nova's own verdict."""
+    if not DIFFERENCES:
+        yield "None: every input of the differential test agrees with Nova."
+        yield ""
+    for difference in DIFFERENCES:
+        seen = ", ".join(difference.seen_in)
+        yield f"``{difference.name}`` (seen in: {seen})"
+        yield f"   {difference.why}"
+        yield ""

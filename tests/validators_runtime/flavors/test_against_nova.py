@@ -1,0 +1,232 @@
+"""onespec's whole-flavor verdicts equal Nova 34.0.0's own, phase by phase.
+
+Hypothesis generates flavor + image pairs, weighted towards the keys the rules between keys
+read; Nova's own functions (``tests/peers/nova_flavor_checks.py``, one process per batch) and
+:func:`validate_flavor` judge each. In every phase Nova reaches (it stops at the first
+refusal), the two agree when both accept, or when both refuse and Nova's exception is among
+onespec's findings of that phase. The deliberate differences are listed in
+:mod:`onespec.definitions.flavor_differences`; a listed one that no longer differs fails.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from onespec.definitions.flavor_differences import DIFFERENCES
+from onespec.definitions.flavor_rules import PHASES
+from onespec.validators_runtime.flavors import validate_flavor
+from tests import peers
+from tests.conftest import ROOT
+
+#: Nova's own unit-test inputs, harvested by tests/peers/nova_unit_cases.py.
+UNIT_CASES = ROOT / "tests" / "cases" / "nova_hardware_unit_cases.json"
+
+#: How many generated pairs one run checks.
+EXAMPLES = 10_000
+
+_BOOL = ("true", "false")
+_MASKS = ("^0", "^0-1", "^1", "0", "1", "0-1", "1-3", "0-3", "2-9", "^0,^2")
+_CPUS = ("0", "1", "0-1", "2-3", "1-3", "0,2", "3", "0-3")
+_COUNT = tuple(str(n) for n in range(1, 5))
+
+SPECS: dict[str, tuple[str, ...]] = {
+    "hw:cpu_policy": ("dedicated", "shared", "mixed"),
+    "hw:cpu_thread_policy": ("prefer", "isolate", "require"),
+    "hw:cpu_realtime": ("yes", "no"),
+    "hw:cpu_realtime_mask": _MASKS,
+    "hw:cpu_dedicated_mask": _MASKS,
+    "hw:emulator_threads_policy": ("share", "isolate"),
+    "hw:numa_nodes": _COUNT,
+    "hw:numa_cpus.0": _CPUS,
+    "hw:numa_cpus.1": _CPUS,
+    "hw:numa_mem.0": ("512", "1024", "2048"),
+    "hw:numa_mem.1": ("512", "1024", "2048"),
+    "hw:mem_page_size": ("small", "large", "any", "2048", "1GB"),
+    "hw:locked_memory": _BOOL,
+    "hw:mem_encryption": _BOOL,
+    "hw:mem_encryption_model": ("amd-sev", "amd-sev-snp", "intel-tdx"),
+    "hw:pmu": _BOOL,
+    "hw:vif_multiqueue_enabled": _BOOL,
+    "hw:virtio_packed_ring": _BOOL,
+    "hw:serial_port_count": _COUNT,
+    "hw:cpu_max_sockets": _COUNT,
+    "hw:cpu_max_cores": _COUNT,
+    "hw:cpu_max_threads": _COUNT,
+    "hw:cpu_sockets": _COUNT,
+    "hw:cpu_cores": _COUNT,
+    "hw:cpu_threads": _COUNT,
+    "resources:VCPU": _COUNT,
+    "resources:PCPU": ("1", "2", "3", "4", "5"),
+    "trait:HW_CPU_HYPERTHREADING": ("required", "forbidden"),
+    "hw:pci_numa_affinity_policy": ("required", "preferred", "legacy", "socket"),
+    "hw:sound_model": ("ich9", "virtio"),
+    "hw:usb_model": ("none", "qemu-xhci"),
+    "hw:tpm_version": ("1.2", "2.0"),
+    "hw:tpm_model": ("tpm-tis", "tpm-crb"),
+    "os:secure_boot": ("required", "disabled"),
+    "hw:pmem": ("SMALL",),
+    "hw:ephemeral_encryption": _BOOL,
+    "hw:ephemeral_encryption_format": ("luks", "plain"),
+    "hw:maxphysaddr_mode": ("passthrough", "emulate"),
+    "hw:redirected_usb_ports": ("0", "2", "4"),
+}
+
+PROPERTIES: dict[str, tuple[str, ...]] = {
+    "hw_cpu_policy": ("dedicated", "shared", "mixed"),
+    "hw_cpu_thread_policy": ("prefer", "isolate", "require"),
+    "hw_cpu_realtime_mask": _MASKS,
+    "hw_numa_nodes": _COUNT,
+    "hw_numa_cpus.0": _CPUS,
+    "hw_numa_cpus.1": _CPUS,
+    "hw_numa_mem.0": ("512", "1024", "2048"),
+    "hw_numa_mem.1": ("512", "1024", "2048"),
+    "hw_mem_page_size": ("small", "large", "any", "2048"),
+    "hw_locked_memory": _BOOL,
+    "hw_mem_encryption": _BOOL,
+    "hw_mem_encryption_model": ("amd-sev", "amd-sev-snp", "intel-tdx"),
+    "hw_firmware_type": ("uefi", "bios"),
+    "hw_firmware_stateless": _BOOL,
+    "hw_machine_type": ("q35", "pc-i440fx", "pc-q35-8.2"),
+    "hw_video_model": ("none", "virtio"),
+    "hw_pmu": _BOOL,
+    "hw_vif_multiqueue_enabled": _BOOL,
+    "hw_virtio_packed_ring": _BOOL,
+    "hw_serial_port_count": _COUNT,
+    "hw_cpu_max_sockets": _COUNT,
+    "hw_cpu_max_cores": _COUNT,
+    "hw_cpu_max_threads": _COUNT,
+    "hw_cpu_sockets": _COUNT,
+    "hw_cpu_cores": _COUNT,
+    "hw_cpu_threads": _COUNT,
+    "hw_pci_numa_affinity_policy": ("required", "preferred", "legacy", "socket"),
+    "hw_sound_model": ("ich9", "virtio"),
+    "hw_usb_model": ("none", "qemu-xhci"),
+    "hw_tpm_version": ("1.2", "2.0"),
+    "hw_tpm_model": ("tpm-tis", "tpm-crb"),
+    "os_secure_boot": ("required", "disabled", "optional"),
+    "trait:HW_CPU_HYPERTHREADING": ("required",),
+    "img_config_drive": ("optional", "mandatory"),
+    "hw_ephemeral_encryption": _BOOL,
+    "hw_ephemeral_encryption_format": ("luks", "plain"),
+    "hw_maxphysaddr_mode": ("passthrough", "emulate"),
+    "hw_redirected_usb_ports": ("0", "2", "4"),
+}
+
+
+def _some(table: dict[str, tuple[str, ...]], most: int) -> st.SearchStrategy[dict[str, str]]:
+    keys = st.lists(st.sampled_from(sorted(table)), max_size=most, unique=True)
+    return keys.flatmap(
+        lambda chosen: st.fixed_dictionaries({k: st.sampled_from(table[k]) for k in chosen})
+    )
+
+
+CASES = st.fixed_dictionaries(
+    {
+        "flavor": st.fixed_dictionaries(
+            {
+                "vcpus": st.integers(1, 8),
+                "ram": st.sampled_from((512, 1024, 1536, 2048, 4096)),
+                "disk": st.integers(1, 20),
+                "extra_specs": _some(SPECS, 6),
+            }
+        ),
+        "image": st.fixed_dictionaries(
+            {
+                "properties": _some(PROPERTIES, 4),
+                # Mostly unset, so that the size checks leave room for the rules between keys.
+                "min_ram": st.sampled_from((0,) * 10 + (1024, 8192)),
+                "min_disk": st.sampled_from((0,) * 10 + (5, 40)),
+                "size": st.sampled_from((0,) * 10 + (10**9, 30 * 1024**3)),
+            }
+        ),
+    }
+)
+
+
+def generated_cases(count: int) -> list[dict[str, Any]]:
+    """``count`` pairs, the same on every run (derandomized)."""
+    cases: list[dict[str, Any]] = []
+
+    @settings(
+        max_examples=count,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(CASES)
+    def collect(case: dict[str, Any]) -> None:
+        cases.append(case)
+
+    collect()
+    return cases
+
+
+def onespec_verdict(case: dict[str, Any]) -> dict[str, set[str]]:
+    """The exceptions onespec predicts, per phase."""
+    refusals: dict[str, set[str]] = {phase: set() for phase in PHASES}
+    for finding in validate_flavor(case["flavor"], case["image"]):
+        if finding.severity == "error" and finding.phase:
+            refusals[finding.phase].add(finding.nova_exception or "")
+    return refusals
+
+
+def disagreement(nova: dict[str, str | None], ours: dict[str, set[str]]) -> str | None:
+    """How the two verdicts differ in the phases Nova reaches, or None."""
+    for phase in PHASES:
+        refused = nova[phase]
+        if refused is None and ours[phase]:
+            return f"{phase}: Nova accepts, onespec refuses with {sorted(ours[phase])}"
+        if refused is not None and refused not in ours[phase]:
+            return (
+                f"{phase}: Nova raises {refused}, onespec says {sorted(ours[phase]) or 'nothing'}"
+            )
+        if refused is not None:
+            return None
+    return None
+
+
+def compare(cases: list[dict[str, Any]], inputs: str) -> tuple[list[tuple[dict, str]], set[str]]:
+    """The disagreements not listed as deliberate for these ``inputs``, and the listed
+    differences seen."""
+    verdicts = peers.run_script("nova", "nova_flavor_checks.py", stdin=cases)
+    unexplained, seen = [], set()
+    for case, nova in zip(cases, verdicts, strict=True):
+        why = disagreement(nova, onespec_verdict(case))
+        if why is None:
+            continue
+        listed = [d.name for d in DIFFERENCES if inputs in d.seen_in and d.applies(case)]
+        if listed:
+            seen.update(listed)
+        else:
+            unexplained.append((case, why))
+    return unexplained, seen
+
+
+@pytest.mark.slow
+def test_generated_pairs_agree_with_nova():
+    cases = generated_cases(EXAMPLES)
+    assert len(cases) >= EXAMPLES * 0.95
+    assert_agree(cases, "generated")
+
+
+def test_the_pairs_of_novas_own_unit_tests_agree_with_nova():
+    """The flavor + image pairs that Nova's tests of nova/virt/hardware.py hand its functions,
+    harvested by ``tests/peers/nova_unit_cases.py``: judged again by Nova and by onespec."""
+    harvested = json.loads(UNIT_CASES.read_text(encoding="utf-8"))
+    assert harvested["nova"] == "34.0.0"
+    assert len(harvested["cases"]) >= 100
+    assert_agree(harvested["cases"], "nova-unit-tests")
+
+
+def assert_agree(cases: list[dict[str, Any]], inputs: str) -> None:
+    unexplained, seen = compare(cases, inputs)
+    shown = "\n".join(f"{why}\n    {case}" for case, why in unexplained[:10])
+    assert not unexplained, f"{len(unexplained)} of {len(cases)} pairs disagree:\n{shown}"
+    stale = {d.name for d in DIFFERENCES if inputs in d.seen_in} - seen
+    assert not stale, f"listed differences no longer seen: {sorted(stale)}"

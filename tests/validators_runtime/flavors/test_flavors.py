@@ -1,0 +1,103 @@
+"""validate_flavor on the refusals the issue names, each with Nova's exception and phase."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from onespec.validators_runtime.cli import cli
+from onespec.validators_runtime.flavors import InputError, validate_flavor
+
+
+def refusals(specs, props=None, vcpus=4, ram=4096):
+    flavor = {"vcpus": vcpus, "ram": ram, "disk": 10, "extra_specs": specs}
+    image = None if props is None else {"properties": props}
+    return {
+        (f.nova_exception, f.phase) for f in validate_flavor(flavor, image) if f.severity == "error"
+    }
+
+
+@pytest.mark.parametrize(
+    ("specs", "props", "vcpus", "expected"),
+    [
+        (
+            {"hw:cpu_realtime": "yes", "hw:cpu_realtime_mask": "^0"},
+            None,
+            4,
+            "RealtimeConfigurationInvalid",
+        ),
+        ({"hw:cpu_thread_policy": "isolate"}, None, 4, "CPUThreadPolicyConfigurationInvalid"),
+        ({"hw:cpu_policy": "mixed"}, None, 4, "RequiredMixedOrRealtimeCPUMask"),
+        (
+            {"hw:cpu_policy": "mixed", "hw:cpu_dedicated_mask": "0-3"},
+            None,
+            4,
+            "InvalidMixedInstanceDedicatedMask",
+        ),
+        ({"hw:numa_nodes": "2"}, None, 3, "ImageNUMATopologyAsymmetric"),
+        (
+            {"hw:numa_nodes": "2", "hw:numa_cpus.0": "0-1", "hw:numa_cpus.1": "2-3"},
+            None,
+            4,
+            "ImageNUMATopologyIncomplete",
+        ),
+        ({"resources:PCPU": "4", "hw:cpu_policy": "dedicated"}, None, 4, "InvalidRequest"),
+        ({"hw:locked_memory": "true"}, None, 4, "LockMemoryForbidden"),
+        ({}, {"hw_mem_page_size": "large"}, 4, "MemoryPageSizeForbidden"),
+        ({"hw:pmu": "true"}, {"hw_pmu": "false"}, 4, "FlavorImageConflict"),
+        (
+            {"hw:cpu_max_sockets": "1", "hw:cpu_max_cores": "1", "hw:cpu_max_threads": "2"},
+            None,
+            4,
+            "ImageVCPULimitsRangeImpossible",
+        ),
+    ],
+)
+def test_each_refusal_names_nova_exception(specs, props, vcpus, expected):
+    assert expected in {exception for exception, _ in refusals(specs, props, vcpus)}
+
+
+def test_a_well_formed_pinned_flavor_is_accepted():
+    specs = {"hw:cpu_policy": "dedicated", "hw:numa_nodes": "2", "hw:mem_page_size": "large"}
+    assert refusals(specs, {"hw_mem_page_size": "2048"}) == set()
+
+
+def test_every_finding_is_reported_at_once():
+    found = refusals({"hw:cpu_thread_policy": "isolate", "hw:numa_nodes": "2"}, None, vcpus=3)
+    assert {e for e, _ in found} >= {
+        "CPUThreadPolicyConfigurationInvalid",
+        "ImageNUMATopologyAsymmetric",
+    }
+
+
+def test_memory_encryption_without_image_is_a_warning_not_a_refusal():
+    findings = validate_flavor(
+        {"vcpus": 2, "ram": 2048, "extra_specs": {"hw:mem_encryption": "true"}}
+    )
+    assert [f.severity for f in findings if f.code == "mem-encryption-needs-uefi"] == ["warning"]
+
+
+def test_a_flavor_without_vcpus_is_an_input_error():
+    with pytest.raises(InputError, match="vcpus"):
+        validate_flavor({"ram": 1024})
+
+
+def test_the_command_line_reports_exception_and_phase(tmp_path):
+    flavor = tmp_path / "flavor.json"
+    flavor.write_text(
+        json.dumps({"flavor": {"vcpus": 3, "ram": 4096, "extra_specs": {"hw:numa_nodes": "2"}}})
+    )
+    result = CliRunner().invoke(cli, ["validate", "flavor", str(flavor), "--format", "json"])
+    assert result.exit_code == 1
+    findings = json.loads(result.stdout)["findings"]
+    assert [(f["nova_exception"], f["phase"]) for f in findings] == [
+        ("ImageNUMATopologyAsymmetric", "api")
+    ]
+    flavor.write_text(
+        json.dumps(
+            {"vcpus": 4, "ram": 4096, "disk": 10, "properties": {"hw:cpu_policy": "dedicated"}}
+        )
+    )
+    assert CliRunner().invoke(cli, ["validate", "flavor", str(flavor)]).exit_code == 0

@@ -1,0 +1,236 @@
+"""``onespec validate flavor``, ``validate image-properties`` and ``validate fleet``.
+
+They read what the OpenStack client prints (``openstack flavor show -f json``, ``openstack
+image show -f json``) or what Nova's and Glance's APIs return, and follow the one command-line
+grammar: exit 0 when Nova would accept, 1 when it would refuse (or the input is not a flavor or
+an image), 2 on a usage error; ``--format json`` for machines, where every error carries
+``nova_exception`` and ``phase``.
+
+A module of its own, outside ``validators_runtime/flavors/``, so that loading the command line
+imports none of the rules: each command imports the runtime when it runs.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from onespec.validators_runtime.cli_grammar import (
+    FORMAT_OPTION,
+    Invalid,
+    InvalidInput,
+    SuggestingChoice,
+)
+
+#: The largest flavor or image file read (a flavor's JSON is a few kilobytes).
+MAX_BYTES = 1024 * 1024
+
+
+#: ``--mode``, as ``validate extra-specs`` takes it: how each extra spec is checked on its own.
+MODE_OPTION = click.option(
+    "--mode",
+    type=SuggestingChoice(["strict", "permissive", "off"]),
+    default="strict",
+    show_default=True,
+    help="How each extra spec is checked on its own (as `validate extra-specs`).",
+)
+
+
+def _read_json(path: str, what: str, limit: int = MAX_BYTES) -> Any:
+    name = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            text = sys.stdin.read(limit + 1)
+        else:
+            with Path(path).open(encoding="utf-8") as handle:
+                text = handle.read(limit + 1)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {name}: {exc.strerror}", param_hint=what) from None
+    except UnicodeDecodeError:
+        raise InvalidInput(f"{name} is not UTF-8 text") from None
+    if len(text) > limit:
+        raise InvalidInput(f"{name} is larger than {limit} bytes; it is not a {what} file")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise InvalidInput(f"{name}: not valid JSON: {exc}") from None
+
+
+def _report(findings: list[Any], output_format: str, checked: str) -> None:
+    errors = [f for f in findings if f.severity == "error"]
+    if output_format == "json":
+        report = {"valid": not errors, "findings": [f.to_dict() for f in findings]}
+        click.echo(json.dumps(report, indent=2))
+    else:
+        for finding in findings:
+            where = f" ({finding.nova_exception}, {finding.phase})" if finding.phase else ""
+            click.echo(f"{finding.severity}: [{finding.code}]{where} {finding.message}")
+        warnings = len(findings) - len(errors)
+        verdict = "Nova would refuse it" if errors else "Nova's checks accept it"
+        click.echo(
+            f"{checked}: {verdict} ({len(errors)} error{'s' if len(errors) != 1 else ''}, "
+            f"{warnings} warning{'s' if warnings != 1 else ''})."
+        )
+    if errors:
+        raise Invalid()
+
+
+@click.command("flavor")
+@click.argument(
+    "flavor_file", metavar="FLAVOR_FILE", type=click.Path(dir_okay=False, allow_dash=True)
+)
+@click.option(
+    "--image",
+    "image_file",
+    metavar="IMAGE_FILE",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="The image to boot it with: `openstack image show -f json`, or Glance's v2 JSON.",
+)
+@MODE_OPTION
+@FORMAT_OPTION
+def validate_flavor_command(
+    flavor_file: str, image_file: str | None, mode: str, output_format: str
+) -> None:
+    """Check a whole flavor, and the flavor with an image, as Nova would at boot.
+
+    FLAVOR_FILE is what `openstack flavor show -f json` prints, or Nova's
+    {"flavor": {..., "extra_specs": {...}}}. Every problem is reported at once, with the
+    exception Nova raises and the phase (api, scheduler, spawn) in which it does. Exits 0 when
+    the pair boots as far as Nova's pure checks can tell, 1 when Nova would refuse it, 2 on a
+    usage error.
+
+    \b
+    Example:
+      onespec validate flavor m1.rt.json --image centos.json --format json
+    """
+    from onespec.validators_runtime.flavors import InputError, validate_flavor
+
+    # The image first: a usage error in --image is reported before standard input is read.
+    image = _read_json(image_file, "--image") if image_file is not None else None
+    flavor = _read_json(flavor_file, "FLAVOR_FILE")
+    try:
+        findings = validate_flavor(flavor, image, mode=mode)
+    except InputError as exc:
+        raise InvalidInput(str(exc)) from None
+    checked = "flavor" + (" with image" if image is not None else "")
+    _report(findings, output_format, checked)
+
+
+@click.command("image-properties")
+@click.argument(
+    "image_file", metavar="IMAGE_FILE", type=click.Path(dir_okay=False, allow_dash=True)
+)
+@FORMAT_OPTION
+def validate_image_properties_command(image_file: str, output_format: str) -> None:
+    """Check an image's properties on their own: values Nova cannot read are errors, names
+    that look like Nova's but are not are warnings.
+
+    IMAGE_FILE is what `openstack image show -f json` prints, or Glance's v2 image JSON.
+    """
+    from onespec.validators_runtime.flavors import InputError, validate_image_properties
+
+    try:
+        findings = validate_image_properties(_read_json(image_file, "IMAGE_FILE"))
+    except InputError as exc:
+        raise InvalidInput(str(exc)) from None
+    _report(findings, output_format, "image properties")
+
+
+#: The largest flavor or image list read.
+MAX_LIST_BYTES = 512 * 1024 * 1024
+
+
+def _items(data: Any, plural: str, name: str) -> list[Any]:
+    """The items of a list file: a JSON list (`openstack ... list --long -f json`), the API's
+    ``{"flavors": [...]}``/``{"images": [...]}``, or one item (the show shape)."""
+    if isinstance(data, dict) and set(data) == {plural}:
+        data = data[plural]
+    if isinstance(data, list):
+        return data
+    if isinstance(data, dict):
+        return [data]
+    raise InvalidInput(f"{name} must hold a list of {plural}, not {type(data).__name__}")
+
+
+@click.command("fleet")
+@click.option(
+    "--flavors",
+    "flavors_file",
+    required=True,
+    metavar="FILE",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help='`openstack flavor list --long -f json` (or Nova\'s {"flavors": [...]}).',
+)
+@click.option(
+    "--images",
+    "images_file",
+    required=True,
+    metavar="FILE",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help='`openstack image list --long -f json` (or Glance\'s {"images": [...]}).',
+)
+@MODE_OPTION
+@FORMAT_OPTION
+def validate_fleet_command(
+    flavors_file: str, images_file: str, mode: str, output_format: str
+) -> None:
+    """Check every flavor, and every flavor with every image, as Nova would at boot.
+
+    Reports each flavor that cannot boot on its own, then each (flavor, rule) that refuses
+    some images, once, with the number of images and a few of their names. Exits 0 when
+    nothing is refused, 1 otherwise, 2 on a usage error.
+    """
+    from onespec.validators_runtime.flavors import InputError, read_flavor, read_image
+    from onespec.validators_runtime.flavors.fleet import check_fleet
+
+    # Named files before standard input, so that a missing file is reported before a read.
+    wanted = sorted(
+        [(flavors_file, "--flavors"), (images_file, "--images")], key=lambda w: w[0] == "-"
+    )
+    read = {what: _read_json(path, what, MAX_LIST_BYTES) for path, what in wanted}
+    flavors_data, images_data = read["--flavors"], read["--images"]
+    try:
+        flavors = [
+            read_flavor(item, f"flavors[{i}]")
+            for i, item in enumerate(_items(flavors_data, "flavors", flavors_file))
+        ]
+        images = [
+            read_image(item, f"images[{i}]")
+            for i, item in enumerate(_items(images_data, "images", images_file))
+        ]
+    except InputError as exc:
+        raise InvalidInput(str(exc)) from None
+    del flavors_data, images_data, read
+    report = check_fleet(flavors, images, mode)
+    if output_format == "json":
+        click.echo(json.dumps(report.to_dict(), indent=2))
+    else:
+        for name, finding in report.alone:
+            click.echo(f"flavor {name}: error: [{finding.code}] {finding.message}")
+        for cause in report.causes:
+            finding = cause.finding
+            more = cause.pairs - len(cause.images)
+            images = ", ".join(cause.images) + (f" and {more} more" if more > 0 else "")
+            click.echo(
+                f"flavor {cause.flavor} with {cause.pairs} image{'s' if cause.pairs != 1 else ''}"
+                f" ({images}): [{finding.code}] ({finding.nova_exception}, {finding.phase}) "
+                f"{finding.message}"
+            )
+        refused = sum(cause.pairs for cause in report.causes)
+        alone = len({name for name, _ in report.alone})
+        click.echo(
+            f"{report.flavors} flavors, {report.images} images ({report.image_groups} distinct "
+            f"to Nova's checks): {alone} flavor{'s' if alone != 1 else ''} refused on "
+            f"{'their' if alone != 1 else 'its'} own, {refused} of "
+            f"{report.flavors * report.images} pairs refused, in {len(report.causes)} "
+            f"cause{'s' if len(report.causes) != 1 else ''}."
+        )
+    if not report.valid:
+        raise Invalid()
+
+
+COMMANDS = (validate_flavor_command, validate_image_properties_command, validate_fleet_command)

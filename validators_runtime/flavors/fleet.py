@@ -1,0 +1,188 @@
+"""A fleet: every flavor on its own, then every flavor with every image, grouped by cause.
+
+A cloud has hundreds of flavors and thousands of images, so the pairs are not checked one by
+one: images are grouped by the properties the rules between keys read, and each flavor is
+checked once per group; the size checks (``min_ram``, ``min_disk``, the image's size against
+the flavor's RAM and disk) count the images above the flavor's limit in a sorted list. What is
+kept per cause (a rule broken by one flavor) is a count and a few names, so memory does not grow
+with the number of pairs.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from onespec.definitions.flavor_rule_catalogue import RULES
+from onespec.definitions.flavor_rules import AtMost, Field
+from onespec.validators_runtime.flavors import (
+    TRIGGER_NAMES,
+    Flavor,
+    FlavorFinding,
+    Image,
+    normalized_names,
+    rule_findings,
+    validate_flavor,
+)
+from onespec.validators_runtime.flavors.checks import compiled
+from onespec.validators_runtime.flavors.facts import View
+from onespec.validators_runtime.flavors.image_props import typed_properties
+from onespec.validators_runtime.problems import Location
+
+#: How many image names a cause lists before "and N more".
+EXAMPLES = 3
+
+
+def signature(image: Image) -> tuple:
+    """What the rules between keys can tell apart about an image: the properties they read."""
+    return tuple(
+        sorted(
+            (key, str(value))
+            for key, value in image.properties.items()
+            if not normalized_names(key).isdisjoint(TRIGGER_NAMES)
+        )
+    )
+
+
+#: The rules that compare an image's size fields with the flavor's (min_ram with RAM, size and
+#: min_disk with the root disk): checked per image by counting, not per group.
+SIZE_RULES = tuple(
+    rule
+    for rule in RULES
+    if isinstance(rule, AtMost)
+    and isinstance(rule.value, Field)
+    and rule.value.name.startswith("image.")
+)
+
+
+class _Sizes:
+    """The images sorted by one size field, so that "how many exceed this flavor's limit" is a
+    binary search."""
+
+    def __init__(self, images: list[tuple[int, str]]) -> None:
+        images.sort()
+        self.values = [value for value, _ in images]
+        self.names = [name for _, name in images]
+
+    def above(self, limit: int) -> tuple[int, list[str]]:
+        first = bisect.bisect_right(self.values, limit)
+        return len(self.values) - first, self.names[first : first + EXAMPLES]
+
+
+@dataclass
+class Cause:
+    """One rule broken by one flavor with some images."""
+
+    flavor: str
+    finding: FlavorFinding
+    pairs: int = 0
+    images: list[str] = field(default_factory=list)
+
+    def add(self, names: list[str]) -> None:
+        self.pairs += len(names)
+        self.images.extend(names[: max(0, EXAMPLES - len(self.images))])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "flavor": self.flavor,
+            "pairs": self.pairs,
+            "images": self.images,
+            **self.finding.to_dict(),
+        }
+
+
+@dataclass
+class FleetReport:
+    flavors: int
+    images: int
+    image_groups: int
+    alone: list[tuple[str, FlavorFinding]]
+    causes: list[Cause]
+
+    @property
+    def valid(self) -> bool:
+        return not self.alone and not self.causes
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "valid": self.valid,
+            "flavors": self.flavors,
+            "images": self.images,
+            "image_groups": self.image_groups,
+            "refused_pairs": sum(cause.pairs for cause in self.causes),
+            "flavor_findings": [{"flavor": name, **f.to_dict()} for name, f in self.alone],
+            "pair_findings": [cause.to_dict() for cause in self.causes],
+        }
+
+
+def _label(item: Flavor | Image, index: int, kind: str) -> str:
+    return item.name or f"{kind} #{index}"
+
+
+def check_fleet(
+    flavors: Iterable[Flavor], images: Iterable[Image], mode: str = "strict"
+) -> FleetReport:
+    """Every flavor that cannot boot on its own, and every flavor x image pair Nova would
+    refuse, grouped by (flavor, rule)."""
+    groups: dict[tuple, tuple[Image, Mapping[str, Any], list[str]]] = {}
+    sizes: dict[str, list[tuple[int, str]]] = {rule.name: [] for rule in SIZE_RULES}
+    image_count = 0
+    for index, image in enumerate(images):
+        image_count += 1
+        label = _label(image, index, "image")
+        key = signature(image)
+        if key not in groups:
+            typed, _ = typed_properties(image.properties)
+            groups[key] = (Image(properties=image.properties), typed, [])
+        groups[key][2].append(label)
+        for rule in SIZE_RULES:
+            value = getattr(image, rule.value.name[6:])
+            if value:
+                sizes[rule.name].append((value, label))
+    sorted_sizes = {name: _Sizes(values) for name, values in sizes.items()}
+    alone: list[tuple[str, FlavorFinding]] = []
+    causes: dict[tuple[int, str], Cause] = {}
+    flavor_count = 0
+    for index, flavor in enumerate(flavors):
+        flavor_count += 1
+        name = _label(flavor, index, "flavor")
+        own = [f for f in validate_flavor(flavor, mode=mode) if f.severity == "error"]
+        alone += [(name, finding) for finding in own]
+        refused_alone = {finding.code for finding in own}
+        for image, typed, names in groups.values():
+            for finding in rule_findings(flavor, image, typed):
+                if finding.severity != "error" or finding.code in refused_alone:
+                    continue
+                cause = causes.get((index, finding.code))
+                if cause is None:
+                    cause = causes[(index, finding.code)] = Cause(name, finding)
+                cause.add(names)
+        for rule in SIZE_RULES:
+            _size_cause(rule, flavor, index, name, sorted_sizes[rule.name], causes)
+    return FleetReport(flavor_count, image_count, len(groups), alone, list(causes.values()))
+
+
+def _size_cause(
+    rule: AtMost, flavor: Flavor, index: int, name: str, sizes: _Sizes, causes: dict
+) -> None:
+    """The images whose size field exceeds what ``flavor`` allows, as one cause."""
+    view = View(flavor, None, {})
+    if rule.when is not None and not compiled(rule.when)(view):
+        return
+    limit = view.value(rule.limit) * rule.scale
+    count, examples = sizes.above(limit)
+    if not count:
+        return
+    finding = FlavorFinding(
+        code=rule.name,
+        message=f"The image's {rule.value.name[6:]} exceeds the flavor's {rule.limit} "
+        f"({view.value(rule.limit)}). {rule.fix}",
+        location=Location(path=str(rule.limit)),
+        keys=(str(rule.limit), rule.value.name),
+        nova_exception=rule.nova_exception,
+        phase=rule.phase,
+    )
+    cause = causes[(index, rule.name)] = Cause(name, finding)
+    cause.pairs, cause.images = count, examples

@@ -1,0 +1,130 @@
+"""An image's properties typed as Nova types them (``ImageMetaProps.from_dict``).
+
+Glance holds every property as a string; Nova reads the 86 it knows, each by its kind: booleans
+as ``FlexibleBoolean`` (anything but a true spelling is false), integers, enumerations, CPU lists
+written one per node (``hw_numa_cpus.0``, ``.1``, ... up to the first missing), and
+``trait:NAME=required`` as ``traits_required``. A property Nova cannot read is a finding here:
+Nova would fail to build the image's metadata and refuse the server.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from onespec.definitions.image_properties import BY_NAME
+from onespec.definitions.model import TRUE_STRINGS
+from onespec.validators_runtime.flavors.cpusets import CpuSpecError, parse_cpu_spec
+from onespec.validators_runtime.flavors.findings import FlavorFinding
+from onespec.validators_runtime.problems import Location, did_you_mean
+
+#: How many per-node entries Nova reads at most (``ImageMetaProps.NUMA_NODES_MAX``).
+NUMA_NODES_MAX = 128
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
+_PREFIXES = ("hw_", "os_", "img_")
+
+
+def flexible_bool(value: Any) -> bool:
+    """Nova's ``FlexibleBoolean``: a true spelling is true, anything else false."""
+    if isinstance(value, bool):
+        return value
+    return str(value).strip().lower() in TRUE_STRINGS
+
+
+def _invalid(name: str, value: Any, why: str) -> FlavorFinding:
+    return FlavorFinding(
+        code="invalid-image-property",
+        message=f"Image property {name!r} {why}.",
+        location=Location(path=name),
+        value=value,
+        keys=(name,),
+        nova_exception="ValueError",
+        phase="api",
+    )
+
+
+def _typed(name: str, kind: str, enum: tuple[str, ...], value: Any) -> tuple[Any, str | None]:
+    """The typed value, or None and why it cannot be read."""
+    if kind == "bool":
+        return flexible_bool(value), None
+    if kind == "int":
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value, None
+        text = str(value).strip()
+        if re.fullmatch(r"[-+]?[0-9]{1,18}", text):
+            return int(text), None
+        return None, f"must be a whole number, not {value!r}"
+    if kind == "enum":
+        if value in enum:
+            return value, None
+        return None, f"must be one of {', '.join(enum)}, not {value!r}.{did_you_mean(value, enum)}"
+    if kind == "uuid":
+        if isinstance(value, str) and _UUID.match(value):
+            return value, None
+        return None, f"must be a UUID, not {value!r}"
+    if kind == "str-list":
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return value, None
+        return None, "must be a list of strings"
+    return value, None
+
+
+def _per_node(raw: Mapping[str, Any], name: str, read: Any) -> tuple[list | None, str | None]:
+    found = []
+    for node in range(NUMA_NODES_MAX):
+        key = f"{name}.{node}"
+        if key not in raw:
+            break
+        try:
+            found.append(read(raw[key]))
+        except (ValueError, CpuSpecError) as error:
+            return None, f"{key}: {error}"
+    return (found or None), None
+
+
+def typed_properties(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[FlavorFinding]]:
+    """The properties Nova reads, typed, and a finding for each it could not read."""
+    typed: dict[str, Any] = {}
+    findings: list[FlavorFinding] = []
+    for name, value in raw.items():
+        prop = BY_NAME.get(name)
+        if prop is None or prop.kind in ("cpu-lists", "int-list"):
+            continue
+        result, why = _typed(name, prop.kind, prop.enum, value)
+        if why is not None:
+            findings.append(_invalid(name, value, why))
+        elif name != "traits_required":
+            typed[name] = result
+    for name, read in (("hw_numa_cpus", parse_cpu_spec), ("hw_numa_mem", int)):
+        lists, why = _per_node(raw, name, read)
+        if why is not None:
+            findings.append(_invalid(name, raw, why))
+        elif lists is not None:
+            typed[name] = lists
+    traits = [k[6:] for k, v in raw.items() if k.startswith("trait:") and str(v) == "required"]
+    if traits:
+        typed["traits_required"] = traits
+    return typed, findings
+
+
+def unknown_properties(raw: Mapping[str, Any]) -> list[FlavorFinding]:
+    """Warnings for properties that look like Nova's (``hw_``, ``os_``, ``img_``) but are not
+    one of them: Nova ignores them silently, which is rarely what was meant."""
+    names = list(BY_NAME)
+    warnings = []
+    for name in raw:
+        base = name.split(".", 1)[0]
+        if base in BY_NAME or not name.startswith(_PREFIXES):
+            continue
+        warnings.append(
+            FlavorFinding(
+                code="unknown-image-property",
+                severity="warning",
+                message=f"Image property {name!r} is not one Nova reads; Nova ignores it."
+                + did_you_mean(name, names),
+                location=Location(path=name),
+                keys=(name,),
+            )
+        )
+    return warnings

@@ -1,0 +1,195 @@
+"""A flavor and an image as the tools print them, read into two plain records.
+
+Accepted shapes, so that what an operator already has can be checked as it is:
+
+* a flavor as ``openstack flavor show -f json`` prints it (``ram``, ``disk``,
+  ``OS-FLV-EXT-DATA:ephemeral``, ``properties``), as Nova's API returns it (``{"flavor": {...,
+  "extra_specs": {...}}}``), or as Nova's ``Flavor`` object names its fields (``memory_mb``,
+  ``root_gb``, ``ephemeral_gb``);
+* an image as ``openstack image show -f json`` prints it (extra properties under
+  ``properties``), as Glance's v2 API returns it (every property at the top level), or as Nova
+  reads it (``{"properties": {...}, "min_ram": ..., ...}``).
+
+What cannot be read raises :class:`InputError`, naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Fields of a Glance image that are not properties.
+IMAGE_FIELDS = frozenset(
+    {
+        "id",
+        "name",
+        "status",
+        "visibility",
+        "protected",
+        "checksum",
+        "os_hash_algo",
+        "os_hash_value",
+        "os_hidden",
+        "owner",
+        "size",
+        "virtual_size",
+        "container_format",
+        "disk_format",
+        "created_at",
+        "updated_at",
+        "tags",
+        "direct_url",
+        "min_ram",
+        "min_disk",
+        "properties",
+        "file",
+        "schema",
+        "self",
+        "locations",
+        "stores",
+        "project_id",
+        # `openstack image list --long -f json` capitalises its columns.
+        "ID",
+        "Name",
+        "Status",
+        "Visibility",
+        "Protected",
+        "Project",
+        "Checksum",
+        "Size",
+        "Tags",
+        "Disk Format",
+        "Container Format",
+        "Properties",
+    }
+)
+
+#: Each field's spellings: Nova's API, Nova's object, `openstack flavor list --long -f json`.
+_FLAVOR_FIELDS = {
+    "vcpus": ("vcpus", "VCPUs"),
+    "ram": ("ram", "memory_mb", "RAM"),
+    "disk": ("disk", "root_gb", "Disk"),
+    "swap": ("swap", "Swap"),
+    "ephemeral": ("OS-FLV-EXT-DATA:ephemeral", "ephemeral", "ephemeral_gb", "Ephemeral"),
+}
+
+
+class InputError(ValueError):
+    """A flavor or image that cannot be read; the message names the field."""
+
+
+@dataclass(frozen=True)
+class Flavor:
+    """A flavor's own fields and its extra specs (strings, as Nova stores them)."""
+
+    vcpus: int
+    ram: int
+    disk: int = 0
+    swap: int = 0
+    ephemeral: int = 0
+    extra_specs: Mapping[str, str] = field(default_factory=dict)
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class Image:
+    """An image's sizes and its properties as Glance holds them (mostly strings)."""
+
+    properties: Mapping[str, Any] = field(default_factory=dict)
+    min_ram: int = 0
+    min_disk: int = 0
+    size: int = 0
+    name: str | None = None
+
+
+def _count(raw: Any, where: str, *, required: bool) -> int:
+    if raw is None or raw == "":
+        if required:
+            raise InputError(f"{where} is missing")
+        return 0
+    if isinstance(raw, bool):
+        raise InputError(f"{where} must be a whole number, not {raw!r}")
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, str) and raw.strip().isdigit() and len(raw) < 20:
+        return int(raw)
+    if isinstance(raw, float) and raw.is_integer():
+        return int(raw)
+    shown = repr(raw) if len(repr(raw)) < 60 else repr(raw)[:57] + "..."
+    raise InputError(f"{where} must be a whole number, not {shown}")
+
+
+def _specs(raw: Any, where: str) -> dict[str, str]:
+    """Extra specs as a mapping; ``openstack`` before 4.0 printed them as ``k='v', k2='v2'``."""
+    if raw is None:
+        return {}
+    if isinstance(raw, str):
+        specs: dict[str, str] = {}
+        for part in filter(None, (p.strip() for p in raw.split(","))):
+            key, sep, value = part.partition("=")
+            if not sep:
+                raise InputError(f"{where}: {part!r} is not KEY='VALUE'")
+            specs[key.strip()] = value.strip().strip("'\"")
+        return specs
+    if not isinstance(raw, Mapping):
+        raise InputError(f"{where} must be a mapping of extra specs, not {type(raw).__name__}")
+    specs = {}
+    for key, value in raw.items():
+        if type(key) is str and type(value) is str:
+            specs[key] = value
+            continue
+        if not isinstance(key, str):
+            raise InputError(f"{where}: the key {key!r} is not a string")
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        elif isinstance(value, int | float):
+            value = str(value)
+        if not isinstance(value, str):
+            raise InputError(f"{where}.{key} must be a string, not {type(value).__name__}")
+        specs[key] = value
+    return specs
+
+
+def read_flavor(document: Any, where: str = "flavor") -> Flavor:
+    """A :class:`Flavor` from any of the shapes above."""
+    if isinstance(document, Mapping) and set(document) == {"flavor"}:
+        document, where = document["flavor"], f"{where}.flavor"
+    if not isinstance(document, Mapping):
+        raise InputError(f"{where} must be a mapping, not {type(document).__name__}")
+    values: dict[str, int] = {}
+    for name, spellings in _FLAVOR_FIELDS.items():
+        spelled = next((s for s in spellings if s in document), spellings[0])
+        required = name in ("vcpus", "ram")
+        values[name] = _count(document.get(spelled), f"{where}.{spelled}", required=required)
+    spelled = next((k for k in ("extra_specs", "properties", "Properties") if k in document), None)
+    specs = _specs(document.get(spelled) if spelled else None, f"{where}.{spelled}")
+    name = document.get("name", document.get("Name"))
+    return Flavor(**values, extra_specs=specs, name=name if isinstance(name, str) else None)
+
+
+def read_image(document: Any, where: str = "image") -> Image:
+    """An :class:`Image` from any of the shapes above: properties nested under ``properties``
+    and at the top level are merged (top level first)."""
+    if isinstance(document, Mapping) and set(document) == {"image"}:
+        document, where = document["image"], f"{where}.image"
+    if not isinstance(document, Mapping):
+        raise InputError(f"{where} must be a mapping, not {type(document).__name__}")
+    properties: dict[str, Any] = {
+        key: value
+        for key, value in document.items()
+        if isinstance(key, str) and key not in IMAGE_FIELDS
+    }
+    nested = document.get("properties", document.get("Properties"))
+    if isinstance(nested, Mapping):
+        properties.update({k: v for k, v in nested.items() if isinstance(k, str)})
+    elif nested is not None and not isinstance(nested, str):
+        raise InputError(f"{where}.properties must be a mapping")
+    name = document.get("name", document.get("Name"))
+    return Image(
+        properties=properties,
+        min_ram=_count(document.get("min_ram"), f"{where}.min_ram", required=False),
+        min_disk=_count(document.get("min_disk"), f"{where}.min_disk", required=False),
+        size=_count(document.get("size", document.get("Size")), f"{where}.size", required=False),
+        name=name if isinstance(name, str) else None,
+    )
