@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from tests.validators_runtime.test_isolation import FORBIDDEN_ROOTS, imported_after
+from tests.validators_runtime.test_isolation import FORBIDDEN_ROOTS, VOCABULARY, imported_after
 
-#: The definitions the whole-flavor runtime reads, each standard library only.
+#: The definitions the whole-flavor runtime reads, each standard library only: the rules and
+#: image properties, and the vocabulary every runtime module may import.
 RULE_MODULES = {
     "onespec.definitions.flavor_rules",
     "onespec.definitions.flavor_rule_catalogue",
     "onespec.definitions.image_properties",
-    "onespec.definitions.model",
-    "onespec.definitions.nova_shape",
-    "onespec.definitions.entry_points",
+    *VOCABULARY,
 }
 
 
