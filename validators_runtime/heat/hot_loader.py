@@ -213,34 +213,55 @@ class _FastResolver:
         """No path resolvers are registered on these loaders: nothing to track."""
 
 
-def _make_loader(python: bool) -> type:
-    base = yaml_limits.counting_loader(
-        "CountingSafeLoader", python=python, max_nodes=MAX_ALIAS_EXPANSION, max_depth=MAX_DEPTH
-    )
+class _HeatConstructor(yaml.constructor.SafeConstructor):
+    """Heat's yaml_loader: strings, and timestamps too, as str (never datetime.date). Heat's
+    constructor returns construct_scalar(node); registering that itself saves a call a string."""
+
+
+_HeatConstructor.add_constructor(
+    "tag:yaml.org,2002:str", yaml.constructor.BaseConstructor.construct_scalar
+)
+_HeatConstructor.add_constructor(
+    "tag:yaml.org,2002:timestamp", yaml.constructor.BaseConstructor.construct_scalar
+)
+
+
+def _make_loader(python: bool | None) -> type | None:
+    """The counting loader (libyaml's events or, with ``python``, the pure-Python parser), or
+    with ``python=None`` the loader libyaml composes for :func:`yaml_limits.load_fast`."""
+    if python is None:
+        base = yaml_limits.c_loader("CSafeLoader", constructor=_HeatConstructor)
+        if base is None:
+            return None
+    else:
+        base = yaml_limits.counting_loader(
+            "CountingSafeLoader",
+            constructor=_HeatConstructor,
+            python=python,
+            max_nodes=MAX_ALIAS_EXPANSION,
+            max_depth=MAX_DEPTH,
+        )
 
     class Loader(_FastResolver, _DuplicateKeys, base):  # type: ignore[valid-type, misc]
         def __init__(self, stream: str) -> None:
             super().__init__(stream)
             self.duplicates = []
 
-    # Heat's yaml_loader: strings, and timestamps too, as str (never datetime.date). Heat's
-    # constructor returns construct_scalar(node); registering that itself saves a call a string.
-    Loader.add_constructor(
-        "tag:yaml.org,2002:str", yaml.constructor.BaseConstructor.construct_scalar
-    )
-    Loader.add_constructor(
-        "tag:yaml.org,2002:timestamp", yaml.constructor.BaseConstructor.construct_scalar
-    )
-    Loader.__name__ = Loader.__qualname__ = "HeatPythonLoader" if python else "HeatLoader"
+    names = {True: "HeatPythonLoader", False: "HeatLoader", None: "HeatCLoader"}
+    Loader.__name__ = Loader.__qualname__ = names[python]
     return Loader
 
 
 #: The loader Heat uses: libyaml's parser when available, safe always, strings and dates as
 #: str; nodes composed through :class:`~onespec.validators_runtime.yaml_limits.CountingComposer`,
 #: which refuses alias bombs, recursive aliases and deep nesting as it composes.
-HeatLoader: type = _make_loader(python=False)
+HeatLoader: type = _make_loader(python=False)  # type: ignore[assignment]
 #: The pure-Python twin, whose errors quote the offending line (Heat re-parses with it too).
-HeatPythonLoader: type = _make_loader(python=True)
+HeatPythonLoader: type = _make_loader(python=True)  # type: ignore[assignment]
+#: The same loader with libyaml's own composer, for :func:`yaml_limits.load_fast`, which
+#: measures what it builds and hands anything doubtful to :data:`HeatLoader` (None without
+#: libyaml).
+HeatCLoader: type | None = _make_loader(python=None)
 
 
 # --- Loading --------------------------------------------------------------------------------------
@@ -456,6 +477,12 @@ def loads(
                 )
             warnings = tuple(_duplicate_warning(path, *item) for item in duplicates)
             return Loaded(path, data, "json", text, warnings, _json_positions(text, path))
+    fast = yaml_limits.load_fast(
+        HeatCLoader, text, max_nodes=min(alias_limit, MAX_ALIAS_EXPANSION), max_depth=MAX_DEPTH
+    )
+    if fast is not None:  # a plain tree within the limits: nothing left to count
+        node, data, loader = fast
+        return _loaded_yaml(path, text, node, data, loader.duplicates, positions)
     loader = HeatLoader(text)
     try:
         node = loader.get_single_node()
@@ -464,17 +491,7 @@ def loads(
         if alias_limit < MAX_ALIAS_EXPANSION:  # a stricter limit than the loader's
             check_aliases(node, path, alias_limit)
         data = loader.construct_document(node)
-        if data is None:  # "---", "~": Heat reads them as {}, as an empty file
-            return Loaded(path, {}, "yaml", text)
-        if not isinstance(data, dict):
-            raise LoadError(
-                "not-a-mapping",
-                "The template is not a JSON object or YAML mapping.",
-                path=path,
-                line=node.start_mark.line + 1,
-            )
-        lines = _positions(node, positions)
-        duplicates = loader.duplicates
+        return _loaded_yaml(path, text, node, data, loader.duplicates, positions)
     except yaml_limits.YAMLLimitError as error:
         raise _limit_error(error, path) from None
     except yaml.YAMLError as error:
@@ -485,8 +502,28 @@ def loads(
         ) from None
     finally:
         loader.dispose()
+
+
+def _loaded_yaml(
+    path: str,
+    text: str,
+    node: Node | None,
+    data: Any,
+    duplicates: list[tuple[Any, int, int]],
+    positions: frozenset[str],
+) -> Loaded:
+    """What Heat makes of a composed and constructed YAML document."""
+    if node is None or data is None:  # "", "---", "~": Heat reads them all as {}
+        return Loaded(path, {}, "yaml", text)
+    if not isinstance(data, dict):
+        raise LoadError(
+            "not-a-mapping",
+            "The template is not a JSON object or YAML mapping.",
+            path=path,
+            line=node.start_mark.line + 1,
+        )
     warnings = tuple(_duplicate_warning(path, *item) for item in duplicates)
-    return Loaded(path, data, "yaml", text, warnings, lines)
+    return Loaded(path, data, "yaml", text, warnings, _positions(node, positions))
 
 
 def read_text(path: str | os.PathLike[str], *, max_size: int | None = MAX_TEMPLATE_SIZE) -> str:
