@@ -28,6 +28,7 @@ which refuses it with its line. Before libyaml composes (it recurses in C once p
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -194,6 +195,11 @@ def nesting_bound(text: str) -> int:
 
 _CONTAINERS = (dict, list, tuple)
 
+#: Where a merge key may be: a plain ``<<`` before a colon, a comment or a line end (an
+#: explicit ``? <<`` key), or a tag that names ``merge`` or escapes a character. Text that
+#: merely looks like one (a shell here-document) only costs the counting composer's time.
+_MERGE = re.compile(r"<<[ \t]*(?::|#|$)|!\S*(?:merge|%)", re.MULTILINE)
+
 
 def tree_shape(data: Any) -> tuple[int, int] | None:
     """``(nodes, depth)`` of constructed YAML data as a tree; None when a collection is reached
@@ -301,19 +307,24 @@ def load_fast(
 
     None means "load it through the counting composer": libyaml is missing, the text could nest
     deeper than :data:`C_SAFE_DEPTH`, merge keys meet aliases (merging copies what it merges,
-    so it could grow before it is measured), the document is not valid, shares a collection,
-    or passes ``max_nodes`` or ``max_depth``. The loader is disposed of; it is returned for
-    what its mixins noted (duplicate keys).
+    so it could grow before it is measured), the document shares a collection in a loop,
+    passes ``max_nodes`` or ``max_depth``, or is not valid YAML and has aliases (the counting
+    composer may refuse them first). Invalid YAML without aliases raises libyaml's
+    ``yaml.YAMLError``: nothing could be refused before it but nesting, and a document that is
+    not read at all is never walked. The loader is disposed of; it is returned for what its
+    mixins noted (duplicate keys).
     """
     if loader_class is None or not text:
         return None
-    if ("<<" in text and "*" in text) or nesting_bound(text) > C_SAFE_DEPTH:
+    if ("*" in text and _MERGE.search(text)) or nesting_bound(text) > C_SAFE_DEPTH:
         return None
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError:
+        if "*" not in text:
+            raise
         return None
     finally:
         loader.dispose()

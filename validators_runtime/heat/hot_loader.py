@@ -361,10 +361,12 @@ def _positions(root: Node, sections: frozenset[str]) -> dict[tuple[Any, ...], in
     return lines
 
 
-def _syntax_error(text: str, path: str, error: yaml.YAMLError) -> LoadError:
+def _syntax_error(text: str, path: str, error: yaml.YAMLError, reword: bool = True) -> LoadError:
     """The YAML error as every onespec command reports one: ``not valid YAML: PROBLEM`` at the
     line (:func:`onespec.validators_runtime.cli_grammar.yaml_problem`), re-read with the pure-Python
-    loader, whose problems are worded the same on every installation."""
+    loader, whose problems are worded the same on every installation -- unless not ``reword``
+    (a scan that only notes the file as not Heat's, and would spend most of its time
+    re-reading Jinja sources in Python)."""
     from onespec.validators_runtime.cli_grammar import yaml_problem
 
     problem = getattr(error, "problem", None) or ""
@@ -379,17 +381,49 @@ def _syntax_error(text: str, path: str, error: yaml.YAMLError) -> LoadError:
             path=path,
             line=mark.line + 1 if mark is not None else None,
         )
-    if C_LOADER:
-        try:
-            yaml.load(text, Loader=HeatPythonLoader)  # noqa: S506 - a SafeLoader subclass
-        except yaml.YAMLError as detailed:
-            error = detailed
-        except (yaml_limits.YAMLLimitError, RecursionError):
-            pass
+    if C_LOADER and reword:
+        error = _python_error(text, error)
     mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
     column = mark.column + 1 if mark is not None else None
     line, problem = yaml_problem(error)
+    if C_LOADER and not reword and mark is not None and problem.startswith("found character "):
+        # libyaml leaves out the character that the pure-Python words name: say it here.
+        lines = text.split("\n", mark.line + 1)
+        here = lines[mark.line] if mark.line < len(lines) else ""
+        if mark.column < len(here):
+            problem = f"found character {here[mark.column]!r} " + problem[len("found character ") :]
     return LoadError("syntax", f"not valid YAML: {problem}", path=path, line=line, column=column)
+
+
+def _python_error(text: str, error: yaml.YAMLError) -> yaml.YAMLError:
+    """libyaml's ``error`` as the pure-Python loader words it.
+
+    Read first only up to two lines past libyaml's mark (the pure-Python reader checks the
+    whole text before it scans a character), and whole only when that finds no error on the
+    same line.
+    """
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    prefixes = [text]
+    if mark is not None:
+        end = -1
+        for _ in range(mark.line + 3):
+            end = text.find("\n", end + 1)
+            if end < 0:
+                break
+        if end >= 0:
+            prefixes.insert(0, text[: end + 1])
+    for prefix in prefixes:
+        try:
+            yaml.load(prefix, Loader=HeatPythonLoader)  # noqa: S506 - a SafeLoader subclass
+        except yaml.YAMLError as detailed:
+            found = getattr(detailed, "problem_mark", None) or getattr(
+                detailed, "context_mark", None
+            )
+            if prefix is text or (found is not None and found.line == mark.line):
+                return detailed
+        except (yaml_limits.YAMLLimitError, RecursionError):
+            pass
+    return error
 
 
 def _limit_error(error: yaml_limits.YAMLLimitError, path: str) -> LoadError:
@@ -455,10 +489,12 @@ def loads(
     max_size: int | None = MAX_TEMPLATE_SIZE,
     alias_limit: int = MAX_ALIAS_EXPANSION,
     positions: frozenset[str] = POSITION_SECTIONS,
+    reword: bool = True,
 ) -> Loaded:
     """Load ``text`` as Heat would; ``path`` names it in messages.
 
     Raises :class:`LoadError`. ``max_size`` is Heat's ``max_template_size`` (None: no limit).
+    Without ``reword``, a syntax error keeps libyaml's wording (see :func:`_syntax_error`).
     """
     _check_size(text, path, max_size)
     stripped = text.lstrip(" \t\r\n")
@@ -477,9 +513,12 @@ def loads(
                 )
             warnings = tuple(_duplicate_warning(path, *item) for item in duplicates)
             return Loaded(path, data, "json", text, warnings, _json_positions(text, path))
-    fast = yaml_limits.load_fast(
-        HeatCLoader, text, max_nodes=min(alias_limit, MAX_ALIAS_EXPANSION), max_depth=MAX_DEPTH
-    )
+    try:
+        fast = yaml_limits.load_fast(
+            HeatCLoader, text, max_nodes=min(alias_limit, MAX_ALIAS_EXPANSION), max_depth=MAX_DEPTH
+        )
+    except yaml.YAMLError as error:
+        raise _syntax_error(text, path, error, reword) from None
     if fast is not None:  # a plain tree within the limits: nothing left to count
         node, data, loader = fast
         return _loaded_yaml(path, text, node, data, loader.duplicates, positions)
@@ -495,7 +534,7 @@ def loads(
     except yaml_limits.YAMLLimitError as error:
         raise _limit_error(error, path) from None
     except yaml.YAMLError as error:
-        raise _syntax_error(text, path, error) from None
+        raise _syntax_error(text, path, error, reword) from None
     except RecursionError:
         raise LoadError(
             "syntax", "the document is nested too deeply to be read", path=path
@@ -565,12 +604,12 @@ def load(
     *,
     max_size: int | None = MAX_TEMPLATE_SIZE,
     alias_limit: int = MAX_ALIAS_EXPANSION,
+    reword: bool = True,
 ) -> Loaded:
     """Read and load the file at ``path`` as Heat would. Raises :class:`LoadError`."""
     name = os.fspath(path)
-    return loads(
-        read_text(name, max_size=max_size), name, max_size=max_size, alias_limit=alias_limit
-    )
+    text = read_text(name, max_size=max_size)
+    return loads(text, name, max_size=max_size, alias_limit=alias_limit, reword=reword)
 
 
 def load_template(

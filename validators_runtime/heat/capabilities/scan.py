@@ -282,10 +282,13 @@ def scan(
                 facts = store.get(absolute, stat)
         if facts is None:
             read_at = time.time_ns()
+            walked_into = path not in named
             try:
-                facts = facts_of(load(absolute, max_size=max_size, alias_limit=alias_limit))
+                loaded = load(
+                    absolute, max_size=max_size, alias_limit=alias_limit, reword=not walked_into
+                )
+                facts = facts_of(loaded)
             except LoadError as exc:
-                walked_into = path not in named
                 facts = (
                     _other_facts(exc)
                     if walked_into and exc.code in NOT_HEAT_CODES
