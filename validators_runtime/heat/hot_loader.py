@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -217,7 +218,23 @@ class _HeatConstructor(yaml.constructor.SafeConstructor):
     """Heat's yaml_loader: strings, and timestamps too, as str (never datetime.date). Heat's
     constructor returns construct_scalar(node); registering that itself saves a call a string."""
 
+    def construct_yaml_int(self, node: ScalarNode) -> int:
+        """An integer, or a located error for one too long for Python to read (more than
+        4,300 digits by default), instead of a bare ``ValueError``."""
+        try:
+            return super().construct_yaml_int(node)
+        except ValueError:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"the integer here has {len(node.value):,} characters, more than Python reads "
+                f"as a number ({sys.get_int_max_str_digits():,} digits); quote it to keep it "
+                "as text",
+                node.start_mark,
+            ) from None
 
+
+_HeatConstructor.add_constructor("tag:yaml.org,2002:int", _HeatConstructor.construct_yaml_int)
 _HeatConstructor.add_constructor(
     "tag:yaml.org,2002:str", yaml.constructor.BaseConstructor.construct_scalar
 )

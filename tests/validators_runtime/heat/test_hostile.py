@@ -58,6 +58,18 @@ def _deep_block_environment() -> str:
     return "parameter_defaults:\n  x:\n    " + "- " * 4000 + "1\n"
 
 
+def _merge_chain(links: int = 3000) -> str:
+    """Each mapping merges the previous one: built naively, the last has ``links`` keys and
+    all of them together millions, from 100 KB of text."""
+    lines = ["parameter_defaults:", "  a0: &a0 {k0: 1}"]
+    lines += [f"  a{i}: &a{i} {{<<: *a{i - 1}, k{i}: 1}}" for i in range(1, links + 1)]
+    return "\n".join(lines) + "\n"
+
+
+#: A YAML integer longer than Python turns into an int (4,300 digits by default).
+HUGE_INTEGER = "9" * 5000
+
+
 def _cost_ok(label: str, seconds: float, megabytes: float) -> None:
     assert seconds < SECONDS, f"{label}: {seconds:.2f} s"
     assert megabytes < MEGABYTES, f"{label}: {megabytes:.0f} MB"
@@ -72,6 +84,10 @@ def _cost_ok(label: str, seconds: float, megabytes: float) -> None:
         ("deep block environment", "resolve", _deep_block_environment(), "nest"),
         ("deep environment", "choices", _deep_environment(), "nest"),
         ("recursive alias", "resolve", "parameter_defaults: &p\n  x: [*p]\n", "refers to itself"),
+        ("merge chain", "resolve", _merge_chain(), "alias bomb"),
+        ("merge chain", "choices", _merge_chain(), "alias bomb"),
+        ("huge integer", "resolve", f"parameter_defaults:\n  x: {HUGE_INTEGER}\n", "digits"),
+        ("huge integer", "choices", f"parameter_defaults:\n  x: {HUGE_INTEGER}\n", "digits"),
     ],
 )
 def test_a_hostile_environment_is_a_located_error(tmp_path, label, command, text, words):
