@@ -22,7 +22,7 @@ from pathlib import Path
 
 import yaml
 
-from onespec.validators_runtime.heat import capabilities as api
+from onespec.validators_runtime.heat import template_capabilities as api
 from tests import peers
 
 #: TripleO's released tree, from its source distribution (``make peers``).

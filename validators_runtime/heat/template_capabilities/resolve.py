@@ -11,16 +11,28 @@ from typing import Any
 
 import yaml
 
-from onespec.validators_runtime.heat.capabilities.paths import _is_type_name, _local, display_path
-from onespec.validators_runtime.heat.capabilities.registry import (
+from onespec.validators_runtime.heat.hot_loader import (
+    MAX_TEMPLATE_SIZE,
+    HeatFileError,
+    Loaded,
+    LoadError,
+    classify,
+    load,
+)
+from onespec.validators_runtime.heat.template_capabilities.paths import (
+    _is_type_name,
+    _local,
+    display_path,
+)
+from onespec.validators_runtime.heat.template_capabilities.registry import (
     _absolute_registry,
     _assign,
     _list_entries,
     _lookup,
     deep_update,
 )
-from onespec.validators_runtime.heat.capabilities.scan import Problem
-from onespec.validators_runtime.heat.capabilities.sections import (
+from onespec.validators_runtime.heat.template_capabilities.scan import Problem
+from onespec.validators_runtime.heat.template_capabilities.sections import (
     _LIST_KEYS,
     ENVIRONMENT_SECTIONS,
     REQUIRES,
@@ -33,14 +45,6 @@ from onespec.validators_runtime.heat.capabilities.sections import (
     parse_section,
     show_mapping,
     template_capabilities,
-)
-from onespec.validators_runtime.heat.hot_loader import (
-    MAX_TEMPLATE_SIZE,
-    HeatFileError,
-    Loaded,
-    LoadError,
-    classify,
-    load,
 )
 
 
@@ -197,7 +201,7 @@ def comment_text(value: str) -> str:
 
 def _environment_yaml(environment: Mapping[str, Any], sources: Sequence[str]) -> str:
     header = (
-        "# Resolved by `onespec capabilities resolve` from:\n"
+        "# Resolved by `onespec template-capabilities resolve` from:\n"
         + "".join(f"#   {comment_text(source)}\n" for source in sources)
         + "# Each list of templates is replaced by the one whose capabilities satisfy 'requires'.\n"
     )

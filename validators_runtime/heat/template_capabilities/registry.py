@@ -9,15 +9,15 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from onespec.validators_runtime.heat.capabilities.paths import _join_base, _local
-from onespec.validators_runtime.heat.capabilities.sections import (
+from onespec.validators_runtime.heat.hot_loader import (
+    Loaded,
+)
+from onespec.validators_runtime.heat.template_capabilities.paths import _join_base, _local
+from onespec.validators_runtime.heat.template_capabilities.sections import (
     _BASE_URL,
     _LIST_KEYS,
     _error,
     _kind_of,
-)
-from onespec.validators_runtime.heat.hot_loader import (
-    Loaded,
 )
 
 RegistryEntry = tuple[tuple[str, ...], Any]

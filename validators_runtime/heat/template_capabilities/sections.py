@@ -14,7 +14,7 @@ from onespec.validators_runtime.heat.hot_loader import (
 )
 
 if TYPE_CHECKING:
-    from onespec.validators_runtime.heat.capabilities.resolve import Decision
+    from onespec.validators_runtime.heat.template_capabilities.resolve import Decision
 
 CAPABILITIES: str = _facts.CAPABILITIES
 

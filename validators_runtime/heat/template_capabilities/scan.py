@@ -12,17 +12,6 @@ from typing import Any
 import yaml
 
 from onespec.validators_runtime._generated import template_capabilities as _facts
-from onespec.validators_runtime.heat.capabilities.registry import RegistryEntry, _registry_entries
-from onespec.validators_runtime.heat.capabilities.sections import (
-    REQUIRES,
-    SCAN_SUFFIXES,
-    CapabilitiesError,
-    Severity,
-    Values,
-    _kind_of,
-    parse_section,
-    template_capabilities,
-)
 from onespec.validators_runtime.heat.hot_loader import (
     C_LOADER,
     MAX_ALIAS_EXPANSION,
@@ -32,6 +21,20 @@ from onespec.validators_runtime.heat.hot_loader import (
     classify,
     load,
     version_text,
+)
+from onespec.validators_runtime.heat.template_capabilities.registry import (
+    RegistryEntry,
+    _registry_entries,
+)
+from onespec.validators_runtime.heat.template_capabilities.sections import (
+    REQUIRES,
+    SCAN_SUFFIXES,
+    CapabilitiesError,
+    Severity,
+    Values,
+    _kind_of,
+    parse_section,
+    template_capabilities,
 )
 
 
@@ -252,11 +255,11 @@ def scan(
     """Load every file under ``paths`` as Heat would, and record what each one is.
 
     With ``cache``, facts are reused while a file's path, size and modification time are
-    unchanged (see :mod:`onespec.validators_runtime.heat.capabilities.cache`).
+    unchanged (see :mod:`onespec.validators_runtime.heat.template_capabilities.cache`).
     """
     store = None
     if cache:
-        from onespec.validators_runtime.heat.capabilities.cache import FactCache
+        from onespec.validators_runtime.heat.template_capabilities.cache import FactCache
 
         store = FactCache(
             _fingerprint(max_size, alias_limit),

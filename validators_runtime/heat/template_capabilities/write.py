@@ -16,17 +16,6 @@ from typing import Any
 
 import yaml
 
-from onespec.validators_runtime.heat.capabilities.paths import _local, display_path
-from onespec.validators_runtime.heat.capabilities.registry import _assign
-from onespec.validators_runtime.heat.capabilities.resolve import Resolution, _environment_yaml
-from onespec.validators_runtime.heat.capabilities.sections import (
-    _LIST_KEYS,
-    _LOADABLE_SUFFIXES,
-    _TEMPLATE_SUFFIXES,
-    CAPABILITIES,
-    ENVIRONMENT_FILE,
-    OutputError,
-)
 from onespec.validators_runtime.heat.hot_loader import (
     MAX_TEMPLATE_SIZE,
     HeatFileError,
@@ -35,6 +24,20 @@ from onespec.validators_runtime.heat.hot_loader import (
     classify,
     load,
     loads,
+)
+from onespec.validators_runtime.heat.template_capabilities.paths import _local, display_path
+from onespec.validators_runtime.heat.template_capabilities.registry import _assign
+from onespec.validators_runtime.heat.template_capabilities.resolve import (
+    Resolution,
+    _environment_yaml,
+)
+from onespec.validators_runtime.heat.template_capabilities.sections import (
+    _LIST_KEYS,
+    _LOADABLE_SUFFIXES,
+    _TEMPLATE_SUFFIXES,
+    CAPABILITIES,
+    ENVIRONMENT_FILE,
+    OutputError,
 )
 
 
@@ -170,13 +173,13 @@ def write_resolution(
     """Write ``output_dir/environment.yaml`` beside copies of every template it uses.
 
     The copies keep their layout relative to ``root`` (by default
-    :func:`~onespec.validators_runtime.heat.capabilities.write.default_root`, the directory of the
-    environments; nothing outside it is copied), lose their ``capabilities`` section, and bring
-    along the files they reference (``get_file`` and nested ``type`` templates), so the
-    directory is complete. A reference that leaves the root, or names a missing file, is
-    reported and nothing is written. The directory must be new or empty unless ``overwrite``;
-    files are never written through a symbolic link out of it, and a copy never gets a wider
-    mode than its source.
+    :func:`~onespec.validators_runtime.heat.template_capabilities.write.default_root`, the
+    directory of the environments; nothing outside it is copied), lose their ``capabilities``
+    section, and bring along the files they reference (``get_file`` and nested ``type``
+    templates), so the directory is complete. A reference that leaves the root, or names a
+    missing file, is reported and nothing is written. The directory must be new or empty unless
+    ``overwrite``; files are never written through a symbolic link out of it, and a copy never
+    gets a wider mode than its source.
     Raises :class:`OutputError`.
     """
     registry = resolution.environment.get("resource_registry", {})
