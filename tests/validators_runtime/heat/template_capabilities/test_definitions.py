@@ -73,7 +73,7 @@ def test_the_committed_module_is_what_the_definitions_generate():
     assert (
         capabilities_runtime.OUTPUT.read_text(encoding="utf-8") == capabilities_runtime.render()
     ), "validators_runtime/_generated/template_capabilities.py is stale: run `onespec generate all`"
-    assert "capabilities" in OUTPUT_FACTORIES
+    assert "template-capabilities" in OUTPUT_FACTORIES
 
 
 def test_the_generated_module_is_plain_literals_and_imports_nothing():
