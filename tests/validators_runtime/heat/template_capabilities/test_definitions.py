@@ -171,7 +171,9 @@ def test_the_environment_schema_agrees_with_the_runtime_on_requires(section):
 
 
 def test_the_environment_schema_on_the_seed_and_on_what_resolve_writes(tmp_path):
-    seed = ROOT / "tests" / "validators_runtime" / "heat" / "capabilities" / "data" / "seed"
+    seed = (
+        ROOT / "tests" / "validators_runtime" / "heat" / "template_capabilities" / "data" / "seed"
+    )
     import yaml
 
     for name in ("environment.yaml", "docker.yaml", "ansible.yaml", "any.yaml"):
