@@ -23,6 +23,24 @@ Every problem is a :class:`~onespec.validators_runtime.heat.hot_loader.HeatFileE
 
 from __future__ import annotations
 
+from onespec.validators_runtime.heat.template_capabilities.model import (
+    CAPABILITIES,
+    ENVIRONMENT_FILE,
+    ENVIRONMENT_SECTIONS,
+    HOT_SECTIONS,
+    REQUIRES,
+    RESOURCE_TYPE,
+    SCAN_SUFFIXES,
+    Candidate,
+    CapabilitiesError,
+    Decision,
+    OutputError,
+    ResolutionError,
+    Severity,
+    Values,
+    show,
+    show_mapping,
+)
 from onespec.validators_runtime.heat.template_capabilities.paths import (
     display_path,
     implementation,
@@ -41,8 +59,6 @@ from onespec.validators_runtime.heat.template_capabilities.registry import (
     deep_update,
 )
 from onespec.validators_runtime.heat.template_capabilities.resolve import (
-    Candidate,
-    Decision,
     Resolution,
     check_heat_environment,
     read_environment,
@@ -57,22 +73,8 @@ from onespec.validators_runtime.heat.template_capabilities.scan import (
     scan,
 )
 from onespec.validators_runtime.heat.template_capabilities.sections import (
-    CAPABILITIES,
-    ENVIRONMENT_FILE,
-    ENVIRONMENT_SECTIONS,
-    HOT_SECTIONS,
-    REQUIRES,
-    RESOURCE_TYPE,
-    SCAN_SUFFIXES,
-    CapabilitiesError,
-    OutputError,
-    ResolutionError,
-    Severity,
-    Values,
     evaluate,
     parse_section,
-    show,
-    show_mapping,
     template_capabilities,
 )
 from onespec.validators_runtime.heat.template_capabilities.write import (

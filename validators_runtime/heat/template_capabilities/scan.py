@@ -22,17 +22,19 @@ from onespec.validators_runtime.heat.hot_loader import (
     load,
     version_text,
 )
-from onespec.validators_runtime.heat.template_capabilities.registry import (
-    RegistryEntry,
-    _registry_entries,
-)
-from onespec.validators_runtime.heat.template_capabilities.sections import (
+from onespec.validators_runtime.heat.template_capabilities.model import (
     REQUIRES,
     SCAN_SUFFIXES,
     CapabilitiesError,
     Severity,
     Values,
-    _kind_of,
+    kind_of,
+)
+from onespec.validators_runtime.heat.template_capabilities.registry import (
+    RegistryEntry,
+    registry_entries,
+)
+from onespec.validators_runtime.heat.template_capabilities.sections import (
     parse_section,
     template_capabilities,
 )
@@ -115,14 +117,14 @@ def facts_of(loaded: Loaded) -> dict[str, Any]:
                 facts["requires"] = {k: list(v) for k, v in requires.items()}
         registry = data.get("resource_registry")
         if isinstance(registry, Mapping):
-            entries, registry_errors = _registry_entries(registry, loaded)
+            entries, registry_errors = registry_entries(registry, loaded)
             errors.extend(registry_errors)
             facts["registry"] = [[list(path), value] for path, value in entries]
         elif registry is not None:
             errors.append(
                 (
                     loaded.line("resource_registry"),
-                    f"resource_registry must be a mapping, not {_kind_of(registry)}",
+                    f"resource_registry must be a mapping, not {kind_of(registry)}",
                 )
             )
     facts["errors"] = [list(item) for item in errors]
