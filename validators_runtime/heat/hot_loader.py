@@ -245,7 +245,8 @@ _HeatConstructor.add_constructor(
 
 def _make_loader(python: bool | None) -> type | None:
     """The counting loader (libyaml's events or, with ``python``, the pure-Python parser), or
-    with ``python=None`` the loader libyaml composes for :func:`yaml_limits.load_fast`."""
+    with ``python=None`` the loader libyaml composes, for
+    :func:`~onespec.validators_runtime.yaml_limits.load_fast`."""
     if python is None:
         base = yaml_limits.c_loader("CSafeLoader", constructor=_HeatConstructor)
         if base is None:
@@ -275,9 +276,9 @@ def _make_loader(python: bool | None) -> type | None:
 HeatLoader: type = _make_loader(python=False)  # type: ignore[assignment]
 #: The pure-Python twin, whose errors quote the offending line (Heat re-parses with it too).
 HeatPythonLoader: type = _make_loader(python=True)  # type: ignore[assignment]
-#: The same loader with libyaml's own composer, for :func:`yaml_limits.load_fast`, which
-#: measures what it builds and hands anything doubtful to :data:`HeatLoader` (None without
-#: libyaml).
+#: The same loader with libyaml's own composer, for
+#: :func:`~onespec.validators_runtime.yaml_limits.load_fast`, which measures what it builds and
+#: hands anything doubtful to :data:`HeatLoader` (None without libyaml).
 HeatCLoader: type | None = _make_loader(python=None)
 
 
@@ -511,7 +512,8 @@ def loads(
     """Load ``text`` as Heat would; ``path`` names it in messages.
 
     Raises :class:`LoadError`. ``max_size`` is Heat's ``max_template_size`` (None: no limit).
-    Without ``reword``, a syntax error keeps libyaml's wording (see :func:`_syntax_error`).
+    Without ``reword``, a syntax error keeps libyaml's wording (a recursive scan that only
+    notes such a file as not Heat's does not read it again in Python).
     """
     _check_size(text, path, max_size)
     stripped = text.lstrip(" \t\r\n")
