@@ -186,8 +186,8 @@ def nesting_bound(text: str) -> int:
 
     A block collection inside another starts at a greater column, or at the same column once
     (a sequence as a mapping's value), so block nesting is at most twice the longest line;
-    flow collections cannot hold block ones, and each level opens a bracket. ``\n`` is the
-    only break counted, so the lines measured are never shorter than libyaml's.
+    flow collections cannot hold block ones, and each level opens a bracket. A line feed is
+    the only break counted, so the lines measured are never shorter than libyaml's.
     """
     longest = max(map(len, text.split("\n")))
     return 2 * (longest + 2) + text.count("[") + text.count("{")
@@ -306,7 +306,7 @@ def load_fast(
     """``(node, data, loader)`` of ``text`` loaded by a :func:`c_loader` class, or None.
 
     None means "load it through the counting composer": libyaml is missing, the text could nest
-    deeper than :data:`C_SAFE_DEPTH`, merge keys meet aliases (merging copies what it merges,
+    deeper than ``C_SAFE_DEPTH`` (1,000), merge keys meet aliases (merging copies what it merges,
     so it could grow before it is measured), the document shares a collection in a loop,
     passes ``max_nodes`` or ``max_depth``, or is not valid YAML and has aliases (the counting
     composer may refuse them first). Invalid YAML without aliases raises libyaml's
