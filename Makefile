@@ -67,12 +67,12 @@ docs: $(STAMP) ## Build the HTML documentation with Sphinx (needs Graphviz's dot
 docs-check: docs ## Build the docs, then screenshot key pages in headless Chromium (doc/build/screenshots/)
 	$(BIN)/python doc/tools/screenshots.py
 
-runtime: $(STAMP) ## Generate the runtime's tables (extra specs, plugin labels, API, components, capabilities)
+runtime: $(STAMP) ## Generate the runtime's tables (extra specs, plugin labels, API, components, template capabilities)
 	$(BIN)/onespec generate runtime
 	$(BIN)/onespec generate plugin-labels
 	$(BIN)/onespec generate api
 	$(BIN)/onespec generate components
-	$(BIN)/onespec generate capabilities
+	$(BIN)/onespec generate template-capabilities
 	$(BIN)/onespec generate images
 
 metadefs: $(STAMP) ## Generate the Glance metadata definitions (outputs/glance-metadefs/)

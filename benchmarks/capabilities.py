@@ -1,9 +1,10 @@
 """How fast template capabilities are introspected, against bare parsing of the same files.
 
 ``find`` and ``summary`` load every file as Heat does (JSON first, the C loader, duplicate keys,
-alias checks, classification) and must keep at least 80 % of the files per second of the bare
-C loader (read the file, ``yaml.load(text, Loader=yaml.CSafeLoader)``) on the same files: the
-real TripleO Mitaka tree, and a generated tree of 5,000 templates. A repeated query over
+the YAML limits -- expanded size, nesting, loops -- in force, classification) and must keep at
+least 90 % of the files per second of the bare C loader (read the file,
+``yaml.load(text, Loader=yaml.CSafeLoader)``) on the same files: the real TripleO 18.0.0 tree,
+and a generated tree of 5,000 templates. A repeated query over
 unchanged files goes through the cache and must be at least 10 times faster than parsing.
 Every figure is the median of several runs; ratios compare runs made moments apart.
 """
@@ -21,13 +22,13 @@ from pathlib import Path
 
 import yaml
 
-from onespec.validators_runtime.heat import capabilities as api
+from onespec.validators_runtime.heat import template_capabilities as api
 from tests import peers
 
 #: TripleO's released tree, from its source distribution (``make peers``).
 TRIPLEO = peers.peer("tripleo-heat-templates")
 
-SPEED_TARGET = 0.80
+SPEED_TARGET = 0.90
 CACHE_TARGET = 10.0
 GENERATED = 5_000
 

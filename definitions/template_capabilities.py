@@ -200,7 +200,8 @@ SECTIONS: tuple[Section, ...] = (
         "that no environment asks for are allowed, so that one template can serve several "
         "projects. A template without the section provides no labels and may implement any "
         "resource type. Heat itself rejects the section (``The template section is invalid: "
-        "capabilities``), so ``onespec capabilities resolve`` hands Heat copies without it.",
+        "capabilities``), so ``onespec template-capabilities resolve`` hands Heat copies "
+        "without it.",
         "heat_template_version: 2015-10-15\n"
         "capabilities:\n"
         "  deployment: puppet\n"
@@ -216,7 +217,7 @@ SECTIONS: tuple[Section, ...] = (
         "capabilities satisfy every key is chosen. Environments given together are merged in "
         "order, as Heat merges them: a later file's key replaces an earlier file's. Heat "
         'itself rejects the section (``environment has wrong section "requires"``), so '
-        "``onespec capabilities resolve`` writes an environment without it.",
+        "``onespec template-capabilities resolve`` writes an environment without it.",
         "requires:\n"
         "  deployment: puppet\n"
         "resource_registry:\n"
@@ -233,7 +234,7 @@ KEYS: tuple[CapabilityKey, ...] = (
         "the template can implement through the ``resource_registry``. A list names several "
         "types, for templates that serve more than one hook. A template that names types is a "
         "candidate only for registry entries of those types; one that names none is a "
-        "candidate for any type. It is what ``onespec capabilities find -c "
+        "candidate for any type. It is what ``onespec template-capabilities find -c "
         "resource_type=TYPE`` looks for, and it is not allowed in ``requires``: the "
         "registry entry's own type already selects by it.",
         (CAPABILITIES,),

@@ -143,7 +143,7 @@ _single(
     "Generate validators_runtime/_generated/components.py from the component vocabulary.",
 )
 _single(
-    "capabilities",
+    "template-capabilities",
     "Generate validators_runtime/_generated/template_capabilities.py from the template "
     "capabilities vocabulary.",
 )

@@ -131,7 +131,7 @@ OUTPUT_FACTORIES: dict[str, Callable[[], Output]] = {
     "metadefs": metadefs.output,
     "schemas": schemas_output,
     "components": components_runtime.output,
-    "capabilities": template_capabilities_runtime.output,
+    "template-capabilities": template_capabilities_runtime.output,
     "images": images.output,
     "image-metadefs": image_metadefs.output,
 }

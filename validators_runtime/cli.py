@@ -67,7 +67,9 @@ class LazyGroup(SuggestingGroup):
     cls=LazyGroup,
     lazy_subcommands={
         "generate": "onespec.generator.cli:generate",
-        "capabilities": "onespec.validators_runtime.heat.capabilities.cli:capabilities",
+        "template-capabilities": (
+            "onespec.validators_runtime.heat.template_capabilities.cli:template_capabilities"
+        ),
         "component": "onespec.validators_runtime.heat.components.cli:component",
         "serve": "onespec.validators_runtime.service.cli:serve",
         "db": "onespec.validators_runtime.service.cli:db",

@@ -15,10 +15,20 @@ depth limit is refused before any walk of the document can reach Python's recurs
 
 Events come from libyaml when PyYAML was built with it (it parses without recursing); nodes are
 composed in Python, so the counting sees every one.
+
+Counting every node in Python costs a third of a load, so readers that load many files (the
+template-capability scans) first try :func:`load_fast`: libyaml composes, the safe constructor
+builds (aliases share one object, so a bomb stays small), and one pass over the containers by
+level measures the result. It hands the document back only when nothing is shared and it is
+within the limits; anything else -- an alias to a collection, a loop, deep nesting, any YAML
+error -- returns None, and the reader loads the text again through :class:`CountingComposer`,
+which refuses it with its line. Before libyaml composes (it recurses in C once per level),
+:func:`nesting_bound` must show from the text alone that the nesting is shallow enough.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -32,6 +42,9 @@ except ImportError:  # pragma: no cover - a PyYAML without libyaml
 MAX_NODES = 1_000_000
 #: The default deepest nesting of collections.
 MAX_DEPTH = 200
+#: The deepest nesting handed to libyaml's composer, which recurses in C once per level: far
+#: below what a thread's stack holds, and the limit newer libyaml releases enforce themselves.
+C_SAFE_DEPTH = 1000
 
 
 class YAMLLimitError(Exception):
@@ -163,3 +176,161 @@ def counting_loader(
         "compose_document": CountingComposer.compose_document,
     }
     return type(name, (*parser_bases, CountingComposer, constructor, resolver), namespace)
+
+
+# --- The fast path: compose in C, then measure the data once -------------------------------------
+
+
+def nesting_bound(text: str) -> int:
+    """An upper bound of how deep any YAML document in ``text`` nests collections.
+
+    A block collection inside another starts at a greater column, or at the same column once
+    (a sequence as a mapping's value), so block nesting is at most twice the longest line;
+    flow collections cannot hold block ones, and each level opens a bracket. A line feed is
+    the only break counted, so the lines measured are never shorter than libyaml's.
+    """
+    longest = max(map(len, text.split("\n")))
+    return 2 * (longest + 2) + text.count("[") + text.count("{")
+
+
+_CONTAINERS = (dict, list, tuple)
+
+#: Where a merge key may be: a plain ``<<`` before a colon, a comment or a line end (an
+#: explicit ``? <<`` key), or a tag that names ``merge`` or escapes a character. Text that
+#: merely looks like one (a shell here-document) only costs the counting composer's time.
+_MERGE = re.compile(r"<<[ \t]*(?::|#|$)|!\S*(?:merge|%)", re.MULTILINE)
+
+
+def tree_shape(data: Any) -> tuple[int, int] | None:
+    """``(nodes, depth)`` of constructed YAML data as a tree; None when a collection is reached
+    twice (aliases share it, or it contains itself), which :func:`shared_shape` measures.
+
+    Walked a level at a time, each collection's items read once by C-level iteration: the
+    cheap common case, a document without aliases to collections.
+    """
+    if type(data) not in _CONTAINERS:
+        return 1, 0
+    seen = {id(data)}
+    level = [data]
+    nodes, depth = 1, 0
+    while level:
+        depth += 1
+        below: list[Any] = []
+        for item in level:
+            if type(item) is dict:
+                nodes += 2 * len(item)
+                below += [v for v in item.values() if type(v) in _CONTAINERS]
+            else:
+                nodes += len(item)
+                below += [v for v in item if type(v) in _CONTAINERS]
+        before = len(seen)
+        seen.update(map(id, below))
+        if len(seen) - before != len(below):
+            return None
+        level = below
+    return nodes, depth
+
+
+def _items(container: Any) -> Any:
+    return container.values() if type(container) is dict else container
+
+
+def shared_shape(data: Any, max_nodes: int) -> tuple[int, int] | None:
+    """``(nodes, depth)`` of constructed data whose collections may be shared, aliases counted
+    in full; None when a collection contains itself or the count passes ``max_nodes``.
+
+    One walk by object identity: each collection's size and depth are computed once, from its
+    items', so an alias bomb is measured without being expanded.
+    """
+    if type(data) not in _CONTAINERS:
+        return 1, 0
+    sizes: dict[int, tuple[int, int]] = {}
+    open_: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(data, False)]
+    while stack:
+        item, done = stack.pop()
+        ident = id(item)
+        if not done:
+            if ident in sizes:
+                continue
+            if ident in open_:  # reached again while its own items are being walked
+                return None
+            open_.add(ident)
+            stack.append((item, True))
+            stack += [(v, False) for v in _items(item) if type(v) in _CONTAINERS]
+            continue
+        open_.discard(ident)
+        nodes = 1 + len(item) if type(item) is dict else 1
+        depth = 0
+        for value in _items(item):
+            if type(value) in _CONTAINERS:
+                below, deep = sizes[id(value)]
+                nodes += below
+                depth = max(depth, deep)
+            else:
+                nodes += 1
+        if nodes > max_nodes:
+            return None
+        sizes[ident] = (nodes, depth + 1)
+    return sizes[id(data)]
+
+
+def c_loader(
+    name: str,
+    *,
+    constructor: type = yaml.constructor.SafeConstructor,
+    resolver: type = yaml.resolver.Resolver,
+) -> type | None:
+    """A safe loader whose nodes libyaml composes (no counting): for :func:`load_fast` only.
+
+    ``constructor`` must be a safe constructor. None when PyYAML lacks libyaml.
+    """
+    if _CParser is None:
+        return None
+
+    def __init__(self: Any, stream: str) -> None:
+        _CParser.__init__(self, stream)
+        constructor.__init__(self)
+        resolver.__init__(self)
+
+    return type(name, (_CParser, constructor, resolver), {"__init__": __init__})
+
+
+def load_fast(
+    loader_class: type | None,
+    text: str,
+    *,
+    max_nodes: int = MAX_NODES,
+    max_depth: int = MAX_DEPTH,
+) -> tuple[Any, Any, Any] | None:
+    """``(node, data, loader)`` of ``text`` loaded by a :func:`c_loader` class, or None.
+
+    None means "load it through the counting composer": libyaml is missing, the text could nest
+    deeper than ``C_SAFE_DEPTH`` (1,000), merge keys meet aliases (merging copies what it merges,
+    so it could grow before it is measured), the document shares a collection in a loop,
+    passes ``max_nodes`` or ``max_depth``, or is not valid YAML and has aliases (the counting
+    composer may refuse them first). Invalid YAML without aliases raises libyaml's
+    ``yaml.YAMLError``: nothing could be refused before it but nesting, and a document that is
+    not read at all is never walked. The loader is disposed of; it is returned for what its
+    mixins noted (duplicate keys).
+    """
+    if loader_class is None or not text:
+        return None
+    if ("*" in text and _MERGE.search(text)) or nesting_bound(text) > C_SAFE_DEPTH:
+        return None
+    loader = loader_class(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.YAMLError:
+        if "*" not in text:
+            raise
+        return None
+    finally:
+        loader.dispose()
+    shape = tree_shape(data)
+    if shape is None:
+        shape = shared_shape(data, max_nodes)
+    if shape is None or shape[0] > max_nodes or shape[1] > max_depth:
+        return None
+    return node, data, loader

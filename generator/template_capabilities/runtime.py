@@ -1,8 +1,9 @@
 """Write the facts of :mod:`onespec.definitions.template_capabilities` that the runtime checks with:
 ``validators_runtime/_generated/template_capabilities.py``.
 
-The module holds plain literals only, so that :mod:`onespec.validators_runtime.heat.capabilities`
-imports no definitions and services pay nothing for the grammar's documentation.
+The module holds plain literals only, so that
+:mod:`onespec.validators_runtime.heat.template_capabilities` imports no definitions and services
+pay nothing for the grammar's documentation.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "template_cap
 def render_lines() -> Iterator[str]:
     """Yield the lines of the generated module."""
     yield from module_header(
-        "capabilities",
+        "template-capabilities",
         "definitions/template_capabilities.py",
         "The grammar of template capabilities and the Heat facts it relies on (data only).",
     )
@@ -51,5 +52,5 @@ def render() -> str:
 
 
 def output() -> Output:
-    """The ``capabilities`` output: the runtime's copy of the grammar."""
-    return Output("capabilities", lambda: {OUTPUT: render()})
+    """The ``template-capabilities`` output: the runtime's copy of the grammar."""
+    return Output("template-capabilities", lambda: {OUTPUT: render()})

@@ -6,7 +6,7 @@ nothing else of it); ``heat-environment-requires.schema.json`` checks an environ
 use ``requires`` and lists of templates: its sections are Heat's plus ``requires``, and its
 registry entries are paths, types, nulls, mappings or lists of templates. What a schema cannot
 know -- whether the listed templates exist and resolve to exactly one -- is left to
-``onespec capabilities resolve``, as each schema's description says.
+``onespec template-capabilities resolve``, as each schema's description says.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def environment_requires_schema() -> dict[str, Any]:
         "A Heat environment that may use template capabilities: Heat's sections "
         f"({', '.join(grammar.ENVIRONMENT_SECTIONS)}) and requires, none of them empty. "
         f"{_rules('match', 'type', 'lists')} The schema cannot check that listed templates "
-        "exist or that each list resolves to exactly one template: `onespec capabilities "
+        "exist or that each list resolves to exactly one template: `onespec template-capabilities "
         "resolve` does, and writes the environment Heat accepts (which this schema accepts "
         "too). Generated from onespec's definitions by `onespec generate schemas`; do not edit."
     )

@@ -119,5 +119,7 @@ def test_the_globs_read_as_editors_read_them(pattern, path, expected):
 
 
 def test_files_named_otherwise_are_left_alone():
-    seed = ROOT / "tests" / "validators_runtime" / "heat" / "capabilities" / "data" / "seed"
+    seed = (
+        ROOT / "tests" / "validators_runtime" / "heat" / "template_capabilities" / "data" / "seed"
+    )
     assert routed(seed / "docker.yaml") == []

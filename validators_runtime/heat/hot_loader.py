@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -213,34 +214,72 @@ class _FastResolver:
         """No path resolvers are registered on these loaders: nothing to track."""
 
 
-def _make_loader(python: bool) -> type:
-    base = yaml_limits.counting_loader(
-        "CountingSafeLoader", python=python, max_nodes=MAX_ALIAS_EXPANSION, max_depth=MAX_DEPTH
-    )
+class _HeatConstructor(yaml.constructor.SafeConstructor):
+    """Heat's yaml_loader: strings, and timestamps too, as str (never datetime.date). Heat's
+    constructor returns construct_scalar(node); registering that itself saves a call a string."""
+
+    def construct_yaml_int(self, node: ScalarNode) -> int:
+        """An integer, or a located error for one too long for Python to read (more than
+        4,300 digits by default), instead of a bare ``ValueError``."""
+        try:
+            return super().construct_yaml_int(node)
+        except ValueError:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"the integer here has {len(node.value):,} characters, more than Python reads "
+                f"as a number ({sys.get_int_max_str_digits():,} digits); quote it to keep it "
+                "as text",
+                node.start_mark,
+            ) from None
+
+
+_HeatConstructor.add_constructor("tag:yaml.org,2002:int", _HeatConstructor.construct_yaml_int)
+_HeatConstructor.add_constructor(
+    "tag:yaml.org,2002:str", yaml.constructor.BaseConstructor.construct_scalar
+)
+_HeatConstructor.add_constructor(
+    "tag:yaml.org,2002:timestamp", yaml.constructor.BaseConstructor.construct_scalar
+)
+
+
+def _make_loader(python: bool | None) -> type | None:
+    """The counting loader (libyaml's events or, with ``python``, the pure-Python parser), or
+    with ``python=None`` the loader libyaml composes, for
+    :func:`~onespec.validators_runtime.yaml_limits.load_fast`."""
+    if python is None:
+        base = yaml_limits.c_loader("CSafeLoader", constructor=_HeatConstructor)
+        if base is None:
+            return None
+    else:
+        base = yaml_limits.counting_loader(
+            "CountingSafeLoader",
+            constructor=_HeatConstructor,
+            python=python,
+            max_nodes=MAX_ALIAS_EXPANSION,
+            max_depth=MAX_DEPTH,
+        )
 
     class Loader(_FastResolver, _DuplicateKeys, base):  # type: ignore[valid-type, misc]
         def __init__(self, stream: str) -> None:
             super().__init__(stream)
             self.duplicates = []
 
-    # Heat's yaml_loader: strings, and timestamps too, as str (never datetime.date). Heat's
-    # constructor returns construct_scalar(node); registering that itself saves a call a string.
-    Loader.add_constructor(
-        "tag:yaml.org,2002:str", yaml.constructor.BaseConstructor.construct_scalar
-    )
-    Loader.add_constructor(
-        "tag:yaml.org,2002:timestamp", yaml.constructor.BaseConstructor.construct_scalar
-    )
-    Loader.__name__ = Loader.__qualname__ = "HeatPythonLoader" if python else "HeatLoader"
+    names = {True: "HeatPythonLoader", False: "HeatLoader", None: "HeatCLoader"}
+    Loader.__name__ = Loader.__qualname__ = names[python]
     return Loader
 
 
 #: The loader Heat uses: libyaml's parser when available, safe always, strings and dates as
 #: str; nodes composed through :class:`~onespec.validators_runtime.yaml_limits.CountingComposer`,
 #: which refuses alias bombs, recursive aliases and deep nesting as it composes.
-HeatLoader: type = _make_loader(python=False)
+HeatLoader: type = _make_loader(python=False)  # type: ignore[assignment]
 #: The pure-Python twin, whose errors quote the offending line (Heat re-parses with it too).
-HeatPythonLoader: type = _make_loader(python=True)
+HeatPythonLoader: type = _make_loader(python=True)  # type: ignore[assignment]
+#: The same loader with libyaml's own composer, for
+#: :func:`~onespec.validators_runtime.yaml_limits.load_fast`, which measures what it builds and
+#: hands anything doubtful to :data:`HeatLoader` (None without libyaml).
+HeatCLoader: type | None = _make_loader(python=None)
 
 
 # --- Loading --------------------------------------------------------------------------------------
@@ -340,10 +379,12 @@ def _positions(root: Node, sections: frozenset[str]) -> dict[tuple[Any, ...], in
     return lines
 
 
-def _syntax_error(text: str, path: str, error: yaml.YAMLError) -> LoadError:
+def _syntax_error(text: str, path: str, error: yaml.YAMLError, reword: bool = True) -> LoadError:
     """The YAML error as every onespec command reports one: ``not valid YAML: PROBLEM`` at the
     line (:func:`onespec.validators_runtime.cli_grammar.yaml_problem`), re-read with the pure-Python
-    loader, whose problems are worded the same on every installation."""
+    loader, whose problems are worded the same on every installation -- unless not ``reword``
+    (a scan that only notes the file as not Heat's, and would spend most of its time
+    re-reading Jinja sources in Python)."""
     from onespec.validators_runtime.cli_grammar import yaml_problem
 
     problem = getattr(error, "problem", None) or ""
@@ -358,17 +399,49 @@ def _syntax_error(text: str, path: str, error: yaml.YAMLError) -> LoadError:
             path=path,
             line=mark.line + 1 if mark is not None else None,
         )
-    if C_LOADER:
-        try:
-            yaml.load(text, Loader=HeatPythonLoader)  # noqa: S506 - a SafeLoader subclass
-        except yaml.YAMLError as detailed:
-            error = detailed
-        except (yaml_limits.YAMLLimitError, RecursionError):
-            pass
+    if C_LOADER and reword:
+        error = _python_error(text, error)
     mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
     column = mark.column + 1 if mark is not None else None
     line, problem = yaml_problem(error)
+    if C_LOADER and not reword and mark is not None and problem.startswith("found character "):
+        # libyaml leaves out the character that the pure-Python words name: say it here.
+        lines = text.split("\n", mark.line + 1)
+        here = lines[mark.line] if mark.line < len(lines) else ""
+        if mark.column < len(here):
+            problem = f"found character {here[mark.column]!r} " + problem[len("found character ") :]
     return LoadError("syntax", f"not valid YAML: {problem}", path=path, line=line, column=column)
+
+
+def _python_error(text: str, error: yaml.YAMLError) -> yaml.YAMLError:
+    """libyaml's ``error`` as the pure-Python loader words it.
+
+    Read first only up to two lines past libyaml's mark (the pure-Python reader checks the
+    whole text before it scans a character), and whole only when that finds no error on the
+    same line.
+    """
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    prefixes = [text]
+    if mark is not None:
+        end = -1
+        for _ in range(mark.line + 3):
+            end = text.find("\n", end + 1)
+            if end < 0:
+                break
+        if end >= 0:
+            prefixes.insert(0, text[: end + 1])
+    for prefix in prefixes:
+        try:
+            yaml.load(prefix, Loader=HeatPythonLoader)  # noqa: S506 - a SafeLoader subclass
+        except yaml.YAMLError as detailed:
+            found = getattr(detailed, "problem_mark", None) or getattr(
+                detailed, "context_mark", None
+            )
+            if prefix is text or (found is not None and found.line == mark.line):
+                return detailed
+        except (yaml_limits.YAMLLimitError, RecursionError):
+            pass
+    return error
 
 
 def _limit_error(error: yaml_limits.YAMLLimitError, path: str) -> LoadError:
@@ -434,10 +507,13 @@ def loads(
     max_size: int | None = MAX_TEMPLATE_SIZE,
     alias_limit: int = MAX_ALIAS_EXPANSION,
     positions: frozenset[str] = POSITION_SECTIONS,
+    reword: bool = True,
 ) -> Loaded:
     """Load ``text`` as Heat would; ``path`` names it in messages.
 
     Raises :class:`LoadError`. ``max_size`` is Heat's ``max_template_size`` (None: no limit).
+    Without ``reword``, a syntax error keeps libyaml's wording (a recursive scan that only
+    notes such a file as not Heat's does not read it again in Python).
     """
     _check_size(text, path, max_size)
     stripped = text.lstrip(" \t\r\n")
@@ -456,6 +532,15 @@ def loads(
                 )
             warnings = tuple(_duplicate_warning(path, *item) for item in duplicates)
             return Loaded(path, data, "json", text, warnings, _json_positions(text, path))
+    try:
+        fast = yaml_limits.load_fast(
+            HeatCLoader, text, max_nodes=min(alias_limit, MAX_ALIAS_EXPANSION), max_depth=MAX_DEPTH
+        )
+    except yaml.YAMLError as error:
+        raise _syntax_error(text, path, error, reword) from None
+    if fast is not None:  # a plain tree within the limits: nothing left to count
+        node, data, loader = fast
+        return _loaded_yaml(path, text, node, data, loader.duplicates, positions)
     loader = HeatLoader(text)
     try:
         node = loader.get_single_node()
@@ -464,29 +549,39 @@ def loads(
         if alias_limit < MAX_ALIAS_EXPANSION:  # a stricter limit than the loader's
             check_aliases(node, path, alias_limit)
         data = loader.construct_document(node)
-        if data is None:  # "---", "~": Heat reads them as {}, as an empty file
-            return Loaded(path, {}, "yaml", text)
-        if not isinstance(data, dict):
-            raise LoadError(
-                "not-a-mapping",
-                "The template is not a JSON object or YAML mapping.",
-                path=path,
-                line=node.start_mark.line + 1,
-            )
-        lines = _positions(node, positions)
-        duplicates = loader.duplicates
+        return _loaded_yaml(path, text, node, data, loader.duplicates, positions)
     except yaml_limits.YAMLLimitError as error:
         raise _limit_error(error, path) from None
     except yaml.YAMLError as error:
-        raise _syntax_error(text, path, error) from None
+        raise _syntax_error(text, path, error, reword) from None
     except RecursionError:
         raise LoadError(
             "syntax", "the document is nested too deeply to be read", path=path
         ) from None
     finally:
         loader.dispose()
+
+
+def _loaded_yaml(
+    path: str,
+    text: str,
+    node: Node | None,
+    data: Any,
+    duplicates: list[tuple[Any, int, int]],
+    positions: frozenset[str],
+) -> Loaded:
+    """What Heat makes of a composed and constructed YAML document."""
+    if node is None or data is None:  # "", "---", "~": Heat reads them all as {}
+        return Loaded(path, {}, "yaml", text)
+    if not isinstance(data, dict):
+        raise LoadError(
+            "not-a-mapping",
+            "The template is not a JSON object or YAML mapping.",
+            path=path,
+            line=node.start_mark.line + 1,
+        )
     warnings = tuple(_duplicate_warning(path, *item) for item in duplicates)
-    return Loaded(path, data, "yaml", text, warnings, lines)
+    return Loaded(path, data, "yaml", text, warnings, _positions(node, positions))
 
 
 def read_text(path: str | os.PathLike[str], *, max_size: int | None = MAX_TEMPLATE_SIZE) -> str:
@@ -528,12 +623,12 @@ def load(
     *,
     max_size: int | None = MAX_TEMPLATE_SIZE,
     alias_limit: int = MAX_ALIAS_EXPANSION,
+    reword: bool = True,
 ) -> Loaded:
     """Read and load the file at ``path`` as Heat would. Raises :class:`LoadError`."""
     name = os.fspath(path)
-    return loads(
-        read_text(name, max_size=max_size), name, max_size=max_size, alias_limit=alias_limit
-    )
+    text = read_text(name, max_size=max_size)
+    return loads(text, name, max_size=max_size, alias_limit=alias_limit, reword=reword)
 
 
 def load_template(

@@ -58,6 +58,18 @@ def _deep_block_environment() -> str:
     return "parameter_defaults:\n  x:\n    " + "- " * 4000 + "1\n"
 
 
+def _merge_chain(links: int = 3000) -> str:
+    """Each mapping merges the previous one: built naively, the last has ``links`` keys and
+    all of them together millions, from 100 KB of text."""
+    lines = ["parameter_defaults:", "  a0: &a0 {k0: 1}"]
+    lines += [f"  a{i}: &a{i} {{<<: *a{i - 1}, k{i}: 1}}" for i in range(1, links + 1)]
+    return "\n".join(lines) + "\n"
+
+
+#: A YAML integer longer than Python turns into an int (4,300 digits by default).
+HUGE_INTEGER = "9" * 5000
+
+
 def _cost_ok(label: str, seconds: float, megabytes: float) -> None:
     assert seconds < SECONDS, f"{label}: {seconds:.2f} s"
     assert megabytes < MEGABYTES, f"{label}: {megabytes:.0f} MB"
@@ -72,13 +84,17 @@ def _cost_ok(label: str, seconds: float, megabytes: float) -> None:
         ("deep block environment", "resolve", _deep_block_environment(), "nest"),
         ("deep environment", "choices", _deep_environment(), "nest"),
         ("recursive alias", "resolve", "parameter_defaults: &p\n  x: [*p]\n", "refers to itself"),
+        ("merge chain", "resolve", _merge_chain(), "alias bomb"),
+        ("merge chain", "choices", _merge_chain(), "alias bomb"),
+        ("huge integer", "resolve", f"parameter_defaults:\n  x: {HUGE_INTEGER}\n", "digits"),
+        ("huge integer", "choices", f"parameter_defaults:\n  x: {HUGE_INTEGER}\n", "digits"),
     ],
 )
 def test_a_hostile_environment_is_a_located_error(tmp_path, label, command, text, words):
     path = tmp_path / "env.yaml"
     path.write_text(text)
     args = ["-e", "env.yaml"] if command == "resolve" else ["--no-cache", "env.yaml"]
-    seconds, megabytes, status, output = run("capabilities", command, *args, cwd=tmp_path)
+    seconds, megabytes, status, output = run("template-capabilities", command, *args, cwd=tmp_path)
     assert "Traceback" not in output, output[-2000:]
     assert status == 1, output[-2000:]
     assert "env.yaml:" in output and words in output, output[-2000:]
@@ -92,7 +108,7 @@ def test_a_hostile_template_in_a_recursive_scan_is_reported_not_fatal(tmp_path, 
     (tmp_path / "t" / "deep.yaml").write_text(
         "heat_template_version: 2016-10-14\n" + _deep_block_environment()
     )
-    args = ("capabilities", label, "--no-cache", "-r", "t", "-v")
+    args = ("template-capabilities", label, "--no-cache", "-r", "t", "-v")
     if label == "find":
         args += ("-c", "k=v")
     seconds, megabytes, _, output = run(*args, cwd=tmp_path)
@@ -128,7 +144,13 @@ def test_resolve_refuses_a_registry_entry_outside_the_root_and_writes_nothing(tm
     env = _tree(tmp_path, {"OS::Stolen": entry})
     out = tmp_path / "out"
     seconds, megabytes, status, output = run(
-        "capabilities", "resolve", "-e", "env/environment.yaml", "--output-dir", "out", cwd=tmp_path
+        "template-capabilities",
+        "resolve",
+        "-e",
+        "env/environment.yaml",
+        "--output-dir",
+        "out",
+        cwd=tmp_path,
     )
     assert "Traceback" not in output
     assert status == 1, output
@@ -143,7 +165,13 @@ def test_resolve_refuses_a_symbolic_link_out_of_the_root(tmp_path):
     env = _tree(tmp_path, {"OS::Stolen": "link.yaml"})
     (env / "link.yaml").symlink_to(secret)
     _, _, status, output = run(
-        "capabilities", "resolve", "-e", "env/environment.yaml", "--output-dir", "out", cwd=tmp_path
+        "template-capabilities",
+        "resolve",
+        "-e",
+        "env/environment.yaml",
+        "--output-dir",
+        "out",
+        cwd=tmp_path,
     )
     assert status == 1, output
     assert "a symbolic link to" in output and "outside" in output
@@ -157,7 +185,13 @@ def test_a_copy_never_gets_a_wider_mode_than_its_source(tmp_path):
     private.chmod(0o640)
     (env / "linked.yaml").symlink_to("private.yaml")  # inside the root: allowed
     _, _, status, output = run(
-        "capabilities", "resolve", "-e", "env/environment.yaml", "--output-dir", "out", cwd=tmp_path
+        "template-capabilities",
+        "resolve",
+        "-e",
+        "env/environment.yaml",
+        "--output-dir",
+        "out",
+        cwd=tmp_path,
     )
     assert status == 0, output
     mode = stat.S_IMODE((tmp_path / "out" / "private.yaml").stat().st_mode)
@@ -173,7 +207,7 @@ def test_a_planted_link_at_the_old_temporary_name_is_not_written_through(tmp_pat
     (out / ".environment.yaml.onespec-tmp").symlink_to(victim)
     (out / "old").write_text("x")
     _, _, status, output = run(
-        "capabilities",
+        "template-capabilities",
         "resolve",
         "-e",
         "env/environment.yaml",
@@ -199,7 +233,7 @@ def test_a_refused_overwrite_writes_nothing(tmp_path):
     out.mkdir()
     (out / "sub").symlink_to(elsewhere)
     _, _, status, output = run(
-        "capabilities",
+        "template-capabilities",
         "resolve",
         "-e",
         "env/environment.yaml",
@@ -221,11 +255,11 @@ def test_a_file_name_cannot_inject_yaml_into_the_written_environment(tmp_path, n
     env = _tree(tmp_path, {})
     (env / "environment.yaml").rename(env / name)
     _, _, status, output = run(
-        "capabilities", "resolve", "-e", f"env/{name}", "--output-dir", "out", cwd=tmp_path
+        "template-capabilities", "resolve", "-e", f"env/{name}", "--output-dir", "out", cwd=tmp_path
     )
     assert status == 0, output
     printed = subprocess.run(
-        [str(ONESPEC), "capabilities", "resolve", "-e", f"env/{name}"],
+        [str(ONESPEC), "template-capabilities", "resolve", "-e", f"env/{name}"],
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -385,3 +385,69 @@ def test_any_text_loads_or_fails_with_a_placed_load_error(text):
             assert error.line is None or error.line >= 1
     else:
         assert isinstance(loaded.data, dict)
+
+
+# --- The fast path: libyaml composes, one pass measures (issue 22) ------------------------------
+
+
+def test_a_plain_template_is_measured_without_the_counting_composer():
+    text = "heat_template_version: 2016-10-14\nresources:\n  a: {type: OS::Heat::Value}\n"
+    _, data, _ = yaml_limits.load_fast(hot_loader.HeatCLoader, text)
+    assert data == {
+        "heat_template_version": "2016-10-14",
+        "resources": {"a": {"type": "OS::Heat::Value"}},
+    }
+    # the mapping, two keys and their values, one key and its mapping, one key and its value
+    assert yaml_limits.tree_shape(data) == (9, 3)
+
+
+def test_shared_collections_are_measured_once_each_and_counted_in_full():
+    leaf = ["x"] * 9
+    levels = [leaf]
+    for _ in range(30):  # 9**30 nodes once expanded: measured by visiting 31 lists
+        levels.append([levels[-1]] * 9)
+    assert yaml_limits.tree_shape(levels[-1]) is None  # shared: not a tree
+    assert yaml_limits.shared_shape(levels[-1], 1_000_000) is None  # passes the limit
+    small = [[leaf] * 3, leaf]
+    assert yaml_limits.shared_shape(small, 1_000_000) == (1 + 2 + 3 + 3 * 9 + 9, 3)
+
+
+def test_a_collection_that_contains_itself_is_refused_by_the_measure():
+    loop: list = []
+    loop.append(loop)
+    assert yaml_limits.tree_shape(loop) is None
+    assert yaml_limits.shared_shape(loop, 1_000_000) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &a [1, 2]\nb: *a\n",  # an alias to a collection: measured, still fast
+        "a: 1\n",
+    ],
+)
+def test_the_fast_path_takes_documents_within_the_limits(text):
+    assert yaml_limits.load_fast(hot_loader.HeatCLoader, text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &a {k: 1}\nb: {<<: *a, j: 2}\n",  # merge keys with aliases: counted instead
+        "x: " + "[" * 600 + "]" * 600 + "\n",  # could nest past what libyaml may recurse
+        "a: &a [*a]\n",  # a loop
+    ],
+)
+def test_the_fast_path_hands_doubtful_documents_to_the_counting_composer(text):
+    assert yaml_limits.load_fast(hot_loader.HeatCLoader, text) is None
+
+
+def test_the_nesting_bound_is_never_below_the_real_depth():
+    for text in (
+        "- " * 50 + "x\n",
+        "a:\n" + "".join("  " * i + f"k{i}:\n" for i in range(1, 40)),
+        "a: " + "[" * 30 + "]" * 30 + "\n",
+        "a:\n- b:\n  - c:\n    - d\n",
+    ):
+        data = yaml.load(text, Loader=yaml.CSafeLoader)
+        assert yaml_limits.nesting_bound(text) >= yaml_limits.tree_shape(data)[1], text

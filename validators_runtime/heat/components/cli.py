@@ -35,6 +35,7 @@ from onespec.validators_runtime.heat.components.hook import (
     HookSettings,
     dumps,
     failure,
+    read_request,
     run_hook,
     run_script_hook,
 )
@@ -479,8 +480,11 @@ def hook_command(
             os.environ.get(f"{prefix}_OUTPUTS") or (SCRIPT_OUTPUTS_DIR if script else OUTPUTS_DIR)
         )
     settings = HookSettings(hooks_dir, working_dir, outputs_dir, timeout, mode=mode)
-    stdin = sys.stdin.buffer.read()
-    answer = run_script_hook(stdin, settings) if script else run_hook(stdin, settings)
+    stdin = read_request(sys.stdin.buffer)
+    if isinstance(stdin, dict):  # too large: already the answer
+        answer = stdin
+    else:
+        answer = run_script_hook(stdin, settings) if script else run_hook(stdin, settings)
     if output_format == "json":
         click.echo(dumps(answer))
     else:

@@ -55,6 +55,12 @@ SCRIPT_OUTPUTS_DIR = "/var/run/heat-config/heat-config-script"
 #: The most bytes of one output file read into the result (heat-agents reads it whole: a 200 MB
 #: output costs it 800 MB). A longer output is cut there, and the result says so.
 MAX_OUTPUT_VALUE = 1024 * 1024
+#: The most bytes of all output files together: past it, later outputs are not read (and the
+#: result says which), so 200 outputs of 1 MiB cannot make a 200 MB answer.
+MAX_OUTPUTS_TOTAL = 8 * 1024 * 1024
+#: The most bytes of the config read from standard input: eight times Heat's
+#: ``max_json_body_size``, the largest request that can have carried it to Heat.
+MAX_REQUEST = 8 * 1024 * 1024
 
 #: How long a timed-out process group has between SIGTERM and SIGKILL.
 KILL_GRACE = 5.0
@@ -413,14 +419,22 @@ def run_script(request: Request, entry: Entry, settings: HookSettings) -> dict[s
     )
     values: dict[str, str] = {}
     unreadable: list[str] = []
+    budget = MAX_OUTPUTS_TOTAL
     for name in names:
+        if budget <= 0:
+            unreadable.append(
+                f"the output {name!r} was not read: the outputs before it reached "
+                f"{MAX_OUTPUTS_TOTAL} bytes together."
+            )
+            continue
         try:
-            values[name], cut = read_output(Path(f"{outputs_path}.{name}"))
+            values[name], cut = read_output(Path(f"{outputs_path}.{name}"), budget)
         except FileNotFoundError:
             continue
         except OSError as exc:
             unreadable.append(f"the output {name!r} cannot be read: {exc.strerror or exc}.")
             continue
+        budget -= len(values[name].encode("utf-8", errors="replace"))
         if cut:
             unreadable.append(
                 f"the output {name!r} has more than {MAX_OUTPUT_VALUE} bytes; its value is the "
@@ -433,13 +447,27 @@ def run_script(request: Request, entry: Entry, settings: HookSettings) -> dict[s
     return answer
 
 
-def read_output(path: Path) -> tuple[str, bool]:
-    """An output file's text, at most :data:`MAX_OUTPUT_VALUE` bytes of it; and whether it was
-    cut. Never follows the file past the cap, whatever its size."""
+def read_output(path: Path, budget: int = MAX_OUTPUT_VALUE) -> tuple[str, bool]:
+    """An output file's text, at most :data:`MAX_OUTPUT_VALUE` bytes of it (and at most
+    ``budget``); and whether it was cut. Never follows the file past the cap, whatever its
+    size."""
+    cap = min(MAX_OUTPUT_VALUE, budget)
     with path.open("rb") as stream:
-        data = stream.read(MAX_OUTPUT_VALUE + 1)
-    cut = len(data) > MAX_OUTPUT_VALUE
-    return data[:MAX_OUTPUT_VALUE].decode("utf-8", errors="replace"), cut
+        data = stream.read(cap + 1)
+    cut = len(data) > cap
+    return data[:cap].decode("utf-8", errors="replace"), cut
+
+
+def read_request(stream: IO[bytes]) -> bytes | dict[str, Any]:
+    """The config on ``stream``, read as at most :data:`MAX_REQUEST` + 1 bytes; or the failure
+    answer for a longer one (a hook answers, whatever it was given)."""
+    data = stream.read(MAX_REQUEST + 1)
+    if len(data) > MAX_REQUEST:
+        return failure(
+            f"The input has more than {MAX_REQUEST} bytes; no config Heat can deliver is that "
+            "large."
+        )
+    return data
 
 
 def _explain(

@@ -408,3 +408,21 @@ def test_every_command_has_help(command, flag):
 def test_component_is_listed_in_the_root_help():
     done = subprocess.run([str(ONESPEC), "--help"], capture_output=True, text=True, check=False)
     assert "component" in done.stdout
+
+
+def test_a_huge_integer_is_a_located_error_in_process(tmp_path):
+    """A YAML integer Python will not read (4,301+ digits): the file and line, exit 1."""
+    from click.testing import CliRunner
+
+    from onespec.validators_runtime.heat.components.cli import component
+
+    path = tmp_path / "t.yaml"
+    path.write_text(
+        "heat_template_version: 2016-10-14\nparameters:\n  n:\n    default: 1\n"
+        "resources:\n  c:\n    type: OS::Heat::SoftwareComponent\n"
+        f"    properties: {{configs: [], x: {'9' * 5000}}}\n"
+    )
+    result = CliRunner().invoke(component, ["validate", str(path)])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert f"{path}:8:" in result.output and "digits" in result.output

@@ -26,6 +26,9 @@ tests, which pass unchanged; each is tested in ``tests/validators_runtime/heat/c
    ``deploy_password`` included.
 6. The script's output goes to files, not pipes, so a background process the script leaves
    behind cannot hold the hook open.
+7. An output file left by an earlier run (the script did not write it this time) is not
+   returned; heat-agents returns it as this run's value
+   (``test_an_output_left_by_an_earlier_run_is_returned_by_heat_agents_only``).
 """
 
 from __future__ import annotations
@@ -185,3 +188,47 @@ def test_heat_agents_own_script_hook_tests_pass_against_onespec(heat_agents, tmp
     assert "2 passed" in run.stdout, run.stdout
     assert "PASSED tests/test_hook_script.py::HookScriptTest::test_hook" in run.stdout
     assert "PASSED tests/test_hook_script.py::HookScriptTest::test_hook_failed" in run.stdout
+
+
+def _script_hook_answer(command: list[str], tmp_path: Path) -> dict:
+    """A script hook's answer to a config that declares the output ``left`` but never writes
+    it, run where an earlier run left ``ID.left`` behind."""
+    outputs = tmp_path / "outputs"
+    outputs.mkdir(parents=True)
+    (outputs / "c0ffee.left").write_text("from an earlier run")
+    config = {
+        "id": "c0ffee",
+        "group": "script",
+        "config": "#!/bin/sh\nexit 0\n",
+        "inputs": [],
+        "outputs": [{"name": "left"}],
+        "options": {},
+    }
+    env = {
+        **os.environ,
+        "HEAT_SCRIPT_WORKING": str(tmp_path / "working"),
+        "HEAT_SCRIPT_OUTPUTS": str(outputs),
+    }
+    run = subprocess.run(
+        command,
+        input=json.dumps(config),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+def test_an_output_left_by_an_earlier_run_is_returned_by_heat_agents_only(heat_agents, tmp_path):
+    """Deliberate difference 7: a value the script did not write this time is not its value."""
+    stock = heat_agents / "heat-config-script/install.d/hook-script.py"
+    theirs = _script_hook_answer([sys.executable, str(stock)], tmp_path / "stock")
+    assert theirs["deploy_status_code"] == 0
+    assert theirs["left"] == "from an earlier run"
+    ours = _script_hook_answer(
+        [str(ONESPEC), "component", "hook", "--as", "script"], tmp_path / "onespec"
+    )
+    assert ours["deploy_status_code"] == 0
+    assert "left" not in ours

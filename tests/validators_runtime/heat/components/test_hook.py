@@ -712,3 +712,31 @@ def test_the_script_hook_cli_exits_0_with_the_failure_in_the_status_code(tmp_pat
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["deploy_status_code"] == 5
     assert (tmp_path / "w" / "1234").is_file()
+
+
+# --- Bounded input and output (issue 22) ---------------------------------------------------------
+
+
+def test_the_outputs_together_are_capped_and_the_answer_says_which_were_left(dirs, monkeypatch):
+    monkeypatch.setattr(hook_module, "MAX_OUTPUTS_TOTAL", 3000)
+    outputs = [{"name": f"o{index}"} for index in range(5)]
+    body = "\n".join(
+        f'head -c 1000 /dev/zero | tr "\\0" x > "$heat_outputs_path.o{index}"' for index in range(5)
+    )
+    answer = hook(derived([script(body)], outputs=outputs), dirs)
+    assert [len(answer.get(f"o{index}", "")) for index in range(5)] == [1000, 1000, 1000, 0, 0]
+    assert "'o3' was not read" in answer["deploy_stderr"]
+    assert "'o4' was not read" in answer["deploy_stderr"]
+
+
+def test_the_config_on_stdin_is_read_only_up_to_its_cap(monkeypatch):
+    import io
+
+    monkeypatch.setattr(hook_module, "MAX_REQUEST", 100)
+    stream = io.BytesIO(b"{" + b" " * 10_000 + b"}")
+    answer = hook_module.read_request(stream)
+    assert isinstance(answer, dict)
+    assert answer["deploy_status_code"] != 0
+    assert "more than 100 bytes" in answer["deploy_stderr"]
+    assert stream.tell() == 101  # read the cap and one byte more, never the rest
+    assert hook_module.read_request(io.BytesIO(b"{}")) == b"{}"

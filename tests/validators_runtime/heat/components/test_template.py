@@ -233,3 +233,61 @@ def test_the_appserver_component_reads_its_scripts():
         for name in ("install_appserver.sh", "reconfigure_appserver.sh", "drain_sessions.sh")
     ]
     json.dumps(component.to_properties())
+
+
+def _get_file_problem(tmp_path: Path) -> str:
+    with pytest.raises(ComponentValidationError) as caught:
+        Template.load(tmp_path / "t.yaml").component("c")
+    [problem] = caught.value.problems
+    assert (problem.path, problem.code) == ("configs[0].config", "unresolvable")
+    return problem.message
+
+
+def test_a_get_file_fifo_is_refused_without_blocking(tmp_path):
+    os.mkfifo(tmp_path / "s.sh")  # opening it to read would wait for a writer forever
+    write(tmp_path, "t.yaml", COMPONENT % "s.sh")
+    assert "not a regular file" in _get_file_problem(tmp_path)
+
+
+def test_a_get_file_larger_than_heat_accepts_is_refused_unread(tmp_path, monkeypatch):
+    from onespec.validators_runtime.heat.components import template as module
+
+    # Bound the work, not the clock: the file is sparse and far larger than the cap, and what
+    # is read of it is counted.
+    big = tmp_path / "s.sh"
+    with big.open("wb") as stream:
+        stream.truncate(3 * 1024**3)
+    read: list[int] = []
+    real_fdopen = os.fdopen
+
+    def counting_fdopen(*args, **kwargs):
+        stream = real_fdopen(*args, **kwargs)
+        real_read = stream.read
+
+        class Counted:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                stream.close()
+
+            def fileno(self):
+                return stream.fileno()
+
+            def read(self, size=-1):
+                data = real_read(size)
+                read.append(len(data))
+                return data
+
+        return Counted()
+
+    monkeypatch.setattr(module.os, "fdopen", counting_fdopen)
+    write(tmp_path, "t.yaml", COMPONENT % "s.sh")
+    assert "more than 1,048,576 bytes" in _get_file_problem(tmp_path)
+    assert sum(read) == module.MAX_GET_FILE + 1
+
+
+def test_a_directory_as_get_file_is_a_problem_not_a_traceback(tmp_path):
+    (tmp_path / "s.sh").mkdir()
+    write(tmp_path, "t.yaml", COMPONENT % "s.sh")
+    assert "s.sh" in _get_file_problem(tmp_path)

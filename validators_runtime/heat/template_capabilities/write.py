@@ -16,17 +16,6 @@ from typing import Any
 
 import yaml
 
-from onespec.validators_runtime.heat.capabilities.paths import _local, display_path
-from onespec.validators_runtime.heat.capabilities.registry import _assign
-from onespec.validators_runtime.heat.capabilities.resolve import Resolution, _environment_yaml
-from onespec.validators_runtime.heat.capabilities.sections import (
-    _LIST_KEYS,
-    _LOADABLE_SUFFIXES,
-    _TEMPLATE_SUFFIXES,
-    CAPABILITIES,
-    ENVIRONMENT_FILE,
-    OutputError,
-)
 from onespec.validators_runtime.heat.hot_loader import (
     MAX_TEMPLATE_SIZE,
     HeatFileError,
@@ -35,6 +24,25 @@ from onespec.validators_runtime.heat.hot_loader import (
     classify,
     load,
     loads,
+)
+from onespec.validators_runtime.heat.template_capabilities.model import (
+    CAPABILITIES,
+    ENVIRONMENT_FILE,
+    LIST_KEYS,
+    LOADABLE_SUFFIXES,
+    TEMPLATE_SUFFIXES,
+    OutputError,
+)
+from onespec.validators_runtime.heat.template_capabilities.paths import (
+    display_path,
+    local_path,
+)
+from onespec.validators_runtime.heat.template_capabilities.registry import (
+    assign_entry,
+)
+from onespec.validators_runtime.heat.template_capabilities.resolve import (
+    Resolution,
+    environment_yaml,
 )
 
 
@@ -120,9 +128,7 @@ def _references(data: Any) -> Iterator[tuple[str, str]]:
             for key, value in node.items():
                 if key == "get_file" and isinstance(value, str):
                     yield "get_file", value
-                elif (
-                    key == "type" and isinstance(value, str) and value.endswith(_TEMPLATE_SUFFIXES)
-                ):
+                elif key == "type" and isinstance(value, str) and value.endswith(TEMPLATE_SUFFIXES):
                     yield "type", value
                 if isinstance(value, Mapping | list):
                     stack.append(value)
@@ -170,13 +176,13 @@ def write_resolution(
     """Write ``output_dir/environment.yaml`` beside copies of every template it uses.
 
     The copies keep their layout relative to ``root`` (by default
-    :func:`~onespec.validators_runtime.heat.capabilities.write.default_root`, the directory of the
-    environments; nothing outside it is copied), lose their ``capabilities`` section, and bring
-    along the files they reference (``get_file`` and nested ``type`` templates), so the
-    directory is complete. A reference that leaves the root, or names a missing file, is
-    reported and nothing is written. The directory must be new or empty unless ``overwrite``;
-    files are never written through a symbolic link out of it, and a copy never gets a wider
-    mode than its source.
+    :func:`~onespec.validators_runtime.heat.template_capabilities.write.default_root`, the
+    directory of the environments; nothing outside it is copied), lose their ``capabilities``
+    section, and bring along the files they reference (``get_file`` and nested ``type``
+    templates), so the directory is complete. A reference that leaves the root, or names a
+    missing file, is reported and nothing is written. The directory must be new or empty unless
+    ``overwrite``; files are never written through a symbolic link out of it, and a copy never
+    gets a wider mode than its source.
     Raises :class:`OutputError`.
     """
     registry = resolution.environment.get("resource_registry", {})
@@ -184,12 +190,12 @@ def write_resolution(
 
     def collect(node: Mapping[Any, Any], prefix: tuple[str, ...]) -> None:
         for key, value in node.items():
-            if key in _LIST_KEYS:
+            if key in LIST_KEYS:
                 continue
             path = (*prefix, str(key))
             if isinstance(value, Mapping):
                 collect(value, path)
-            elif isinstance(value, str) and _local(value) is not None:
+            elif isinstance(value, str) and local_path(value) is not None:
                 registry_files.append((path, os.path.abspath(value)))
 
     collect(registry, ())
@@ -227,7 +233,7 @@ def write_resolution(
             )
             continue
         modes[relative] = os.stat(path).st_mode & 0o777
-        if not path.endswith(_LOADABLE_SUFFIXES):
+        if not path.endswith(LOADABLE_SUFFIXES):
             contents[relative] = Path(path).read_bytes()
             continue
         try:
@@ -253,7 +259,7 @@ def write_resolution(
             contents[relative] = Path(path).read_bytes()
         folder = os.path.dirname(path)
         for kind, value in _references(loaded.data):
-            local = _local(value)
+            local = local_path(value)
             if local is None or os.path.isabs(local):
                 continue
             target = os.path.normpath(os.path.join(folder, local))
@@ -265,14 +271,14 @@ def write_resolution(
     environment = copy.deepcopy(resolution.environment)
     out_registry = environment.get("resource_registry", {})
     for key, path in registry_files:
-        _assign(
+        assign_entry(
             out_registry, key, os.path.relpath(os.path.realpath(path), base).replace(os.sep, "/")
         )
     return _write_directory(
         Path(output_dir),
         base,
         contents,
-        _environment_yaml(environment, resolution.environments),
+        environment_yaml(environment, resolution.environments),
         stripped,
         overwrite,
         modes,

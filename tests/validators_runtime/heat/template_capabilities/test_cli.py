@@ -1,5 +1,5 @@
-"""``onespec capabilities ...`` as a user runs it: the installed console script, exit codes 0, 1
-and 2, text and JSON, the seed's examples and the guide's."""
+"""``onespec template-capabilities ...`` as a user runs it: the installed console script, exit
+codes 0, 1 and 2, text and JSON, the seed's examples and the guide's."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from tests.conftest import ROOT
-from tests.validators_runtime.heat.capabilities.test_capabilities import (
+from tests.validators_runtime.heat.template_capabilities.test_capabilities import (
     SEED,
     heat_accepts_environment,
 )
@@ -27,7 +27,7 @@ GUIDE = ROOT / "doc" / "source" / "guides" / "capabilities.rst"
 
 def onespec(*args: str, cwd: Path, env: dict[str, str] | None = None):
     return subprocess.run(
-        [str(ONESPEC), "capabilities", *args],
+        [str(ONESPEC), "template-capabilities", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
@@ -217,14 +217,14 @@ def test_no_cache_leaves_the_cache_alone(seed, tmp_path):
     onespec("find", "--no-cache", "-r", "-c", "a=b", ".", cwd=seed)
     assert not (tmp_path / "cache").exists()
     onespec("find", "-r", "-c", "a=b", ".", cwd=seed)
-    assert list((tmp_path / "cache" / "onespec" / "capabilities").glob("*.json"))
+    assert list((tmp_path / "cache" / "onespec" / "template-capabilities").glob("*.json"))
 
 
 def test_help_of_every_command():
     for command in ("find", "summary", "choices", "resolve"):
         done = onespec(command, "--help", cwd=ROOT)
         assert done.returncode == 0
-        assert "Usage: onespec capabilities " + command in done.stdout
+        assert "Usage: onespec template-capabilities " + command in done.stdout
 
 
 # --- The guide's console sessions are what the commands print -------------------------------------
@@ -233,7 +233,8 @@ _SESSION = re.compile(r"\.\. code-block:: console\n\n((?:    .*\n|\n)+)")
 
 
 def sessions() -> list[tuple[str, str]]:
-    """Each ``$ onespec capabilities ...`` command of the guide run on the seed, and its output."""
+    """Each ``$ onespec template-capabilities ...`` command of the guide run on the seed, and its
+    output."""
     found = []
     for block in _SESSION.findall(GUIDE.read_text(encoding="utf-8")):
         lines = [line[4:] for line in block.rstrip("\n").split("\n")]
@@ -245,7 +246,9 @@ def sessions() -> list[tuple[str, str]]:
                 command, output = line[2:], []
             else:
                 output.append(line)
-    return [(c, o) for c, o in found if c.startswith("onespec capabilities") and "..." not in o]
+    return [
+        (c, o) for c, o in found if c.startswith("onespec template-capabilities") and "..." not in o
+    ]
 
 
 def test_the_guide_shows_real_sessions(seed):

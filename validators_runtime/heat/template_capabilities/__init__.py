@@ -7,7 +7,9 @@ one Heat accepts, and :func:`write_resolution` writes it beside copies of the te
 their ``capabilities`` section. :func:`find`, :func:`summary` and :func:`choices` answer the
 questions a user interface asks of a tree of templates and environments::
 
-    from onespec.validators_runtime.heat.capabilities import find, summary, choices, resolve
+    from onespec.validators_runtime.heat.template_capabilities import (
+        choices, find, resolve, summary,
+    )
 
     find(["templates/"], {"resource_type": "OS::TripleO::Controller"}, recursive=True).matches
     summary(["templates/"], recursive=True).labels        # {"deployment": ["docker", "puppet"]}
@@ -21,11 +23,29 @@ Every problem is a :class:`~onespec.validators_runtime.heat.hot_loader.HeatFileE
 
 from __future__ import annotations
 
-from onespec.validators_runtime.heat.capabilities.paths import (
+from onespec.validators_runtime.heat.template_capabilities.model import (
+    CAPABILITIES,
+    ENVIRONMENT_FILE,
+    ENVIRONMENT_SECTIONS,
+    HOT_SECTIONS,
+    REQUIRES,
+    RESOURCE_TYPE,
+    SCAN_SUFFIXES,
+    Candidate,
+    CapabilitiesError,
+    Decision,
+    OutputError,
+    ResolutionError,
+    Severity,
+    Values,
+    show,
+    show_mapping,
+)
+from onespec.validators_runtime.heat.template_capabilities.paths import (
     display_path,
     implementation,
 )
-from onespec.validators_runtime.heat.capabilities.query import (
+from onespec.validators_runtime.heat.template_capabilities.query import (
     Choices,
     Constraints,
     FindResult,
@@ -34,19 +54,17 @@ from onespec.validators_runtime.heat.capabilities.query import (
     find,
     summary,
 )
-from onespec.validators_runtime.heat.capabilities.registry import (
+from onespec.validators_runtime.heat.template_capabilities.registry import (
     RegistryEntry,
     deep_update,
 )
-from onespec.validators_runtime.heat.capabilities.resolve import (
-    Candidate,
-    Decision,
+from onespec.validators_runtime.heat.template_capabilities.resolve import (
     Resolution,
     check_heat_environment,
     read_environment,
     resolve,
 )
-from onespec.validators_runtime.heat.capabilities.scan import (
+from onespec.validators_runtime.heat.template_capabilities.scan import (
     FileRecord,
     Problem,
     Scan,
@@ -54,26 +72,12 @@ from onespec.validators_runtime.heat.capabilities.scan import (
     iter_files,
     scan,
 )
-from onespec.validators_runtime.heat.capabilities.sections import (
-    CAPABILITIES,
-    ENVIRONMENT_FILE,
-    ENVIRONMENT_SECTIONS,
-    HOT_SECTIONS,
-    REQUIRES,
-    RESOURCE_TYPE,
-    SCAN_SUFFIXES,
-    CapabilitiesError,
-    OutputError,
-    ResolutionError,
-    Severity,
-    Values,
+from onespec.validators_runtime.heat.template_capabilities.sections import (
     evaluate,
     parse_section,
-    show,
-    show_mapping,
     template_capabilities,
 )
-from onespec.validators_runtime.heat.capabilities.write import (
+from onespec.validators_runtime.heat.template_capabilities.write import (
     Written,
     json_dumps,
     strip_capabilities,

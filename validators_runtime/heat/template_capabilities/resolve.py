@@ -11,29 +11,6 @@ from typing import Any
 
 import yaml
 
-from onespec.validators_runtime.heat.capabilities.paths import _is_type_name, _local, display_path
-from onespec.validators_runtime.heat.capabilities.registry import (
-    _absolute_registry,
-    _assign,
-    _list_entries,
-    _lookup,
-    deep_update,
-)
-from onespec.validators_runtime.heat.capabilities.scan import Problem
-from onespec.validators_runtime.heat.capabilities.sections import (
-    _LIST_KEYS,
-    ENVIRONMENT_SECTIONS,
-    REQUIRES,
-    RESOURCE_TYPE,
-    ResolutionError,
-    Values,
-    _error,
-    _kind_of,
-    evaluate,
-    parse_section,
-    show_mapping,
-    template_capabilities,
-)
 from onespec.validators_runtime.heat.hot_loader import (
     MAX_TEMPLATE_SIZE,
     HeatFileError,
@@ -42,116 +19,37 @@ from onespec.validators_runtime.heat.hot_loader import (
     classify,
     load,
 )
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One template of a registry list, its capabilities, and why it matched or not."""
-
-    path: str
-    absolute: str | None
-    capabilities: Mapping[str, Values] | None
-    matched: bool
-    reasons: tuple[str, ...]
-    broken: bool = False
-
-    def explain(self) -> str:
-        if self.broken:
-            return f"{self.path}: cannot be used: {'; '.join(self.reasons)}"
-        declared = (
-            "no capabilities section"
-            if self.capabilities is None
-            else f"capabilities {show_mapping(self.capabilities)}"
-        )
-        verdict = "matches" if self.matched else "does not match"
-        return f"{self.path} ({declared}): {verdict}: {'; '.join(self.reasons)}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "file": self.path,
-            "capabilities": None
-            if self.capabilities is None
-            else {k: list(v) for k, v in self.capabilities.items()},
-            "matched": self.matched,
-            "usable": not self.broken,
-            "reasons": list(self.reasons),
-        }
-
-
-@dataclass(frozen=True)
-class Decision:
-    """A list-valued registry entry and the candidate chosen for it (None: unresolvable)."""
-
-    key_path: tuple[str, ...]
-    environment: str
-    line: int | None
-    requires: Mapping[str, Values]
-    candidates: tuple[Candidate, ...]
-    chosen: Candidate | None
-
-    @property
-    def resource_type(self) -> str:
-        return self.key_path[-1]
-
-    @property
-    def name(self) -> str:
-        return "/".join(self.key_path)
-
-    def explain(self) -> str:
-        """Why this entry resolved, or could not be, naming every candidate."""
-        where = f"{self.environment}:{self.line}" if self.line else self.environment
-        wanted = (
-            f"requires {show_mapping(self.requires)}"
-            if self.requires
-            else "the requires of the environments (there are none)"
-        )
-        matched = [c for c in self.candidates if c.matched]
-        broken = [c for c in self.candidates if c.broken]
-        if self.chosen is not None:
-            head = (
-                f"{where}: {self.name}: chose {self.chosen.path}, the one that satisfies {wanted}"
-            )
-        elif broken:
-            head = (
-                f"{where}: {self.name}: {len(broken)} of the candidates cannot be read, so the "
-                "choice cannot be made"
-            )
-        elif not matched:
-            head = f"{where}: {self.name}: no candidate satisfies {wanted}"
-        else:
-            head = (
-                f"{where}: {self.name}: {len(matched)} candidates satisfy {wanted}, and exactly "
-                "one must"
-            )
-            hint = _distinguishing_keys(matched)
-            head += (
-                f"; add a requires key on which they differ ({', '.join(hint)})"
-                if hint
-                else "; give them capabilities that tell them apart, or list only one"
-            )
-        return head + ":\n" + "\n".join(f"  {c.explain()}" for c in self.candidates)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "resource_type": self.name,
-            "environment": self.environment,
-            "line": self.line,
-            "requires": {k: list(v) for k, v in self.requires.items()},
-            "chosen": self.chosen.path if self.chosen is not None else None,
-            "candidates": [c.to_dict() for c in self.candidates],
-        }
-
-
-def _distinguishing_keys(candidates: Sequence[Candidate]) -> list[str]:
-    keys: set[str] = set()
-    for candidate in candidates:
-        keys.update((candidate.capabilities or {}).keys())
-    keys.discard(RESOURCE_TYPE)
-    return sorted(
-        key
-        for key in keys
-        if len({tuple((c.capabilities or {}).get(key, ())) for c in candidates}) > 1
-    )
+from onespec.validators_runtime.heat.template_capabilities.model import (
+    ENVIRONMENT_SECTIONS,
+    LIST_KEYS,
+    REQUIRES,
+    Candidate,
+    Decision,
+    ResolutionError,
+    Values,
+    kind_of,
+    section_error,
+)
+from onespec.validators_runtime.heat.template_capabilities.paths import (
+    display_path,
+    is_type_name,
+    local_path,
+)
+from onespec.validators_runtime.heat.template_capabilities.registry import (
+    absolute_registry,
+    assign_entry,
+    deep_update,
+    list_entries,
+    lookup_entry,
+)
+from onespec.validators_runtime.heat.template_capabilities.scan import (
+    Problem,
+)
+from onespec.validators_runtime.heat.template_capabilities.sections import (
+    evaluate,
+    parse_section,
+    template_capabilities,
+)
 
 
 @dataclass(frozen=True)
@@ -173,7 +71,7 @@ class Resolution:
 
     def to_yaml(self) -> str:
         """The environment as YAML, with a header saying where it came from."""
-        return _environment_yaml(self.environment, self.environments)
+        return environment_yaml(self.environment, self.environments)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -195,9 +93,9 @@ def comment_text(value: str) -> str:
     return json.dumps(value, ensure_ascii=not value.isprintable())
 
 
-def _environment_yaml(environment: Mapping[str, Any], sources: Sequence[str]) -> str:
+def environment_yaml(environment: Mapping[str, Any], sources: Sequence[str]) -> str:
     header = (
-        "# Resolved by `onespec capabilities resolve` from:\n"
+        "# Resolved by `onespec template-capabilities resolve` from:\n"
         + "".join(f"#   {comment_text(source)}\n" for source in sources)
         + "# Each list of templates is replaced by the one whose capabilities satisfy 'requires'.\n"
     )
@@ -223,9 +121,9 @@ def read_environment(loaded: Loaded) -> dict[str, Any]:
                 if kind == "template"
                 else f"; an environment has only {', '.join(allowed)}"
             )
-            raise _error(f'environment has wrong section "{section}"{hint}', loaded, section)
+            raise section_error(f'environment has wrong section "{section}"{hint}', loaded, section)
         if data[section] is None:
-            raise _error(f'environment has empty section "{section}"', loaded, section)
+            raise section_error(f'environment has empty section "{section}"', loaded, section)
     environment: dict[str, Any] = {}
     folder = os.path.dirname(os.path.abspath(loaded.path))
     for section, value in data.items():
@@ -233,12 +131,12 @@ def read_environment(loaded: Loaded) -> dict[str, Any]:
             environment[section] = parse_section(value, REQUIRES, loaded)
         elif section == "resource_registry":
             if not isinstance(value, Mapping):
-                raise _error(
-                    f"resource_registry must be a mapping, not {_kind_of(value)}",
+                raise section_error(
+                    f"resource_registry must be a mapping, not {kind_of(value)}",
                     loaded,
                     section,
                 )
-            environment[section] = _absolute_registry(value, loaded, folder)
+            environment[section] = absolute_registry(value, loaded, folder)
         else:
             environment[section] = copy.deepcopy(value)
     return environment
@@ -273,12 +171,12 @@ class _Templates:
 def _candidate(
     value: str, resource_type: str, requires: Mapping[str, Values], templates: _Templates
 ) -> Candidate:
-    if _is_type_name(value):
+    if is_type_name(value):
         matched, reasons = evaluate({}, requires, resource_type)
         return Candidate(
             value, None, None, matched, (*reasons, "a resource type, which declares nothing")
         )
-    local = _local(value)
+    local = local_path(value)
     if local is None:
         return Candidate(value, None, None, False, ("a remote template cannot be read",), True)
     _, capabilities, problem = templates.get(local)
@@ -306,12 +204,12 @@ def check_heat_environment(environment: Mapping[Any, Any]) -> list[str]:
     def walk(node: Mapping[Any, Any], prefix: str) -> None:
         for key, value in node.items():
             where = f"{prefix}/{key}" if prefix else str(key)
-            if key in _LIST_KEYS:
+            if key in LIST_KEYS:
                 continue
             if isinstance(value, Mapping):
                 walk(value, where)
             elif value is not None and not isinstance(value, str):
-                problems.append(f"resource_registry {where} is {_kind_of(value)}")
+                problems.append(f"resource_registry {where} is {kind_of(value)}")
 
     registry = environment.get("resource_registry")
     if isinstance(registry, Mapping):
@@ -350,10 +248,10 @@ def resolve(
     registry = merged.get("resource_registry", {})
     templates = _Templates(max_size)
     decisions = []
-    for key_path, values in list(_list_entries(registry)):
+    for key_path, values in list(list_entries(registry)):
         source, line = names[-1], None
         for loaded, environment in reversed(loaded_envs):
-            if _lookup(environment.get("resource_registry", {}), key_path) == values:
+            if lookup_entry(environment.get("resource_registry", {}), key_path) == values:
                 source, line = loaded.path, loaded.line("resource_registry", *key_path)
                 break
         candidates = tuple(_candidate(v, key_path[-1], requires, templates) for v in values)
@@ -362,7 +260,7 @@ def resolve(
         chosen = matched[0] if usable and len(matched) == 1 else None
         decisions.append(Decision(key_path, source, line, requires, candidates, chosen))
         if chosen is not None:
-            _assign(registry, key_path, chosen.absolute or chosen.path)
+            assign_entry(registry, key_path, chosen.absolute or chosen.path)
     if any(d.chosen is None for d in decisions):
         raise ResolutionError(decisions)
     problems = check_heat_environment(merged)

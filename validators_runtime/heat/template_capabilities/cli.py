@@ -1,4 +1,4 @@
-"""``onespec capabilities``: find, summarise and resolve the capabilities of HOT templates.
+"""``onespec template-capabilities``: find, summarise and resolve the capabilities of HOT templates.
 
 Exit codes: 0 when all is well; 1 when the input is invalid (a file that cannot be loaded, a
 malformed section, a list of templates that does not resolve to exactly one); 2 on a usage error.
@@ -18,7 +18,7 @@ from onespec.validators_runtime.cli import FORMAT_OPTION, Invalid, UnusableInput
 from onespec.validators_runtime.cli_grammar import SuggestingGroup, format_option
 from onespec.validators_runtime.cli_grammar import error as report_error
 from onespec.validators_runtime.cli_grammar import warning as report_warning
-from onespec.validators_runtime.heat import capabilities as api
+from onespec.validators_runtime.heat import template_capabilities as api
 from onespec.validators_runtime.heat.hot_loader import MAX_TEMPLATE_SIZE, HeatFileError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -75,8 +75,8 @@ def _json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-@click.group("capabilities", cls=SuggestingGroup)
-def capabilities() -> None:
+@click.group("template-capabilities", cls=SuggestingGroup)
+def template_capabilities() -> None:
     """Template capabilities: find, summarise and resolve them.
 
     A HOT template declares what it provides in a `capabilities` section; an environment
@@ -85,7 +85,7 @@ def capabilities() -> None:
     """
 
 
-@capabilities.command("find")
+@template_capabilities.command("find")
 @click.option("-r", "--recursive", is_flag=True, help="Scan directories, recursively.")
 @click.option(
     "-c",
@@ -114,7 +114,7 @@ def find_command(
 
     \b
     Example:
-      onespec capabilities find -r -c resource_type=OS::TripleO::Controller .
+      onespec template-capabilities find -r -c resource_type=OS::TripleO::Controller .
     """
     pairs = [_constraint(pair) for pair in constraints]
     result = api.find(paths, pairs, recursive=recursive, cache=not no_cache, max_size=max_size)
@@ -127,7 +127,7 @@ def find_command(
         raise Invalid() from None
 
 
-@capabilities.command("summary")
+@template_capabilities.command("summary")
 @click.option(
     "-f",
     "--file",
@@ -166,7 +166,7 @@ def summary_command(
 
     \b
     Example:
-      onespec capabilities summary -f puppet/controller.yaml -f docker/controller.yaml
+      onespec template-capabilities summary -f puppet/controller.yaml -f docker/controller.yaml
     """
     if not files and not directories:
         raise click.UsageError("give templates with -f TEMPLATE, directories with -r DIR, or both")
@@ -200,7 +200,7 @@ def _merge_summaries(first: api.Summary, second: api.Summary) -> api.Summary:
     )
 
 
-@capabilities.command("choices")
+@template_capabilities.command("choices")
 @click.option("-r", "--recursive", is_flag=True, help="Scan directories for environments.")
 @FORMAT_OPTION
 @_SCAN_OPTIONS
@@ -222,7 +222,7 @@ def choices_command(
 
     \b
     Example:
-      onespec capabilities choices -r overcloud-resource-registry-puppet.yaml environments
+      onespec template-capabilities choices -r overcloud-resource-registry-puppet.yaml environments
     """
     result = api.choices(paths, recursive=recursive, cache=not no_cache, max_size=max_size)
     if output_format == "json":
@@ -237,7 +237,7 @@ def choices_command(
         raise Invalid() from None
 
 
-@capabilities.command("resolve")
+@template_capabilities.command("resolve")
 @click.option(
     "-e",
     "--environment",
@@ -284,7 +284,7 @@ def resolve_command(
 
     \b
     Example:
-      onespec capabilities resolve -e environments/puppet.yaml --output-dir build/
+      onespec template-capabilities resolve -e environments/puppet.yaml --output-dir build/
     """
     if (root or overwrite) and output_dir is None:
         raise click.UsageError("--root and --overwrite apply to --output-dir only")

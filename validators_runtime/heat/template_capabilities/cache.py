@@ -2,8 +2,9 @@
 
 Introspecting a tree of templates means parsing every file; asking again with nothing changed
 should not. Each file's facts (its kind, version, capabilities, registry entries, problems) are
-stored as JSON under the user's cache directory (``$XDG_CACHE_HOME/onespec/capabilities``, by
-default ``~/.cache/onespec/capabilities``), one small file per scanned directory, and reused
+stored as JSON under the user's cache directory
+(``$XDG_CACHE_HOME/onespec/template-capabilities``, by default
+``~/.cache/onespec/template-capabilities``), one small file per scanned directory, and reused
 while the file's path, size and modification time (in nanoseconds) are unchanged.
 
 Safety:
@@ -39,10 +40,11 @@ RACY_SECONDS = 2.0
 
 
 def cache_directory() -> Path:
-    """``$XDG_CACHE_HOME/onespec/capabilities``, or ``~/.cache/onespec/capabilities``."""
+    """``$XDG_CACHE_HOME/onespec/template-capabilities``, or
+    ``~/.cache/onespec/template-capabilities``."""
     base = os.environ.get("XDG_CACHE_HOME", "")
     root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
-    return root / "onespec" / "capabilities"
+    return root / "onespec" / "template-capabilities"
 
 
 class FactCache:

@@ -7,9 +7,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from onespec.validators_runtime.heat.capabilities.paths import implementation
-from onespec.validators_runtime.heat.capabilities.scan import Problem, scan
-from onespec.validators_runtime.heat.capabilities.sections import RESOURCE_TYPE
+from onespec.validators_runtime.heat.template_capabilities.model import (
+    RESOURCE_TYPE,
+)
+from onespec.validators_runtime.heat.template_capabilities.paths import (
+    implementation,
+)
+from onespec.validators_runtime.heat.template_capabilities.scan import (
+    Problem,
+    scan,
+)
 
 Constraints = Mapping[str, str] | Iterable[tuple[str, str]]
 

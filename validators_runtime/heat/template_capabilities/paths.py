@@ -9,7 +9,7 @@ import posixpath
 from urllib.parse import urljoin, urlparse
 
 
-def _is_type_name(value: str) -> bool:
+def is_type_name(value: str) -> bool:
     """A registry value that names a resource type (``OS::Heat::None``), not a file."""
     return "::" in value
 
@@ -19,9 +19,9 @@ def _scheme(value: str) -> str:
     return parsed.scheme if len(parsed.scheme) > 1 else ""  # "C:" is a drive, not a scheme
 
 
-def _local(value: str) -> str | None:
+def local_path(value: str) -> str | None:
     """The local path a registry value or reference names, or None (a type or a remote URL)."""
-    if _is_type_name(value):
+    if is_type_name(value):
         return None
     scheme = _scheme(value)
     if scheme == "file":
@@ -29,13 +29,13 @@ def _local(value: str) -> str | None:
     return None if scheme else value
 
 
-def _join_base(base: str | None, value: str) -> str:
+def join_base(base: str | None, value: str) -> str:
     """``value`` read against a registry's ``base_url``, as the Heat client does."""
-    if base is None or _is_type_name(value) or _scheme(value) or os.path.isabs(value):
+    if base is None or is_type_name(value) or _scheme(value) or os.path.isabs(value):
         return value
     if _scheme(base) and _scheme(base) != "file":
         return urljoin(base if base.endswith("/") else base + "/", value)
-    return posixpath.join(_local(base) or base, value)
+    return posixpath.join(local_path(base) or base, value)
 
 
 def display_path(path: str) -> str:
@@ -56,7 +56,7 @@ def implementation(environment: str, value: str | None) -> str:
     """
     if value is None:
         return "null"
-    local = _local(value)
+    local = local_path(value)
     if local is None:
         return value
     return os.path.normpath(os.path.join(os.path.dirname(environment), local))

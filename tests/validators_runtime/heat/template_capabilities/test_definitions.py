@@ -23,8 +23,8 @@ from onespec.generator.template_capabilities import rst as capabilities_rst
 from onespec.generator.template_capabilities import runtime as capabilities_runtime
 from onespec.generator.template_capabilities.schema import ENVIRONMENT_REQUIRES, HOT_CAPABILITIES
 from onespec.validators_runtime._generated import template_capabilities as generated
-from onespec.validators_runtime.heat import capabilities as api
-from onespec.validators_runtime.heat.capabilities import CapabilitiesError, parse_section
+from onespec.validators_runtime.heat import template_capabilities as api
+from onespec.validators_runtime.heat.template_capabilities import CapabilitiesError, parse_section
 from tests.conftest import ROOT
 from tests.validators_runtime.test_isolation import offending
 
@@ -73,7 +73,7 @@ def test_the_committed_module_is_what_the_definitions_generate():
     assert (
         capabilities_runtime.OUTPUT.read_text(encoding="utf-8") == capabilities_runtime.render()
     ), "validators_runtime/_generated/template_capabilities.py is stale: run `onespec generate all`"
-    assert "capabilities" in OUTPUT_FACTORIES
+    assert "template-capabilities" in OUTPUT_FACTORIES
 
 
 def test_the_generated_module_is_plain_literals_and_imports_nothing():
@@ -104,8 +104,8 @@ def test_the_runtime_imports_no_tooling(tmp_path):
     environment = tmp_path / "env.yaml"
     environment.write_text("resource_registry: {OS::X: OS::Heat::None}\n")
     modules = imported_after(
-        "import onespec.validators_runtime.heat.capabilities as api\n"
-        "import onespec.validators_runtime.heat.capabilities.cli\n"
+        "import onespec.validators_runtime.heat.template_capabilities as api\n"
+        "import onespec.validators_runtime.heat.template_capabilities.cli\n"
         f"api.find([{str(ROOT / 'tests' / 'heat' / 'data')!r}], {{'a': 'b'}}, recursive=True,"
         " cache=False)\n"
         f"api.resolve([{str(environment)!r}])\n"
@@ -171,7 +171,9 @@ def test_the_environment_schema_agrees_with_the_runtime_on_requires(section):
 
 
 def test_the_environment_schema_on_the_seed_and_on_what_resolve_writes(tmp_path):
-    seed = ROOT / "tests" / "validators_runtime" / "heat" / "capabilities" / "data" / "seed"
+    seed = (
+        ROOT / "tests" / "validators_runtime" / "heat" / "template_capabilities" / "data" / "seed"
+    )
     import yaml
 
     for name in ("environment.yaml", "docker.yaml", "ansible.yaml", "any.yaml"):

@@ -12,17 +12,6 @@ from typing import Any
 import yaml
 
 from onespec.validators_runtime._generated import template_capabilities as _facts
-from onespec.validators_runtime.heat.capabilities.registry import RegistryEntry, _registry_entries
-from onespec.validators_runtime.heat.capabilities.sections import (
-    REQUIRES,
-    SCAN_SUFFIXES,
-    CapabilitiesError,
-    Severity,
-    Values,
-    _kind_of,
-    parse_section,
-    template_capabilities,
-)
 from onespec.validators_runtime.heat.hot_loader import (
     C_LOADER,
     MAX_ALIAS_EXPANSION,
@@ -32,6 +21,22 @@ from onespec.validators_runtime.heat.hot_loader import (
     classify,
     load,
     version_text,
+)
+from onespec.validators_runtime.heat.template_capabilities.model import (
+    REQUIRES,
+    SCAN_SUFFIXES,
+    CapabilitiesError,
+    Severity,
+    Values,
+    kind_of,
+)
+from onespec.validators_runtime.heat.template_capabilities.registry import (
+    RegistryEntry,
+    registry_entries,
+)
+from onespec.validators_runtime.heat.template_capabilities.sections import (
+    parse_section,
+    template_capabilities,
 )
 
 
@@ -112,14 +117,14 @@ def facts_of(loaded: Loaded) -> dict[str, Any]:
                 facts["requires"] = {k: list(v) for k, v in requires.items()}
         registry = data.get("resource_registry")
         if isinstance(registry, Mapping):
-            entries, registry_errors = _registry_entries(registry, loaded)
+            entries, registry_errors = registry_entries(registry, loaded)
             errors.extend(registry_errors)
             facts["registry"] = [[list(path), value] for path, value in entries]
         elif registry is not None:
             errors.append(
                 (
                     loaded.line("resource_registry"),
-                    f"resource_registry must be a mapping, not {_kind_of(registry)}",
+                    f"resource_registry must be a mapping, not {kind_of(registry)}",
                 )
             )
     facts["errors"] = [list(item) for item in errors]
@@ -252,11 +257,11 @@ def scan(
     """Load every file under ``paths`` as Heat would, and record what each one is.
 
     With ``cache``, facts are reused while a file's path, size and modification time are
-    unchanged (see :mod:`onespec.validators_runtime.heat.capabilities.cache`).
+    unchanged (see :mod:`onespec.validators_runtime.heat.template_capabilities.cache`).
     """
     store = None
     if cache:
-        from onespec.validators_runtime.heat.capabilities.cache import FactCache
+        from onespec.validators_runtime.heat.template_capabilities.cache import FactCache
 
         store = FactCache(
             _fingerprint(max_size, alias_limit),
@@ -282,10 +287,13 @@ def scan(
                 facts = store.get(absolute, stat)
         if facts is None:
             read_at = time.time_ns()
+            walked_into = path not in named
             try:
-                facts = facts_of(load(absolute, max_size=max_size, alias_limit=alias_limit))
+                loaded = load(
+                    absolute, max_size=max_size, alias_limit=alias_limit, reword=not walked_into
+                )
+                facts = facts_of(loaded)
             except LoadError as exc:
-                walked_into = path not in named
                 facts = (
                     _other_facts(exc)
                     if walked_into and exc.code in NOT_HEAT_CODES

@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from onespec.validators_runtime.heat import capabilities as api
+from onespec.validators_runtime.heat import template_capabilities as api
 from onespec.validators_runtime.heat.hot_loader import load
 from tests import peers
-from tests.validators_runtime.heat.capabilities.test_capabilities import (
+from tests.validators_runtime.heat.template_capabilities.test_capabilities import (
     HOT_SECTIONS,
     heat_accepts_environment,
 )
-from tests.validators_runtime.heat.capabilities.test_heat import heat
+from tests.validators_runtime.heat.template_capabilities.test_heat import heat
 
 SOURCE = peers.peer("tripleo-heat-templates")
 TREE = SOURCE.location

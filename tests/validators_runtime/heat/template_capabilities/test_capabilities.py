@@ -16,8 +16,9 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from onespec.validators_runtime.heat import capabilities as api
-from onespec.validators_runtime.heat.capabilities import (
+from onespec.validators_runtime.heat import template_capabilities as api
+from onespec.validators_runtime.heat.hot_loader import LoadError, load, loads
+from onespec.validators_runtime.heat.template_capabilities import (
     CapabilitiesError,
     OutputError,
     ResolutionError,
@@ -26,7 +27,6 @@ from onespec.validators_runtime.heat.capabilities import (
     evaluate,
     parse_section,
 )
-from onespec.validators_runtime.heat.hot_loader import LoadError, load, loads
 
 DATA = Path(__file__).resolve().parent / "data"
 SEED = DATA / "seed"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from onespec.validators_runtime.heat import capabilities as api
-from onespec.validators_runtime.heat.capabilities import cache as capabilities_cache
-from onespec.validators_runtime.heat.capabilities.cache import FactCache, cache_directory
+from onespec.validators_runtime.heat import template_capabilities as api
+from onespec.validators_runtime.heat.template_capabilities import cache as capabilities_cache
+from onespec.validators_runtime.heat.template_capabilities.cache import FactCache, cache_directory
 
 TEMPLATE = "heat_template_version: 2015-10-15\ncapabilities:\n  deployment: {}\nresources: {{}}\n"
 
@@ -36,17 +36,17 @@ def tree(tmp_path, monkeypatch):
 
 
 def cache_files(tmp_path: Path) -> list[Path]:
-    folder = tmp_path / "cache" / "onespec" / "capabilities"
+    folder = tmp_path / "cache" / "onespec" / "template-capabilities"
     return sorted(folder.glob("*.json")) if folder.is_dir() else []
 
 
 def test_the_cache_directory_follows_xdg(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert cache_directory() == tmp_path / "onespec" / "capabilities"
+    assert cache_directory() == tmp_path / "onespec" / "template-capabilities"
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")
-    assert cache_directory() == Path.home() / ".cache" / "onespec" / "capabilities"
+    assert cache_directory() == Path.home() / ".cache" / "onespec" / "template-capabilities"
     monkeypatch.delenv("XDG_CACHE_HOME")
-    assert cache_directory() == Path.home() / ".cache" / "onespec" / "capabilities"
+    assert cache_directory() == Path.home() / ".cache" / "onespec" / "template-capabilities"
 
 
 def test_a_repeated_scan_reads_the_cache(tree, tmp_path):

@@ -9,15 +9,18 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from onespec.validators_runtime.heat.capabilities.paths import _join_base, _local
-from onespec.validators_runtime.heat.capabilities.sections import (
-    _BASE_URL,
-    _LIST_KEYS,
-    _error,
-    _kind_of,
-)
 from onespec.validators_runtime.heat.hot_loader import (
     Loaded,
+)
+from onespec.validators_runtime.heat.template_capabilities.model import (
+    BASE_URL,
+    LIST_KEYS,
+    kind_of,
+    section_error,
+)
+from onespec.validators_runtime.heat.template_capabilities.paths import (
+    join_base,
+    local_path,
 )
 
 RegistryEntry = tuple[tuple[str, ...], Any]
@@ -36,14 +39,14 @@ def walk(
     applied to the entries below it); the keys Heat reserves for lists (``hooks``, ...) are
     yielded as they are, not descended into.
     """
-    here = registry.get(_BASE_URL)
+    here = registry.get(BASE_URL)
     if isinstance(here, str):
-        base = _join_base(base, here)
+        base = join_base(base, here)
     for key, value in registry.items():
-        if key == _BASE_URL:
+        if key == BASE_URL:
             continue
         path = (*prefix, str(key))
-        if key not in _LIST_KEYS and isinstance(value, Mapping):
+        if key not in LIST_KEYS and isinstance(value, Mapping):
             yield path, key, MAPPING, base
             yield from walk(value, path, base)
         else:
@@ -51,7 +54,7 @@ def walk(
 
 
 def _reserved(key: Any) -> bool:
-    return key in _LIST_KEYS
+    return key in LIST_KEYS
 
 
 def _is_path_list(value: Any) -> bool:
@@ -62,11 +65,11 @@ def _bad_entry(path: tuple[str, ...], value: Any) -> str:
     return (
         f"resource_registry {'/'.join(path)} must be a template path, a resource "
         "type, null, a mapping or a non-empty list of template paths, not "
-        f"{_kind_of(value)}"
+        f"{kind_of(value)}"
     )
 
 
-def _registry_entries(
+def registry_entries(
     registry: Mapping[Any, Any], loaded: Loaded | None
 ) -> tuple[list[RegistryEntry], list[tuple[int | None, str]]]:
     """Flatten a ``resource_registry`` into (key path, value) pairs, values against base_url."""
@@ -78,9 +81,9 @@ def _registry_entries(
         if value is None:
             entries.append((path, None))
         elif isinstance(value, str):
-            entries.append((path, _join_base(base, value)))
+            entries.append((path, join_base(base, value)))
         elif _is_path_list(value):
-            entries.append((path, [_join_base(base, v) for v in value]))
+            entries.append((path, [join_base(base, v) for v in value]))
         else:
             line = loaded.line("resource_registry", *path) if loaded else None
             errors.append((line, _bad_entry(path, value)))
@@ -104,12 +107,12 @@ def deep_update(old: dict[Any, Any], new: Mapping[Any, Any]) -> dict[Any, Any]:
     return old
 
 
-def _absolute_registry(registry: Mapping[Any, Any], loaded: Loaded, folder: str) -> dict[str, Any]:
+def absolute_registry(registry: Mapping[Any, Any], loaded: Loaded, folder: str) -> dict[str, Any]:
     """A registry with every local path absolute (read against the file and any base_url)."""
 
     def resolve_value(value: str, base: str | None) -> str:
-        joined = _join_base(base, value)
-        local = _local(joined)
+        joined = join_base(base, value)
+        local = local_path(joined)
         if local is None:
             return joined
         return os.path.normpath(os.path.join(folder, local))
@@ -130,18 +133,18 @@ def _absolute_registry(registry: Mapping[Any, Any], loaded: Loaded, folder: str)
         elif _is_path_list(value):
             parent[key] = [resolve_value(v, base) for v in value]
         else:
-            raise _error(_bad_entry(path, value), loaded, "resource_registry", *path)
+            raise section_error(_bad_entry(path, value), loaded, "resource_registry", *path)
     return result
 
 
-def _list_entries(registry: Mapping[Any, Any]) -> Iterator[Any]:
+def list_entries(registry: Mapping[Any, Any]) -> Iterator[Any]:
     """The entries that map a key to a list of templates: (key path, the list)."""
     for path, key, value, _base in walk(registry):
         if isinstance(value, list) and not _reserved(key):
             yield path, value
 
 
-def _lookup(registry: Mapping[Any, Any], path: Sequence[str]) -> Any:
+def lookup_entry(registry: Mapping[Any, Any], path: Sequence[str]) -> Any:
     node: Any = registry
     for key in path:
         if not isinstance(node, Mapping) or key not in node:
@@ -150,7 +153,7 @@ def _lookup(registry: Mapping[Any, Any], path: Sequence[str]) -> Any:
     return node
 
 
-def _assign(registry: dict[Any, Any], path: Sequence[str], value: Any) -> None:
+def assign_entry(registry: dict[Any, Any], path: Sequence[str], value: Any) -> None:
     node = registry
     for key in path[:-1]:
         node = node[key]

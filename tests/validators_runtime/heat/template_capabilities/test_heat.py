@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from onespec.validators_runtime.heat import capabilities as api
+from onespec.validators_runtime.heat import template_capabilities as api
 from tests import peers
-from tests.validators_runtime.heat.capabilities.test_capabilities import SEED, seed  # noqa: F401 - the fixture
+from tests.validators_runtime.heat.template_capabilities.test_capabilities import SEED, seed  # noqa: F401 - the fixture
 
 
 def heat(environments=(), templates=()) -> dict[str, list[str | None]]:
