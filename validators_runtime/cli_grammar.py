@@ -37,6 +37,8 @@ from typing import Any
 
 import click
 
+from onespec.validators_runtime.inputs import InputError, regular_file
+
 EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_USAGE = 2
@@ -90,6 +92,34 @@ class UnusableInput(click.ClickException):
     """Exit 2 with an ``Error:`` line: the input cannot be used at all, like a usage error."""
 
     exit_code = EXIT_USAGE
+
+
+class InputFile(click.Path):
+    """A file argument that must name a regular file (or ``-``, where ``allow_dash``), checked
+    when the command line is read: for a file handed to another program (an SSH key), which
+    would block on a named pipe as any reader does. Files onespec reads itself are checked again,
+    with their size, where they are read (:mod:`.inputs`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("exists", True)
+        kwargs.setdefault("dir_okay", False)
+        super().__init__(**kwargs)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        converted = super().convert(value, param, ctx)
+        if converted != "-":
+            try:
+                regular_file(converted)
+            except InputError as problem:
+                self.fail(str(problem), param, ctx)
+        return converted
+
+
+def input_error(problem: InputError) -> click.ClickException:
+    """The command-line error for an input the reader refused (:mod:`.inputs`): exit 1 when the
+    file was read and is not text, exit 2 when it could not be used at all."""
+    kind = InvalidInput if problem.code == "encoding" else UnusableInput
+    return kind(str(problem))
 
 
 def error(message: str) -> None:
@@ -169,6 +199,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_USAGE",
     "FORMAT_OPTION",
+    "InputFile",
     "Invalid",
     "InvalidInput",
     "SuggestingChoice",
@@ -178,6 +209,7 @@ __all__ = [
     "did_you_mean",
     "error",
     "format_option",
+    "input_error",
     "progress",
     "progress_wanted",
     "warning",

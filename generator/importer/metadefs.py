@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from onespec.definitions.model import MAX_LENGTH, DefinitionError, EnumMember, ExtraSpec, Value
+from onespec.validators_runtime import inputs
 
 FLAVOR = "OS::Nova::Flavor"
 
@@ -124,12 +125,18 @@ def _properties(document: Mapping[str, Any]) -> Iterable[tuple[str, str, Mapping
             yield f"objects[{obj.get('name', '?')}].properties", name, raw
 
 
+#: The largest metadef file read, in bytes: Glance's largest ships at about 40 KB.
+MAX_METADEF_FILE_SIZE = 4 << 20
+
+
 def read_namespace(path: Path, taken: set[str]) -> ImportedNamespace:
     """One metadef file; ``taken`` holds the names imported so far (the first one wins)."""
     source = path.name
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as error:
+        document = json.loads(inputs.read_text(path, limit=MAX_METADEF_FILE_SIZE))
+    except inputs.InputError as error:
+        raise MetadefImportError(str(error)) from None
+    except (ValueError, RecursionError) as error:
         raise MetadefImportError(f"{path}: cannot be read as a metadef file: {error}") from None
     if not isinstance(document, Mapping) or not isinstance(document.get("namespace"), str):
         raise MetadefImportError(f"{path}: not a metadef namespace (no 'namespace' name)")

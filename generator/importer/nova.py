@@ -17,6 +17,7 @@ from typing import Any
 from onespec.definitions.model import DefinitionError
 from onespec.definitions.nova_shape import ExtraSpecValidator
 from onespec.generator.importer.metadefs import ImportedNamespace, MetadefImportError, NotCarried
+from onespec.generator.review.static import parse
 
 #: Where Nova keeps its validator modules, inside a source tree or an installed ``nova``.
 VALIDATORS_DIR = Path("nova", "api", "validation", "extra_specs")
@@ -89,8 +90,8 @@ def read_module(path: Path, taken: set[str]) -> ImportedNamespace:
     """One Nova validator module; ``taken`` holds the names imported so far."""
     source = path.name
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    except (OSError, UnicodeDecodeError, SyntaxError) as error:
+        tree = parse(path)
+    except SyntaxError as error:
         raise MetadefImportError(f"{path}: cannot be parsed: {error}") from None
     names = _module_constants(tree)
     definitions = []

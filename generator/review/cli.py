@@ -112,6 +112,10 @@ def audit(
                     "seconds": round(elapsed, 3),
                     "notes": list(chosen.notes),
                     "findings": [finding.as_dict() for finding in findings],
+                    "unreadable": [
+                        {"file": file, "line": line, "message": reason}
+                        for file, line, reason in found.unreadable
+                    ],
                 },
                 indent=2,
             )
@@ -122,13 +126,15 @@ def audit(
         for finding in findings:
             where = f"{finding.file}:{finding.line}" if finding.file else "(catalogue)"
             click.echo(f"{where}: {finding.severity}: {finding.code}: {finding.message}")
+        for file, line, reason in found.unreadable:
+            click.echo(f"{file}:{line or 1}: error: unreadable: {reason}")
         errors = sum(finding.severity == "error" for finding in findings)
         click.echo(
             f"{len(findings)} finding(s), {errors} error(s): {len(found.reads)} reads in "
             f"{found.files_seen} files against {len(chosen.definitions)} definitions "
             f"of {chosen.label} ({elapsed:.2f} s)"
         )
-    if findings:
+    if findings or found.unreadable:
         raise click.exceptions.Exit(1)
 
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from onespec.validators_runtime import inputs
+
 _BUILTINS: dict[str, Any] = {"str": str, "int": int, "bool": bool, "True": True, "False": False}
 
 
@@ -26,10 +28,28 @@ class Unresolved(ValueError):
         self.line = getattr(node, "lineno", None)
 
 
+#: The largest Python source read, in bytes: Nova's largest module is about 1.5 MB.
+MAX_SOURCE_SIZE = 4 << 20
+
+
+def read_source(path: Path) -> bytes:
+    """The bytes of the Python file *path*: a regular file of at most :data:`MAX_SOURCE_SIZE`
+    (:mod:`onespec.validators_runtime.inputs` raises its ``InputError`` otherwise)."""
+    return inputs.read_bytes(path, limit=MAX_SOURCE_SIZE)
+
+
 @functools.lru_cache(maxsize=512)
 def parse(path: Path) -> ast.Module:
-    """The syntax tree of *path*, parsed once per process."""
-    return ast.parse(path.read_bytes(), filename=str(path))
+    """The syntax tree of *path*, parsed once per process; a file that cannot be read or
+    parsed (too large, not a regular file, nested past the parser's depth) is a SyntaxError."""
+    try:
+        return ast.parse(read_source(path), filename=str(path))
+    except inputs.InputError as error:
+        raise SyntaxError(error.reason, (str(path), None, None, None)) from None
+    except (RecursionError, MemoryError):
+        raise SyntaxError("nested too deeply to parse", (str(path), None, None, None)) from None
+    except ValueError as error:  # NUL bytes, on older Pythons
+        raise SyntaxError(str(error), (str(path), None, None, None)) from None
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from typing import Any, Literal
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from onespec.validators_runtime import yaml_limits
+from onespec.validators_runtime import inputs, yaml_limits
 from onespec.validators_runtime._generated import template_capabilities as _facts
 
 #: Heat's default ``max_template_size``, in characters.
@@ -492,6 +492,11 @@ def loads(
 def read_text(path: str | os.PathLike[str], *, max_size: int | None = MAX_TEMPLATE_SIZE) -> str:
     """The file's text (UTF-8), refusing at once a file too large for ``max_size`` characters."""
     name = os.fspath(path)
+    try:
+        inputs.regular_file(name)  # a named pipe would block the open; /dev/zero never ends
+    except inputs.InputError as exc:
+        code = "not-a-file" if exc.code == "not-a-file" else "unreadable"
+        raise LoadError(code, exc.reason, path=name) from None
     try:
         with open(name, "rb") as stream:
             # UTF-8 takes at most 4 bytes a character: a file with more bytes than that is too

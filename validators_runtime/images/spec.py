@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from onespec.validators_runtime import yaml_limits
+from onespec.validators_runtime import inputs, yaml_limits
 from onespec.validators_runtime._generated import image_validators as grammar
 from onespec.validators_runtime.images.errors import ImageValidationSpecificationError
 from onespec.validators_runtime.images.packages import Package
@@ -721,6 +721,12 @@ def default_roots(yaml_path: Path, resource_roots: Sequence[str | Path] | None) 
     return [Path(root) for root in resource_roots]
 
 
+def read_spec_text(file: str) -> str:
+    """The text of a spec file, read through :mod:`onespec.validators_runtime.inputs`: a regular
+    file of at most 4 bytes a character of :data:`MAX_SPEC_SIZE`, never read past that."""
+    return inputs.read_text(file, limit=4 * MAX_SPEC_SIZE)
+
+
 def load(
     yaml_path: str | Path,
     *,
@@ -731,13 +737,11 @@ def load(
     path = Path(yaml_path)
     file = str(yaml_path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
+        text = read_spec_text(file)
+    except inputs.InputError as exc:
         raise ImageValidationSpecificationError(
-            f"cannot read the spec: {exc.strerror}", file=file
+            f"the spec {exc.reason}", file=file, line=exc.line
         ) from None
-    except UnicodeDecodeError:
-        raise ImageValidationSpecificationError("the spec is not UTF-8 text", file=file) from None
     return loads(
         text,
         file=file,

@@ -64,7 +64,7 @@ def build_enforcer(policy_file: str | Path | None = None) -> Enforcer:
     path = None
     if policy_file is not None:
         path = Path(policy_file).resolve()
-        if not path.is_file():
+        if not path.exists():
             raise PolicyFileError(f"The policy file {str(policy_file)!r} does not exist.")
     defaults = rule_defaults()
     if path is None:
@@ -106,19 +106,32 @@ def build_enforcer(policy_file: str | Path | None = None) -> Enforcer:
     return enforcer
 
 
+#: The largest policy file read, in bytes: every rule of the API, commented, is about 4 KB.
+MAX_POLICY_FILE_SIZE = 1 << 20
+
+
 def _check_yaml(path: Path, shown: str) -> None:
     """Read the file as YAML first, so that a syntax error names its line in one sentence
     (oslo.policy would pass on PyYAML's multi-line dump)."""
     import yaml
 
+    from onespec.validators_runtime import inputs, yaml_limits
     from onespec.validators_runtime.cli_grammar import yaml_message
 
     try:
-        yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = inputs.read_text(path, limit=MAX_POLICY_FILE_SIZE)
+    except inputs.InputError as exc:
+        raise PolicyFileError(f"The policy file {shown}: {exc.reason}") from None
+    loader = yaml_limits.counting_loader("PolicyLoader")
+    try:
+        yaml.load(text, Loader=loader)  # noqa: S506 - a counting safe loader
     except yaml.YAMLError as exc:
         raise PolicyFileSyntaxError(yaml_message(exc, shown)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PolicyFileError(f"The policy file {shown!r} cannot be read: {exc}") from None
+    except yaml_limits.YAMLLimitError as exc:
+        raise PolicyFileSyntaxError(f"{shown}:{exc.line}: {exc.reason}") from None
+    except ValueError as exc:  # an integer past Python's digit limit, a bad timestamp
+        reason = str(exc).split(":")[0]
+        raise PolicyFileSyntaxError(f"{shown}: not a policy file: {reason}") from None
 
 
 def authorize(enforcer: Enforcer, rule: str, context: Any) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 import textwrap
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 
 import click
 
+from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import components as facts
 from onespec.validators_runtime.cli import FORMAT_OPTION, Invalid
 from onespec.validators_runtime.cli_grammar import InvalidInput, SuggestingGroup, format_option
@@ -81,6 +81,11 @@ def _load(path: Path, files_root: Path | None, parameters: tuple[str, ...]) -> T
 def _names(items: Any) -> str:
     items = list(items)
     return ", ".join(items) if items else "none"
+
+
+#: The most the hook reads from standard input, in bytes: a derived config holds the component's
+#: configs (each a template's worth at most) and its inputs.
+MAX_HOOK_INPUT = 8 << 20
 
 
 @click.group("component", cls=SuggestingGroup)
@@ -479,8 +484,12 @@ def hook_command(
             os.environ.get(f"{prefix}_OUTPUTS") or (SCRIPT_OUTPUTS_DIR if script else OUTPUTS_DIR)
         )
     settings = HookSettings(hooks_dir, working_dir, outputs_dir, timeout, mode=mode)
-    stdin = sys.stdin.buffer.read()
-    answer = run_script_hook(stdin, settings) if script else run_hook(stdin, settings)
+    try:
+        stdin = inputs.read_bytes("-", limit=MAX_HOOK_INPUT)
+    except inputs.InputError as exc:  # never read past the limit: the answer says why
+        answer = failure(str(exc))
+    else:
+        answer = run_script_hook(stdin, settings) if script else run_hook(stdin, settings)
     if output_format == "json":
         click.echo(dumps(answer))
     else:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import components as facts
 from onespec.validators_runtime.heat import hot_loader
 from onespec.validators_runtime.heat.components.validation import (
@@ -239,11 +240,9 @@ class Template:
             )
             return Unresolved("get_file", raw)
         try:
-            return target.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            reason = "it is not UTF-8 text"
-        except OSError as exc:
-            reason = exc.strerror or type(exc).__name__
+            return inputs.read_text(target, limit=4 * hot_loader.MAX_TEMPLATE_SIZE)
+        except inputs.InputError as exc:
+            reason = f"the file {exc.reason}"
         problems.append(
             Problem(path, "unresolvable", f"get_file cannot read {argument!r}: {reason}.")
         )
