@@ -35,7 +35,7 @@ CPU_SECONDS = 1.0
 PEAK_MB = 200.0
 
 
-# --- How each file parameter is given its file ----------------------------------------------------
+# --- How each file parameter is given its file ------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,7 @@ def test_the_table_covers_every_file_parameter():
     assert not stale, f"no longer parameters: {stale}"
 
 
-# --- The hostile inputs ----------------------------------------------------------------------------
+# --- The hostile inputs ---------------------------------------------------------------------
 
 _DEEP = 100_000
 _DIGITS = "9" * 4301

@@ -381,5 +381,4 @@ def main() -> None:
     cli()
 
 
-#: The shared grammar's helpers, importable from here as the area CLIs always have.
-__all__ = ["FORMAT_OPTION", "Invalid", "InvalidInput", "UnusableInput", "cli", "main"]
+__all__ = ["cli", "main"]

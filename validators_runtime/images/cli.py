@@ -16,8 +16,8 @@ from typing import Any
 
 import click
 
-from onespec.validators_runtime.cli import FORMAT_OPTION
 from onespec.validators_runtime.cli_grammar import (
+    FORMAT_OPTION,
     InputFile,
     InvalidInput,
     SuggestingGroup,

@@ -13,8 +13,13 @@ from typing import Any
 
 import click
 
-from onespec.validators_runtime.cli import FORMAT_OPTION, Invalid, UnusableInput
-from onespec.validators_runtime.cli_grammar import InvalidInput, SuggestingGroup
+from onespec.validators_runtime.cli_grammar import (
+    FORMAT_OPTION,
+    Invalid,
+    InvalidInput,
+    SuggestingGroup,
+    UnusableInput,
+)
 
 _DATABASE_URL = click.option(
     "--database-url",

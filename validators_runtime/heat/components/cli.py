@@ -19,8 +19,13 @@ import click
 
 from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import components as facts
-from onespec.validators_runtime.cli import FORMAT_OPTION, Invalid
-from onespec.validators_runtime.cli_grammar import InvalidInput, SuggestingGroup, format_option
+from onespec.validators_runtime.cli_grammar import (
+    FORMAT_OPTION,
+    Invalid,
+    InvalidInput,
+    SuggestingGroup,
+    format_option,
+)
 from onespec.validators_runtime.cli_grammar import error as report_error
 from onespec.validators_runtime.heat.components.deployment import (
     DeploymentConfig,
