@@ -17,7 +17,7 @@ from typing import Any
 from onespec.definitions.model import DefinitionError
 from onespec.definitions.nova_shape import ExtraSpecValidator
 from onespec.generator.importer.metadefs import ImportedNamespace, MetadefImportError, NotCarried
-from onespec.generator.review.static import parse
+from onespec.validators_runtime import inputs
 
 #: Where Nova keeps its validator modules, inside a source tree or an installed ``nova``.
 VALIDATORS_DIR = Path("nova", "api", "validation", "extra_specs")
@@ -86,12 +86,18 @@ def _is_validator_call(node: ast.AST) -> bool:
     return name == "ExtraSpecValidator"
 
 
+#: The largest validator module read, in bytes: Nova's largest is about 25 KB.
+MAX_MODULE_SIZE = 4 << 20
+
+
 def read_module(path: Path, taken: set[str]) -> ImportedNamespace:
     """One Nova validator module; ``taken`` holds the names imported so far."""
     source = path.name
     try:
-        tree = parse(path)
-    except SyntaxError as error:
+        tree = ast.parse(inputs.read_bytes(path, limit=MAX_MODULE_SIZE), filename=str(path))
+    except inputs.InputError as error:
+        raise MetadefImportError(str(error)) from None
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
         raise MetadefImportError(f"{path}: cannot be parsed: {error}") from None
     names = _module_constants(tree)
     definitions = []

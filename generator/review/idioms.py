@@ -123,6 +123,8 @@ def load_file(path: Path) -> IdiomTable:
         data = yaml.load(text, Loader=loader) or {}  # noqa: S506 - a counting safe loader
     except (yaml.YAMLError, yaml_limits.YAMLLimitError) as error:
         raise IdiomYAMLError(yaml_message(error, str(path))) from None
+    except ValueError as error:  # an integer past Python's digit limit
+        raise IdiomFileError(f"{path}: not an idiom file: {str(error).split(':')[0]}") from None
     if not isinstance(data, Mapping):
         raise IdiomFileError(f"{path}:1: expected a mapping with 'idioms' and 'prefixes'")
     idioms = tuple(

@@ -495,8 +495,10 @@ def read_text(path: str | os.PathLike[str], *, max_size: int | None = MAX_TEMPLA
     try:
         inputs.regular_file(name)  # a named pipe would block the open; /dev/zero never ends
     except inputs.InputError as exc:
-        code = "not-a-file" if exc.code == "not-a-file" else "unreadable"
-        raise LoadError(code, exc.reason, path=name) from None
+        if exc.code == "not-a-file":
+            raise LoadError("not-a-file", exc.reason, path=name) from None
+        reason = exc.reason.removeprefix("cannot be read: ")
+        raise LoadError("unreadable", f"cannot read the file: {reason}", path=name) from None
     try:
         with open(name, "rb") as stream:
             # UTF-8 takes at most 4 bytes a character: a file with more bytes than that is too

@@ -124,7 +124,7 @@ def _check_yaml(path: Path, shown: str) -> None:
         raise PolicyFileError(f"The policy file {shown}: {exc.reason}") from None
     loader = yaml_limits.counting_loader("PolicyLoader")
     try:
-        yaml.load(text, Loader=loader)  # noqa: S506 - a counting safe loader
+        data = yaml.load(text, Loader=loader)  # noqa: S506 - a counting safe loader
     except yaml.YAMLError as exc:
         raise PolicyFileSyntaxError(yaml_message(exc, shown)) from None
     except yaml_limits.YAMLLimitError as exc:
@@ -132,6 +132,10 @@ def _check_yaml(path: Path, shown: str) -> None:
     except ValueError as exc:  # an integer past Python's digit limit, a bad timestamp
         reason = str(exc).split(":")[0]
         raise PolicyFileSyntaxError(f"{shown}: not a policy file: {reason}") from None
+    if data is not None and not isinstance(data, dict):
+        raise PolicyFileSyntaxError(
+            f"{shown}:1: not a policy file: a policy file is a mapping of rule names to rules"
+        )
 
 
 def authorize(enforcer: Enforcer, rule: str, context: Any) -> bool:
