@@ -26,6 +26,7 @@ import click
 import pytest
 
 from onespec.validators_runtime.cli import cli
+from tests.commands import walk
 from tests.measure import run_capped
 
 ONESPEC = str(Path(sys.executable).with_name("onespec"))
@@ -132,19 +133,10 @@ READS_STDIN = {("component", "hook")}
 FILE_STRINGS = {("diff", "old"), ("diff", "new")}
 
 
-def _walk(command: click.Command, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], Any]]:
-    if isinstance(command, click.Group):
-        context = click.Context(command)
-        for name in command.list_commands(context):
-            yield from _walk(command.get_command(context, name), (*path, name))
-    else:
-        yield path, command
-
-
 def file_parameters() -> set[tuple[str, ...]]:
     """Every (command..., parameter) that names a path, every stdin reader, the file strings."""
     found = {(*path, "stdin") for path in READS_STDIN} | FILE_STRINGS
-    for path, command in _walk(cli, ()):
+    for path, command in walk():
         for parameter in command.params:
             if isinstance(parameter.type, click.Path) and parameter.name:
                 found.add((*path, parameter.name))

@@ -519,15 +519,9 @@ def read_text(path: str | os.PathLike[str], *, max_size: int | None = MAX_TEMPLA
             line=_line_at(head, max_size),
         )
     try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise LoadError(
-            "encoding",
-            f"the file is not UTF-8 text (byte {raw[exc.start]:#04x} at offset {exc.start})",
-            path=name,
-            line=line,
-        ) from None
+        return inputs.decoded(raw, name)
+    except inputs.InputError as exc:
+        raise LoadError("encoding", f"the file {exc.reason}", path=name, line=exc.line) from None
 
 
 def load(

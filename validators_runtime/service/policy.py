@@ -122,7 +122,7 @@ def _check_yaml(path: Path, shown: str) -> None:
         text = inputs.read_text(path, limit=MAX_POLICY_FILE_SIZE)
     except inputs.InputError as exc:
         raise PolicyFileError(f"The policy file {shown}: {exc.reason}") from None
-    loader = yaml_limits.counting_loader("PolicyLoader")
+    loader = yaml_limits.counting_loader("PolicyLoader", python=True)  # its lines, as before
     try:
         data = yaml.load(text, Loader=loader)  # noqa: S506 - a counting safe loader
     except yaml.YAMLError as exc:
