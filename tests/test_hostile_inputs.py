@@ -348,6 +348,8 @@ def _command_names(key: tuple[str, ...]) -> set[str]:
     return names
 
 
+# Each case is a second of a child process; 284 of them are the slow part of the suite.
+@pytest.mark.slow
 @pytest.mark.parametrize(("key", "kind"), CASES, ids=[f"{' '.join(k)}-{kind}" for k, kind in CASES])
 def test_a_hostile_input_is_refused_in_bounds(world, key, kind):
     case = Path(tempfile.mkdtemp(dir=world))

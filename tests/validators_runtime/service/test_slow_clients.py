@@ -69,6 +69,7 @@ def _answer_time(host: str, port: int) -> float:
     return time.perf_counter() - started
 
 
+@pytest.mark.slow  # three rounds, two seconds apart
 def test_twice_the_limit_of_slow_clients_do_not_delay_a_normal_request(server):
     from onespec.validators_runtime.service.cli import CONNECTION_LIMIT
 
