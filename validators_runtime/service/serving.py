@@ -19,8 +19,6 @@ from waitress.adjustments import Adjustments
 from waitress.server import MultiSocketServer, TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
-from onespec.validators_runtime.service.cli import CHANNEL_TIMEOUT, CONNECTION_LIMIT
-
 
 class SheddingServer(TcpWSGIServer):
     """A waitress TCP server that makes room for new connections instead of refusing them."""
@@ -52,8 +50,8 @@ def create_server(
     host: str,
     port: int,
     threads: int,
-    connection_limit: int = CONNECTION_LIMIT,
-    channel_timeout: int = CHANNEL_TIMEOUT,
+    connection_limit: int,
+    channel_timeout: int,
 ) -> Any:
     """A server for ``application`` on ``host:port`` (every address ``host`` names), as
     ``waitress.create_server`` builds one, with :class:`SheddingServer` for each socket."""
