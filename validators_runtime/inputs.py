@@ -103,10 +103,8 @@ def not_a_file(name: str, mode: int) -> InputError:
 
 def too_large(name: str, limit: int, size: int | None = None) -> InputError:
     """The refusal of an input over ``limit`` bytes (``size`` when known)."""
-    known = f"{size:,} bytes" if size is not None else f"more than {limit:,} bytes"
-    return InputError(
-        "too-large", name, f"is {known}; the limit is {limit:,} bytes, so it is not read"
-    )
+    known = f"is {size:,} bytes, over" if size is not None else "is larger than"
+    return InputError("too-large", name, f"{known} the limit of {limit:,} bytes; it is not read")
 
 
 def regular_file(path: str | os.PathLike[str]) -> os.stat_result:

@@ -55,7 +55,7 @@ def test_a_file_over_the_limit_is_refused_from_its_size(tmp_path):
         stream.truncate(3 << 30)  # sparse: reading it would take 3 GiB
     error = refusal(huge, limit=1 << 20)
     assert error.code == "too-large"
-    assert "3,221,225,472 bytes; the limit is 1,048,576 bytes" in str(error)
+    assert "is 3,221,225,472 bytes, over the limit of 1,048,576 bytes" in str(error)
 
 
 def test_a_file_at_the_limit_is_read(tmp_path):
@@ -71,7 +71,7 @@ def test_endless_standard_input_is_refused_at_the_limit():
         error = refusal("-", limit=1 << 20, stdin=endless)
         assert endless.tell() <= (1 << 20) + 1  # read no further than the limit and one byte
     assert error.code == "too-large"
-    assert str(error).startswith("<stdin>: is more than 1,048,576 bytes")
+    assert str(error).startswith("<stdin>: is larger than the limit of 1,048,576 bytes")
 
 
 def test_missing_and_not_utf8_are_located(tmp_path):
