@@ -414,3 +414,32 @@ def test_the_unreadable_case_is_unreadable_to_its_user(world):
         deadline=5.0,
     )
     assert done.status == 1 and "Permission denied" in done.output
+
+
+# --- Files a command reads because an input names them ------------------------------------------
+
+_TEMPLATE = """\
+heat_template_version: 2018-08-31
+resources:
+  c:
+    type: OS::Heat::SoftwareComponent
+    properties:
+      configs:
+        - actions: [CREATE]
+          tool: script
+          config: {get_file: target.sh}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "oversize", "directory"])
+def test_a_hostile_get_file_target_is_refused_in_bounds(tmp_path, kind):
+    """``get_file`` read a 3 GB target whole, and blocked on a named pipe."""
+    (tmp_path / "t.yaml").write_text(_TEMPLATE)
+    HOSTILE[kind](tmp_path / "target.sh", "text")
+    measured = run_capped([ONESPEC, "component", "validate", "t.yaml"], cwd=tmp_path, deadline=10)
+    assert measured.status == 1, measured.output
+    # A link to /dev/zero leads out of the files root, and is refused for that first.
+    said = ("get_file cannot read 'target.sh'", "is outside the files root")
+    assert any(words in measured.output for words in said), measured.output
+    assert measured.seconds <= CPU_SECONDS and measured.megabytes <= PEAK_MB
