@@ -17,7 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import yaml
+
 from onespec.definitions.policy import RULE_NAMES, RULES
+from onespec.validators_runtime import yaml_limits
 
 if TYPE_CHECKING:
     from oslo_policy.policy import Enforcer, RuleDefault
@@ -110,23 +113,40 @@ def build_enforcer(policy_file: str | Path | None = None) -> Enforcer:
 MAX_POLICY_FILE_SIZE = 1 << 20
 
 
+#: libyaml's events, fast on any input; the pure-Python parser's, whose lines name a syntax
+#: error where a reader looks for it, only to describe a file already found not to be YAML.
+_POLICY_LOADERS = (
+    yaml_limits.counting_loader("PolicyLoader"),
+    yaml_limits.counting_loader("PolicyLoaderPython", python=True),
+)
+
+
+def _python_error(text: str) -> BaseException | None:
+    """The pure-Python parser's error for ``text``, which libyaml refused; None when libyaml
+    refused it for its own nesting limit (the Python parser would take long to say so)."""
+    if text.count("[") + text.count("{") > 1000:
+        return None
+    try:
+        yaml.load(text, Loader=_POLICY_LOADERS[1])  # noqa: S506 - a counting safe loader
+    except (yaml.YAMLError, ValueError, yaml_limits.YAMLLimitError) as exc:
+        return exc if isinstance(exc, yaml.YAMLError) else None
+    return None
+
+
 def _check_yaml(path: Path, shown: str) -> None:
     """Read the file as YAML first, so that a syntax error names its line in one sentence
     (oslo.policy would pass on PyYAML's multi-line dump)."""
-    import yaml
-
-    from onespec.validators_runtime import inputs, yaml_limits
+    from onespec.validators_runtime import inputs
     from onespec.validators_runtime.cli_grammar import yaml_message
 
     try:
         text = inputs.read_text(path, limit=MAX_POLICY_FILE_SIZE)
     except inputs.InputError as exc:
         raise PolicyFileError(f"The policy file {shown}: {exc.reason}") from None
-    loader = yaml_limits.counting_loader("PolicyLoader", python=True)  # its lines, as before
     try:
-        data = yaml.load(text, Loader=loader)  # noqa: S506 - a counting safe loader
+        data = yaml.load(text, Loader=_POLICY_LOADERS[0])  # noqa: S506 - a counting safe loader
     except yaml.YAMLError as exc:
-        raise PolicyFileSyntaxError(yaml_message(exc, shown)) from None
+        raise PolicyFileSyntaxError(yaml_message(_python_error(text) or exc, shown)) from None
     except yaml_limits.YAMLLimitError as exc:
         raise PolicyFileSyntaxError(f"{shown}:{exc.line}: {exc.reason}") from None
     except ValueError as exc:  # an integer past Python's digit limit, a bad timestamp
