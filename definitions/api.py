@@ -8,7 +8,7 @@ and the microversion (Nova's 2.86) from which the extra specs written are valida
 
 from __future__ import annotations
 
-from onespec.definitions.model import MAX_LENGTH
+from onespec.definitions.model import KEY_CHARACTERS, MAX_LENGTH
 
 #: The request header that selects a microversion, as in ``OpenStack-API-Version: compute 2.86``.
 MICROVERSION_HEADER = "OpenStack-API-Version"
@@ -43,7 +43,8 @@ VALIDATION_MODES = ("strict", "permissive", "off")
 
 #: The characters Nova's API allows in an extra-spec key, as a regular-expression class: letters,
 #: digits, ``_``, ``:``, ``.``, ``-`` and the space. Any other key is refused before validation.
-EXTRA_SPEC_KEY_CHARACTERS = "A-Za-z0-9_:. -"
+#: Definitions' names are held to the same rule (stated in the model, which this module reads).
+EXTRA_SPEC_KEY_CHARACTERS = KEY_CHARACTERS
 
 #: The longest extra-spec key and value (the size of Nova's database columns).
 EXTRA_SPEC_MAX_LENGTH = MAX_LENGTH

@@ -4,10 +4,10 @@ A definition is a frozen dataclass: a plain, comparable value that the generator
 the runtime compiles into lookup tables. This module uses the standard library only, because the
 runtime (which services import) may import it and nothing else of ``definitions``.
 
-The other stdlib-only modules of the vocabulary: :mod:`onespec.definitions.nova_shape` (the
+The other stdlib-only modules of the vocabulary: ``onespec.definitions.nova_shape`` (the
 Nova-shaped ``ExtraSpecValidator`` turned into this model) and
-:mod:`onespec.definitions.entry_points` (definitions other packages publish). Plugin labels have
-their own, :mod:`onespec.definitions.plugin_labels`.
+``onespec.definitions.entry_points`` (definitions other packages publish). Plugin labels have
+their own, ``onespec.definitions.plugin_labels``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from onespec.definitions.key_templates import DIGITS_PATTERN, template_regex, template_text
+
 #: Longest key or value a flavor extra spec may have (the size of Nova's database columns).
 MAX_LENGTH = 255
+
+#: The characters Nova's API allows in an extra-spec key, as a regular-expression class: letters,
+#: digits, ``_``, ``:``, ``.``, ``-`` and the space. A definition's name (its literal text; the
+#: ``{parameter}`` placeholders aside) is held to the same rule, so no definition names a key the
+#: API would refuse.
+KEY_CHARACTERS = "A-Za-z0-9_:. -"
+_KEY_TEXT = re.compile(f"[{KEY_CHARACTERS}]*")
 
 #: The value types an extra spec may have. Values always arrive as strings; the type says how the
 #: string is read.
@@ -31,8 +40,6 @@ FALSE_STRINGS: frozenset[str] = frozenset({"0", "f", "false", "off", "n", "no"})
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-#: The pattern of an int parameter that names none: digits, so never a negative number.
-DIGITS_PATTERN = "[0-9]+"
 _DEFAULT_PARAMETER_PATTERNS = {int: DIGITS_PATTERN, str: "[^:]+"}
 
 
@@ -437,6 +444,22 @@ class ExtraSpec:
         ]
         if stray:
             raise definition_error("the name has an unbalanced brace", self.name, "name")
+        refused = sorted(
+            {
+                character
+                for s in segments
+                if isinstance(s, LiteralText) and not _KEY_TEXT.fullmatch(s.text)
+                for character in s.text
+                if not _KEY_TEXT.fullmatch(character)
+            }
+        )
+        if refused:
+            raise definition_error(
+                f"the name holds {', '.join(map(repr, refused[:5]))}, which Nova's API refuses in "
+                f"a key (it allows {KEY_CHARACTERS})",
+                self.name,
+                "name",
+            )
         unused = sorted(set(by_name) - set(used))
         if unused:
             raise definition_error(
@@ -485,19 +508,15 @@ class ExtraSpec:
 
 
 def segments_regex(segments: Sequence[Segment]) -> str:
-    """The regular expression of a name template, each parameter a named group."""
-    parts = []
-    for segment in segments:
-        if isinstance(segment, LiteralText):
-            parts.append(re.escape(segment.text))
-        else:
-            parts.append(f"(?P<{segment.name}>{segment.regex})")
-    return "".join(parts)
+    """The regular expression of a name template, each parameter a group named after it."""
+    return template_regex(
+        s.text if isinstance(s, LiteralText) else (s.name, s.regex) for s in segments
+    )
 
 
 def segments_text(segments: Sequence[Segment]) -> str:
     """The template written back as text, ``{param}`` placeholders included."""
-    return "".join(s.text if isinstance(s, LiteralText) else f"{{{s.name}}}" for s in segments)
+    return template_text(s.text if isinstance(s, LiteralText) else (s.name, s) for s in segments)
 
 
 @dataclass(frozen=True)

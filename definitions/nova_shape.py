@@ -83,14 +83,15 @@ def ExtraSpecValidator(
     deprecated: bool = False,
     **fields: Any,
 ) -> ExtraSpec:
-    """Build an :class:`ExtraSpec` from the shape the specification shows.
+    """Build an :class:`~onespec.definitions.model.ExtraSpec` from the shape the specification
+    shows.
 
     The capitalised name is the specification's, kept so that out-of-tree code ports unchanged.
 
     ``value`` is a mapping such as ``{'type': int, 'min': 1}``; ``parameters`` a list of mappings
     such as ``{'name': 'id', 'type': int, 'description': '...'}``; ``deprecated=True`` marks the
-    spec deprecated. Any field of :class:`ExtraSpec` (``status``, ``virt_drivers``, ...) may be
-    given as a keyword too.
+    spec deprecated. Any field of :class:`~onespec.definitions.model.ExtraSpec` (``status``,
+    ``virt_drivers``, ...) may be given as a keyword too.
     """
     if not isinstance(name, str) or not name:
         raise DefinitionError(f"a definition needs a non-empty string name, not {name!r}")
@@ -129,7 +130,8 @@ def ExtraSpecValidator(
 
 
 def coerce_definition(obj: Any) -> ExtraSpec:
-    """Turn anything an out-of-tree package may publish into an :class:`ExtraSpec`.
+    """Turn anything an out-of-tree package may publish into an
+    :class:`~onespec.definitions.model.ExtraSpec`.
 
     Accepted: an ``ExtraSpec``; a mapping of the seed's keyword arguments; or any object with the
     seed's attributes (``name``, ``description``, ``value``, ``parameters``, ``deprecated``) --

@@ -4,12 +4,45 @@ Every generated module under ``validators_runtime/_generated/`` is a list of ass
 literals, so importing it builds nothing and a reviewer can read a diff of it. They all format
 those literals the same way -- insertion order kept, 100 columns, compact -- so that the same data
 always gives the same text and ``make check`` sees only real changes.
+
+:func:`literal` is the one way a value that came from outside (a name in a user's metadef file,
+a file name) reaches generated source: as a Python literal that evaluates back to that value and
+can never close a string, start a statement or hold a character Python refuses in source.
 """
 
 from __future__ import annotations
 
+import ast
 import pprint
 from collections.abc import Iterable, Iterator
+
+#: The plain values :func:`literal` spells.
+Plain = str | int | bool | None | tuple["Plain", ...]
+
+
+class NotALiteral(TypeError):
+    """A value :func:`literal` does not spell (a float, an object): a bug of the caller."""
+
+
+def literal(value: Plain) -> str:
+    """Python source for *value*: a literal on one line that evaluates back to exactly *value*.
+
+    Strings are spelt by :func:`repr`, which escapes quotes, backslashes, line breaks, NUL,
+    lone surrogates (what undecodable bytes become) and every other unprintable character, so
+    no input can end the literal early or put a raw newline in the source. Tuples are spelt
+    member by member. The result is read back with :func:`ast.literal_eval` and compared, so a
+    spelling that would mean anything else fails here instead of in a user's package.
+    """
+    if isinstance(value, tuple):
+        members = [literal(member) for member in value]
+        text = f"({members[0]},)" if len(members) == 1 else f"({', '.join(members)})"
+    elif value is None or isinstance(value, bool | int | str):
+        text = repr(value)
+    else:
+        raise NotALiteral(f"no literal for a {type(value).__name__}")
+    if "\n" in text or ast.literal_eval(text) != value:
+        raise NotALiteral(f"{text[:80]} does not read back as the value it spells")
+    return text
 
 
 def assignment(name: str, value: object) -> Iterator[str]:

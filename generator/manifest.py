@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from onespec.definitions.registry import in_tree
-from onespec.generator.api import labels as api_labels
+from onespec.generator.api import plugin_labels as api_plugin_labels
 from onespec.generator.api import schemas as api_schemas
 from onespec.generator.catalog import CATALOG_FILE, catalog
 from onespec.generator.components import runtime as components_runtime
@@ -123,7 +123,7 @@ def deployment_output(name: str, directory: Path) -> Output:
 #: Every output ``onespec generate all`` writes, by name, in order.
 OUTPUT_FACTORIES: dict[str, Callable[[], Output]] = {
     "runtime": runtime_output,
-    "plugin-labels": api_labels.output,
+    "plugin-labels": api_plugin_labels.output,
     "api": api_schemas.output,
     "metadefs": metadefs.output,
     "schemas": schemas_output,

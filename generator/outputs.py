@@ -15,8 +15,19 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from onespec import validators_runtime
+
 #: The checkout the committed outputs live in.
 ROOT = Path(__file__).resolve().parents[1]
+
+#: Where the generated runtime modules live: ``validators_runtime/_generated/``, found from the
+#: package itself, in a checkout or installed. The one place that says so.
+GENERATED = Path(validators_runtime.__file__).parent / "_generated"
+
+
+def generated_module(name: str) -> Path:
+    """The generated runtime module ``name``: ``extra_specs`` -> ``_generated/extra_specs.py``."""
+    return GENERATED / f"{name}.py"
 
 
 @dataclass(frozen=True)

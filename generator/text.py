@@ -9,7 +9,11 @@ _LINK = re.compile(r"`([^`<]*?)\s*(?:<[^>]*>)?`__?")
 _INLINE_LITERAL = re.compile(r"``(.+?)``")
 _QUOTED_LITERAL = re.compile(r"``(.+?)``", re.DOTALL)
 _EMPHASIS = re.compile(r"\*{1,2}([^*\s][^*]*?)\*{1,2}")
-_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?](?=\s+[A-Z(\"'])")
+#: The end of a sentence: the next one starts with a capital, a digit, a quote, a parenthesis or
+#: reStructuredText markup (a literal, a role); abbreviations end none.
+_SENTENCE_END = re.compile(
+    r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bcf)[.!?](?=\s+[A-Z0-9(\"'`:*])"
+)
 
 
 def plain_text(text: str, *, paragraphs: bool = False) -> str:
@@ -40,6 +44,13 @@ def plain_text(text: str, *, paragraphs: bool = False) -> str:
 
 
 def first_sentence(text: str) -> str:
-    """The first sentence of plain text (all of it when there is only one)."""
-    match = _SENTENCE_END.search(text)
-    return text[: match.end()] if match else text
+    """The first sentence of a text, on one line (all of it when there is only one).
+
+    A sentence ends at ``.``, ``!`` or ``?`` followed by space and a capital letter, a digit,
+    a quote, a parenthesis or markup; never at an abbreviation (``e.g.``, ``i.e.``, ``etc.``,
+    ``vs.``), a version number (``2.1``) or a name (``hw:numa_cpus.0``). Every summary -- the
+    reference's tables, the JSON Schemas' descriptions -- cuts here, so all show one sentence.
+    """
+    flat = " ".join(text.split())
+    match = _SENTENCE_END.search(flat)
+    return flat[: match.end()] if match else flat

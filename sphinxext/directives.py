@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Any, ClassVar
 
 from docutils import nodes
@@ -16,6 +15,7 @@ from onespec.generator import rst
 from onespec.generator.api import rst as api_rst
 from onespec.generator.extra_specs import rst as spec_rst
 from onespec.sphinxext.rendered import RenderedLines
+from onespec.validators_runtime.problems import closest
 
 LOGGER = logging.getLogger(__name__)
 
@@ -45,8 +45,8 @@ class AutoExtraSpecs(RenderedLines):
         namespace = next((ns for ns in registry.namespaces if ns.name == name), None)
         if namespace is None:
             known = [ns.name for ns in registry.namespaces]
-            close = difflib.get_close_matches(name, known, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            close = closest(name, known)
+            hint = f"; did you mean {close!r}?" if close is not None else ""
             LOGGER.warning(
                 f"unknown extra-spec namespace {name!r}{hint}",
                 location=self.get_location(),

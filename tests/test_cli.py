@@ -228,7 +228,11 @@ def test_json_output_lists_every_finding():
         "hw:hide_hypervisor_id",
     )
     for finding in report["findings"]:
-        assert set(finding) == {"key", "value", "code", "severity", "message", "suggestion"}
+        assert set(finding) == {
+            *("code", "severity", "message", "file", "line", "path", "value", "suggestion"),
+            "key",
+        }
+        assert finding["path"] == finding["key"]
 
 
 def test_json_output_in_permissive_mode_is_valid_with_a_warning():

@@ -30,21 +30,32 @@ definitions published in the ``onespec.extra_specs`` entry-point group, loaded o
 from __future__ import annotations
 
 import logging
-import re
-import reprlib
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from onespec.definitions.key_templates import template_text
 from onespec.validators_runtime._generated import extra_specs as _generated
+from onespec.validators_runtime.extra_spec_values import (
+    FALSE_STRINGS,
+    MAX_LENGTH,
+    TRUE_STRINGS,
+    ValueRule,
+)
+from onespec.validators_runtime.problems import (
+    Location,
+    Problem,
+    Severity,
+    Suggestions,
+    shown,
+)
 from onespec.validators_runtime.tables import (
+    HeadIndex,
     ParameterRecord,
-    PatternEntry,
+    Pattern,
     SpecRecord,
     Tables,
-    parameter_problem,
-    template_text,
 )
 
 if TYPE_CHECKING:
@@ -52,23 +63,17 @@ if TYPE_CHECKING:
     from onespec.definitions.model import ExtraSpec
 
 # Importing this module stays cheap (services import it at startup): the vocabulary, the
-# compiler and difflib are imported only by the paths that need them.
+# compiler and difflib (through problems.closest) are imported only by the paths that need them.
 
 LOG = logging.getLogger(__name__)
 
 #: The entry-point group out-of-tree definitions are published in.
 ENTRY_POINT_GROUP: str = _generated.ENTRY_POINT_GROUP
-MAX_LENGTH: int = _generated.MAX_LENGTH
-TRUE_STRINGS = frozenset(_generated.TRUE_STRINGS)
-FALSE_STRINGS = frozenset(_generated.FALSE_STRINGS)
 
 Mode = Literal["strict", "permissive", "off"]
 MODES: tuple[str, ...] = ("strict", "permissive", "off")
 
 Code = Literal["unknown-key", "invalid-key", "invalid-value", "deprecated"]
-Severity = Literal["error", "warning"]
-
-_BOOL_SPELLINGS = tuple(sorted(TRUE_STRINGS | FALSE_STRINGS))
 
 #: How many unknown keys of one call get a did-you-mean search; the others get only what an
 #: index answers at once (the same key in another case). A call's cost then does not grow with
@@ -79,35 +84,11 @@ MAX_SUGGESTIONS = 20
 #: without being turned into text (which Python refuses past 4,300 digits).
 _INT_LIMIT = 10**MAX_LENGTH
 
-_SHOWN = reprlib.Repr()
-_SHOWN.maxlevel = 3
-_SHOWN.maxstring = _SHOWN.maxother = _SHOWN.maxlong = 80
 
-
-def shown(value: Any) -> str:
-    """``repr(value)`` for a message, bounded: deep nesting and huge integers are elided."""
-    if type(value) is str:
-        return repr(value)
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _INT_LIMIT:
-        return f"<an integer of more than {MAX_LENGTH} digits>"
-    try:
-        return _SHOWN.repr(value)
-    except (ValueError, RecursionError):
-        return f"<{type(value).__name__}>"
-
-
-def _plain_value(value: Any) -> Any:
-    """A value as JSON can carry it: itself when it is plain and printable, else its repr."""
-    if value is None or isinstance(value, str | float):
-        return value
-    if isinstance(value, int) and abs(value) < _INT_LIMIT:
-        return value
-    return shown(value)
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One problem with one extra spec.
+@dataclass(frozen=True, init=False)
+class Finding(Problem):
+    """One problem with one extra spec: a :class:`~onespec.validators_runtime.problems.Problem`
+    whose location's ``path`` is the key.
 
     ``code`` is ``unknown-key`` (a key in a known namespace that no definition matches),
     ``invalid-key`` (something that cannot be an extra-spec key at all: not a string, empty, or
@@ -115,23 +96,43 @@ class Finding:
     closest valid key or value, where one is close enough to be what was meant.
     """
 
-    key: Any
-    code: Code
-    severity: Severity
-    message: str
-    suggestion: str | None = None
-    value: Any = None
+    key: Any = None
+
+    def __init__(
+        self,
+        key: Any,
+        code: Code,
+        severity: Severity,
+        message: str,
+        suggestion: str | None = None,
+        value: Any = None,
+    ) -> None:
+        # One finding per bad key, and a hostile request may hold 100,000 of them: the fields
+        # are set in one step rather than through the frozen dataclass's per-field setattr,
+        # and the location is built only when it is read.
+        self.__dict__.update(
+            code=code,
+            message=message,
+            severity=severity,
+            value=value,
+            suggestion=suggestion,
+            key=key,
+        )
+
+    @property  # type: ignore[override]
+    def location(self) -> Location:
+        """Where the finding is: the key, as ``path``."""
+        return Location(path=self.key_text)
+
+    @property
+    def key_text(self) -> str:
+        """The key as a report shows it: itself, or bounded when it is not a string."""
+        return self.key if isinstance(self.key, str) else shown(self.key)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form, for ``--format json`` and API error bodies."""
-        return {
-            "key": self.key if isinstance(self.key, str) else shown(self.key),
-            "value": _plain_value(self.value),
-            "code": self.code,
-            "severity": self.severity,
-            "message": self.message,
-            "suggestion": self.suggestion,
-        }
+        """The one JSON shape of a finding (code, severity, message, file, line, path, value,
+        suggestion), and the key, for ``--format json`` and API error bodies."""
+        return {**super().to_dict(), "key": self.key_text}
 
     def __str__(self) -> str:
         return self.message
@@ -154,245 +155,6 @@ class ExtraSpecValidationError(ValueError):
     @property
     def warnings(self) -> tuple[Finding, ...]:
         return tuple(f for f in self.findings if f.severity == "warning")
-
-
-class _Spec:
-    """The run-time form of one spec record: just what checking a value needs."""
-
-    __slots__ = (
-        "_compiled",
-        "enum",
-        "enum_set",
-        "kind",
-        "max_length",
-        "maximum",
-        "minimum",
-        "name",
-        "namespace",
-        "pattern",
-        "pattern_hint",
-        "removal",
-        "replacement",
-        "since",
-        "status",
-    )
-
-    def __init__(self, record: SpecRecord) -> None:
-        self.name = record.name
-        self.namespace = record.namespace
-        self.kind = record.type
-        self.minimum = record.min
-        self.maximum = record.max
-        self.enum = record.enum
-        self.pattern = record.pattern
-        self.pattern_hint = record.pattern_hint
-        self.max_length = record.max_length
-        self.status = record.status
-        self.since = record.since
-        self.replacement = record.replacement
-        self.removal = record.removal
-        self.enum_set = frozenset(self.enum)
-        self._compiled: re.Pattern[str] | None = None
-
-    def problem(self, value: str) -> tuple[str, str | None] | None:
-        """Why ``value`` is invalid and what was probably meant, or None when it is valid."""
-        if len(value) > MAX_LENGTH:
-            return f"is longer than {MAX_LENGTH} characters", None
-        kind = self.kind
-        if kind == "bool":
-            folded = value.strip().lower()
-            if folded in TRUE_STRINGS or folded in FALSE_STRINGS:
-                return None
-            return (
-                "is not a boolean (use true or false; yes/no, on/off, 1/0, t/f and y/n work too)",
-                _closest(folded, _BOOL_SPELLINGS),
-            )
-        if kind == "int":
-            try:
-                number = int(value)
-            except ValueError:
-                return "is not an integer", _integral(value)
-            if self.minimum is not None and number < self.minimum:
-                return f"is less than the minimum of {self.minimum}", str(self.minimum)
-            if self.maximum is not None and number > self.maximum:
-                return f"is greater than the maximum of {self.maximum}", str(self.maximum)
-            return None
-        if self.enum and value not in self.enum_set:
-            allowed = ", ".join(self.enum)
-            return f"is not one of the allowed values: {allowed}", _closest(value, self.enum)
-        if self.pattern is not None:
-            compiled = self._compiled
-            if compiled is None:
-                compiled = self._compiled = re.compile(self.pattern)
-            if compiled.fullmatch(value) is None:
-                if self.pattern_hint:
-                    return f"is not {self.pattern_hint} (pattern {self.pattern!r})", None
-                return f"does not match the pattern {self.pattern!r}", None
-        if self.max_length is not None and len(value) > self.max_length:
-            return f"is longer than {self.max_length} characters", None
-        return None
-
-
-def _closest(word: str, choices: Iterable[str]) -> str | None:
-    """The choice a typo most probably meant: an exact match ignoring case, or a close one."""
-    import difflib
-
-    choices = list(choices)
-    lowered = word.lower()
-    for choice in choices:
-        if choice.lower() == lowered:
-            return choice
-    matches = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return matches[0] if matches else None
-
-
-def _integral(value: str) -> str | None:
-    """``'2.0'`` was probably meant as ``'2'``."""
-    try:
-        number = float(value)
-    except ValueError:
-        return None
-    if number.is_integer() and abs(number) < 2**63:
-        return str(int(number))
-    return None
-
-
-class _Pattern:
-    """A patterned key template, compiled on first use so startup stays cheap."""
-
-    __slots__ = (
-        "_compiled",
-        "bounded",
-        "head",
-        "index",
-        "names",
-        "parameters",
-        "regex",
-        "template",
-    )
-
-    def __init__(self, entry: PatternEntry, template: str) -> None:
-        self.head, self.regex, self.index, self.parameters = entry
-        self.template = template
-        self.names = tuple(f"p{n}" for n in range(len(self.parameters)))
-        self.bounded = any(_needs_bounds_check(parameter) for parameter in self.parameters)
-        self._compiled: re.Pattern[str] | None = None
-
-    def match(self, text: str) -> tuple | None:
-        """None when ``text`` does not match; ``()`` when it does; else the broken parameter
-        as ``(parameter record, text, reason)``."""
-        compiled = self._compiled
-        if compiled is None:
-            compiled = self._compiled = re.compile(self.regex)
-        found = compiled.fullmatch(text)
-        if found is None:
-            return None
-        if not self.bounded:
-            return ()
-        values = [found.group(name) for name in self.names]
-        return parameter_problem(self.parameters, values) or ()
-
-
-def _needs_bounds_check(parameter: tuple) -> bool:
-    """Whether a match of the parameter's pattern may still break its bounds.
-
-    ``{id}`` with ``[0-9]+`` and a minimum of 0 cannot: skipping the check keeps the commonest
-    patterned keys (``hw:numa_cpus.0``) on the fast path.
-    """
-    _, kind, pattern, minimum, maximum, max_length = parameter
-    if max_length is not None:
-        return True
-    if kind != "int":
-        return False
-    if maximum is not None:
-        return True
-    return minimum is not None and not (minimum <= 0 and pattern == _generated.DIGITS_PATTERN)
-
-
-class _HeadIndex:
-    """Patterns indexed by their literal head: one dict probe per distinct head length.
-
-    The cost of finding the candidates for a text depends on how many different head lengths
-    there are, not on how many patterns: 10,000 patterns with ten head lengths cost ten probes.
-    """
-
-    __slots__ = ("_by_length",)
-
-    def __init__(self, patterns: Iterable[_Pattern]) -> None:
-        by_length: dict[int, dict[str, list[_Pattern]]] = {}
-        for pattern in patterns:
-            by_length.setdefault(len(pattern.head), {}).setdefault(pattern.head, []).append(pattern)
-        self._by_length = tuple(sorted(by_length.items()))
-
-    def candidates(self, text: str) -> list[_Pattern]:
-        found: list[_Pattern] | None = None
-        merged = False
-        for length, table in self._by_length:
-            patterns = table.get(text[:length])
-            if patterns:
-                if found is None:
-                    found = patterns
-                else:
-                    found = [*found, *patterns]
-                    merged = True
-        if found is None:
-            return []
-        if merged:
-            found.sort(key=lambda pattern: pattern.index)  # precedence: in-tree first
-        return found
-
-    def __bool__(self) -> bool:
-        return bool(self._by_length)
-
-
-class _Suggestions:
-    """Finds the closest of many choices quickly: trigram overlap picks a few, difflib ranks them.
-
-    Comparing a typo with every standard trait through difflib alone takes milliseconds; the
-    trigram pre-selection keeps a rejected key, suggestion included, well under one.
-    """
-
-    __slots__ = ("_choices", "_grams", "_lowered")
-
-    def __init__(self, choices: Iterable[str]) -> None:
-        self._choices = tuple(dict.fromkeys(choices))
-        self._lowered = {choice.lower(): choice for choice in self._choices}
-        grams: dict[str, list[int]] = {}
-        for number, choice in enumerate(self._choices):
-            for gram in _trigrams(choice):
-                grams.setdefault(gram, []).append(number)
-        self._grams = grams
-
-    def same_ignoring_case(self, word: str) -> str | None:
-        return self._lowered.get(word.lower())
-
-    def closest(self, word: str, cutoff: float = 0.6, shortlist: int = 8) -> str | None:
-        same = self._lowered.get(word.lower())
-        if same is not None:
-            return same
-        counts: dict[int, int] = {}
-        for gram in _trigrams(word):
-            for number in self._grams.get(gram, ()):
-                counts[number] = counts.get(number, 0) + 1
-        if not counts:
-            return None
-        import difflib
-        import heapq
-
-        best, best_ratio = None, cutoff
-        matcher = difflib.SequenceMatcher(None, "", word, autojunk=False)
-        for number in heapq.nlargest(shortlist, counts, key=counts.__getitem__):
-            choice = self._choices[number]
-            matcher.set_seq1(choice)
-            ratio = matcher.ratio()
-            if ratio >= best_ratio and (best is None or ratio > best_ratio):
-                best, best_ratio = choice, ratio
-        return best
-
-
-def _trigrams(word: str) -> set[str]:
-    padded = f"\x00{word.lower()}\x00"
-    return {padded[i : i + 3] for i in range(len(padded) - 2)}
 
 
 _FOREIGN = object()  # the key's namespace is claimed by no definition
@@ -460,7 +222,7 @@ class Registry:
         self.problems: tuple[PluginProblem, ...] = tuple(problems)
         records = [SpecRecord._make(record) for record in tables.specs]
         self._records = records
-        self._specs = [_Spec(record) for record in records]
+        self._specs = [ValueRule(record) for record in records]
         self._exact = tables.exact
         self._prefixes = tables.prefixes
         first_in_group = {}
@@ -468,18 +230,18 @@ class Registry:
             members = [*exact_rests.values(), *(entry[2] for entry in patterns)]
             first_in_group[len(first_in_group)] = records[min(members)]
         self._group_namespace = {group: spec.namespace for group, spec in first_in_group.items()}
-        self._prefix_index = _HeadIndex(
-            _Pattern(entry, template_text(first_in_group[entry[2]].prefix))
+        self._prefix_index = HeadIndex(
+            Pattern(entry, template_text(first_in_group[entry[2]].prefix))
             for entry in tables.patterned_prefixes
         )
         self._groups = [
             (
                 exact_rests,
-                _HeadIndex(_Pattern(entry, records[entry[2]].name) for entry in patterns),
+                HeadIndex(Pattern(entry, records[entry[2]].name) for entry in patterns),
             )
             for exact_rests, patterns in tables.groups
         ]
-        self._suggestions: dict[int, _Suggestions] = {}
+        self._suggestions: dict[int, Suggestions] = {}
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -492,7 +254,7 @@ class Registry:
 
     # -- lookup -------------------------------------------------------------------------------
 
-    def _find(self, key: str, *, patterned_only: bool = False) -> _Spec | _Miss | object:
+    def _find(self, key: str, *, patterned_only: bool = False) -> ValueRule | _Miss | object:
         """The spec for ``key``, or a :class:`_Miss` (known namespace), or ``_FOREIGN``.
 
         ``patterned_only`` skips parameter-free definitions: it answers whether a pattern
@@ -550,7 +312,7 @@ class Registry:
         """The name of the definition that governs ``key`` (``hw:numa_cpus.{id}`` for
         ``hw:numa_cpus.0``), or None."""
         found = self._find(key)
-        return found.name if isinstance(found, _Spec) else None
+        return found.name if isinstance(found, ValueRule) else None
 
     # -- validation ---------------------------------------------------------------------------
 
@@ -579,10 +341,10 @@ class Registry:
         if type(key) is not str:
             findings.append(
                 Finding(
-                    key,
-                    "invalid-key",
-                    "error",
-                    f"Extra spec key {shown(key)} is not a string.",
+                    key=key,
+                    code="invalid-key",
+                    severity="error",
+                    message=f"Extra spec key {shown(key)} is not a string.",
                     value=value,
                 )
             )
@@ -591,7 +353,11 @@ class Registry:
             reason = "is empty" if not key else f"is longer than {MAX_LENGTH} characters"
             findings.append(
                 Finding(
-                    key, "invalid-key", "error", f"Extra spec key {key!r} {reason}.", value=value
+                    key=key,
+                    code="invalid-key",
+                    severity="error",
+                    message=f"Extra spec key {shown(key)} {reason}.",
+                    value=value,
                 )
             )
             return
@@ -609,14 +375,23 @@ class Registry:
         if text is None:
             return  # not a string: reported above, and no rule can apply to it
         value = text
-        spec: _Spec = found  # type: ignore[assignment]
+        spec: ValueRule = found  # type: ignore[assignment]
         problem = spec.problem(value)
         if problem is not None:
             reason, suggestion = problem
-            message = f"Extra spec {key!r} has the value {value!r}, which {reason}."
+            message = f"Extra spec {key!r} has the value {shown(value)}, which {reason}."
             if suggestion is not None:
                 message += f" Did you mean {suggestion!r}?"
-            findings.append(Finding(key, "invalid-value", "error", message, suggestion, value))
+            findings.append(
+                Finding(
+                    key=key,
+                    code="invalid-value",
+                    severity="error",
+                    message=message,
+                    suggestion=suggestion,
+                    value=value,
+                )
+            )
         if spec.status == "deprecated":
             findings.append(self._deprecated(key, value, spec))
 
@@ -640,13 +415,20 @@ class Registry:
         findings.append(Finding(key, "invalid-value", "error", message, value=value))
         return None
 
-    def _deprecated(self, key: str, value: Any, spec: _Spec) -> Finding:
+    def _deprecated(self, key: str, value: Any, spec: ValueRule) -> Finding:
         # Imported on the first deprecated key only: most validations never meet one.
         from onespec.definitions.model import deprecation_sentence
 
         replacement = repr(spec.replacement) if spec.replacement else None
         message = deprecation_sentence(f"Extra spec {key!r}", spec.since, spec.removal, replacement)
-        return Finding(key, "deprecated", "warning", message, spec.replacement, value)
+        return Finding(
+            key=key,
+            code="deprecated",
+            severity="warning",
+            message=message,
+            suggestion=spec.replacement,
+            value=value,
+        )
 
     def _unknown(self, key: str, value: Any, miss: _Miss, mode: str, *, search: bool) -> Finding:
         severity: Severity = "error" if mode == "strict" else "warning"
@@ -656,7 +438,9 @@ class Registry:
                 f"Extra spec {key!r} matches {template!r}, but its {{{parameter[0]}}} part "
                 f"{text!r} {reason}."
             )
-            return Finding(key, "unknown-key", severity, message, None, value)
+            return Finding(
+                key=key, code="unknown-key", severity=severity, message=message, value=value
+            )
         namespace = self._group_namespace[miss.groups[0]]
         if namespace:
             message = f"Extra spec {key!r} is not a known key of the {namespace!r} namespace."
@@ -665,9 +449,16 @@ class Registry:
         suggestion = self._suggest_key(key, miss, search=search)
         if suggestion is not None:
             message += f" Did you mean {suggestion!r}?"
-        return Finding(key, "unknown-key", severity, message, suggestion, value)
+        return Finding(
+            key=key,
+            code="unknown-key",
+            severity=severity,
+            message=message,
+            suggestion=suggestion,
+            value=value,
+        )
 
-    def _suggestions_for(self, group: int) -> _Suggestions:
+    def _suggestions_for(self, group: int) -> Suggestions:
         """Every key template of a group, after its prefix: what a typo is compared with.
 
         Built on the first typo in the group, not at startup, because most services never
@@ -680,7 +471,7 @@ class Registry:
                 *exact_rests,
                 *(template_text(self._records[entry[2]].rest) for entry in patterns),
             )
-            suggestions = _Suggestions(choices)
+            suggestions = Suggestions(choices)
             with self._lock:
                 self._suggestions[group] = suggestions
         return suggestions
@@ -691,7 +482,7 @@ class Registry:
         rest = key.partition(":")[2] if miss.prefix is not None else key
         for group in miss.groups:
             suggestions = self._suggestions_for(group)
-            best = suggestions.closest(rest) if search else suggestions.same_ignoring_case(rest)
+            best = suggestions.closest(rest) if search else suggestions.same_folded(rest)
             if best is not None:
                 return f"{miss.prefix}:{best}" if miss.prefix is not None else best
         return None
@@ -708,7 +499,7 @@ def _shadowed(registry: Registry, definitions: Iterable[ExtraSpec]) -> list[tupl
         if definition.parameters:
             continue
         owner = registry._find(definition.name, patterned_only=True)
-        if isinstance(owner, _Spec):
+        if isinstance(owner, ValueRule):
             found.append((definition, owner.name))
     return found
 
@@ -810,7 +601,10 @@ def validate(specs: Mapping[Any, Any], *, mode: Mode = "strict") -> list[Finding
 
 
 __all__ = [
+    "FALSE_STRINGS",
+    "MAX_LENGTH",
     "MODES",
+    "TRUE_STRINGS",
     "ExtraSpecValidationError",
     "Finding",
     "Registry",

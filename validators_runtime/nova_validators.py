@@ -16,16 +16,27 @@ Refusals raise ``nova.exception.ValidationError`` when Nova is importable, with 
 the onespec ``findings``. Where onespec's verdict deliberately differs from Nova's, the reason is in
 ``definitions/nova_differences.py``.
 
-Like the rest of the runtime this module needs only the standard library; descriptions, which
-the tables leave out, are read from the definitions on first access only.
+Nova also loads the validators other packages register in its entry-point group
+``nova.api.extra_spec_validators`` (modules with a ``register()`` returning
+``base.ExtraSpecValidator`` objects); so does this module, every one but Nova's own (which
+onespec's catalogue replaces), so installing the adapter never drops a rule a plugin adds.
+``VALIDATORS`` is keyed by Nova's names (``hw:numa_cpus.{num}``), so code written against Nova's
+registry -- Nova's own documentation extension among it -- reads the adapter's the same way.
+
+Like the rest of the runtime this module needs no library beyond the standard library, but it
+is not standard library only: on first use (its import) it builds onespec's default registry,
+which imports ``onespec.definitions``' vocabulary modules (``model``, ``nova_shape``,
+``entry_points``); descriptions, which the tables leave out, are read from the whole catalogue
+(``onespec.definitions.registry``) on first access only.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -40,17 +51,32 @@ from onespec.validators_runtime.tables import ParameterRecord, SpecRecord, Templ
 #: How every refusal starts, as Nova words it.
 PREFIX = "Validation failed; "
 
+#: The entry-point group in which Nova finds validator modules, its own and other packages'.
+NOVA_ENTRY_POINT_GROUP = "nova.api.extra_spec_validators"
+#: Nova's own validator modules: onespec's catalogue stands in for them.
+_NOVAS_OWN = "nova.api.validation.extra_specs."
+
+#: Definitions whose parameters Nova names otherwise: onespec's name -> Nova's. Nova's registry
+#: is keyed by its names, and code reading it (Nova's docs extension, its tests) looks them up.
+NOVA_NAMES = {
+    "hw:numa_cpus.{id}": "hw:numa_cpus.{num}",
+    "hw:numa_mem.{id}": "hw:numa_mem.{num}",
+}
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+LOG = logging.getLogger(__name__)
+
 _TYPES: dict[str, type] = {"str": str, "int": int, "bool": bool}
 
 
-def _parameter_regex(parameter: ParameterRecord) -> str:
+def _parameter_regex(parameter: ParameterRecord, name: str) -> str:
     """A parameter's expression as Nova spells it: a bounded repetition written out.
 
     onespec matches ``[a-z]*`` and then checks ``max_length`` so that an over-long suffix is
     reported; Nova writes the bound into the expression (``([a-z]{1,64})?``). Both match the
     same texts within the bound, and Nova's own tests compare the spelling.
     """
-    name, _, regex, _, _, max_length = parameter
+    _, _, regex, _, _, max_length = parameter
     if max_length is not None and regex.endswith("*") and re.fullmatch(r"\[[^\]]+\]\*", regex):
         regex = f"({regex[:-1]}{{1,{max_length}}})?"
     elif max_length is not None and re.fullmatch(r"\[[^\]]+\]\+", regex):
@@ -58,23 +84,29 @@ def _parameter_regex(parameter: ParameterRecord) -> str:
     return f"(?P<{name}>{regex})"
 
 
-def _template_regex(template: Template) -> str:
+def _template_regex(template: Template, names: Mapping[str, str] = MappingProxyType({})) -> str:
+    """The template's expression; *names* renames parameters (onespec's name -> Nova's)."""
     return "".join(
-        re.escape(part) if isinstance(part, str) else _parameter_regex(part) for part in template
+        re.escape(part)
+        if isinstance(part, str)
+        else _parameter_regex(part, names.get(part[0], part[0]))
+        for part in template
     )
 
 
-def _parameters(record: SpecRecord) -> tuple[Mapping[str, Any], ...]:
+def _parameters(record: SpecRecord, names: Mapping[str, str]) -> tuple[Mapping[str, Any], ...]:
     return tuple(
-        MappingProxyType({"name": part[0], "pattern": part[2], "description": ""})
+        MappingProxyType(
+            {"name": names.get(part[0], part[0]), "pattern": part[2], "description": ""}
+        )
         for part in (*record.prefix, *record.rest)
         if not isinstance(part, str)
     )
 
 
 @functools.cache
-def _descriptions() -> Mapping[str, str]:
-    """Every definition's description, read from the definitions on first access.
+def _descriptions() -> Mapping[str, tuple[str, str]]:
+    """Every definition's description and its value's, read from the definitions on first access.
 
     The runtime's tables carry only what validation needs; importing the catalogue costs
     time and libraries a service should not pay for unless something asks for a description.
@@ -83,7 +115,35 @@ def _descriptions() -> Mapping[str, str]:
         from onespec.definitions.registry import load
     except ImportError:  # the runtime installed without the definitions' libraries
         return {}
-    return {definition.name: definition.description for definition in load().definitions}
+    return {
+        definition.name: (definition.description, definition.value.description)
+        for definition in load().definitions
+    }
+
+
+class _Value(Mapping[str, Any]):
+    """A validator's ``value`` with Nova's keys, ``description`` read on first access only."""
+
+    def __init__(self, name: str, fields: Mapping[str, Any], description: str | None) -> None:
+        self._name = name
+        self._fields = dict(fields)
+        self._description = description
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "description":
+            if self._description is None:
+                return _descriptions().get(self._name, ("", ""))[1]
+            return self._description
+        return self._fields[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*self._fields, "description"])
+
+    def __len__(self) -> int:
+        return len(self._fields) + 1
+
+    def __repr__(self) -> str:
+        return f"{{{', '.join(f'{k!r}: {v!r}' for k, v in self._fields.items())}, ...}}"
 
 
 @dataclass(frozen=True)
@@ -101,10 +161,16 @@ class NovaValidator:
     name_regex: str
     value_regex: str | None = None
     _registry: Registry | None = field(default=None, repr=False, compare=False)
+    #: onespec's name of the definition, where Nova names it otherwise (:data:`NOVA_NAMES`).
+    _onespec_name: str | None = field(default=None, repr=False, compare=False)
+    #: The description of a definition that is not in onespec's catalogue (a Nova plugin's).
+    _description: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def description(self) -> str:
-        return _descriptions().get(self.name, "")
+        if self._description is not None:
+            return self._description
+        return _descriptions().get(self._onespec_name or self.name, ("", ""))[0]
 
     def validate(self, name: str, value: str) -> None:
         """Check ``value`` for key ``name``, which must be one this definition governs."""
@@ -113,25 +179,91 @@ class NovaValidator:
         _check(self._registry or default_registry(), name, value)
 
 
-def _validator(record: SpecRecord, registry: Registry) -> NovaValidator:
+def _validator(
+    record: SpecRecord, registry: Registry, descriptions: Mapping[str, tuple[str, str]]
+) -> NovaValidator:
     value: dict[str, Any] = {"type": _TYPES[record.type]}
     for key in ("min", "max", "pattern"):
         if getattr(record, key) is not None:
             value[key] = getattr(record, key)
     if record.enum:
         value["enum"] = list(record.enum)
-    name_regex = _template_regex(record.prefix)
-    if record.rest or ":" in record.name:
-        name_regex += ":" + _template_regex(record.rest)
+    nova_name = NOVA_NAMES.get(record.name, record.name)
+    names = dict(
+        zip(_PLACEHOLDER.findall(record.name), _PLACEHOLDER.findall(nova_name), strict=True)
+    )
+    if ":" in record.name:
+        name_regex = _template_regex(record.prefix, names) + ":"
+        name_regex += _template_regex(record.rest, names)
+    else:  # no namespace: the whole name is the rest (group_policy)
+        name_regex = _template_regex(record.rest, names)
+    own = descriptions.get(record.name)
     return NovaValidator(
-        name=record.name,
-        value=MappingProxyType(value),
+        name=nova_name,
+        value=_Value(record.name, value, own[1] if own else None),
         deprecated=record.status == "deprecated",
-        parameters=_parameters(record),
+        parameters=_parameters(record, names),
         name_regex=name_regex,
         value_regex=record.pattern if record.type == "str" else None,
         _registry=registry,
+        _onespec_name=record.name,
+        _description=own[0] if own else None,
     )
+
+
+def _novas_plugins() -> tuple[Any, ...]:
+    """The entry points of Nova's group that are not Nova's own validator modules."""
+    import importlib.metadata
+
+    return tuple(
+        entry_point
+        for entry_point in importlib.metadata.entry_points(group=NOVA_ENTRY_POINT_GROUP)
+        if not entry_point.value.startswith(_NOVAS_OWN)
+    )
+
+
+def with_novas_plugins(registry: Registry) -> tuple[Registry, Mapping[str, tuple[str, str]]]:
+    """*registry* with the validators of Nova's plugins added, and their descriptions.
+
+    A plugin is loaded as Nova loads it (its module's ``register()``), and its Nova-shaped
+    validators read as onespec reads that shape. A plugin that fails to load, or a validator
+    whose name the registry already governs, is logged and left out, as Nova logs a plugin it
+    cannot load; the registry's own definitions always win.
+    """
+    plugins = _novas_plugins()
+    if not plugins:
+        return registry, {}
+    from onespec.definitions.entry_points import load_entry_points, log_problems
+    from onespec.validators_runtime.compiler import spec_record
+    from onespec.validators_runtime.tables import build_tables
+
+    sources, problems = load_entry_points(NOVA_ENTRY_POINT_GROUP, plugins)
+    kept: dict[str, tuple[Any, str]] = {}
+    refused = []
+    for source in sources:
+        for definition in source.definitions:
+            if definition.name in kept or registry.lookup(definition.name) is not None:
+                refused.append(f"{source.label}: {definition.name!r} is already defined; skipped")
+                continue
+            kept[definition.name] = (definition, source.label)
+    log_problems(problems, LOG)
+    for message in refused:
+        LOG.warning("Nova extra-spec validator plugins: %s", message)
+    if not kept:
+        return registry, {}
+    tables = build_tables(
+        (*registry.tables.specs, *(spec_record(definition) for definition, _ in kept.values()))
+    )
+    extended = Registry(
+        tables,
+        sources={**registry.sources, **{name: label for name, (_, label) in kept.items()}},
+        problems=(*registry.problems, *problems),
+    )
+    descriptions = {
+        name: (definition.description, definition.value.description)
+        for name, (definition, _) in kept.items()
+    }
+    return extended, descriptions
 
 
 #: Nova's registry: every definition by name (``hw:numa_cpus.{id}``, ``resources{group}:VCPU``).
@@ -142,14 +274,21 @@ _lock = threading.Lock()
 
 
 def load_validators(registry: Registry | None = None) -> None:
-    """Fill :data:`VALIDATORS` and :data:`NAMESPACES` from ``registry`` (the default one).
+    """Fill :data:`VALIDATORS` and :data:`NAMESPACES` from ``registry``.
 
-    Nova calls its own ``load_validators()`` once at import; this one runs at import too, and
-    again whenever called, replacing the contents in place so references others hold stay live.
+    Without ``registry``: onespec's default one, with the validators of Nova's plugins
+    (:func:`with_novas_plugins`). Nova calls its own ``load_validators()`` once at import; this
+    one runs at import too, and again whenever called, replacing the contents in place so
+    references others hold stay live.
     """
-    registry = registry or default_registry()
+    descriptions: Mapping[str, tuple[str, str]] = {}
+    if registry is None:
+        registry, descriptions = with_novas_plugins(default_registry())
     records = [SpecRecord._make(record) for record in registry.tables.specs]
-    validators = {record.name: _validator(record, registry) for record in records}
+    validators = {
+        validator.name: validator
+        for validator in (_validator(record, registry, descriptions) for record in records)
+    }
     namespaces = {_template_regex(record.prefix) for record in records if ":" in record.name}
     with _lock:
         VALIDATORS.clear()
@@ -203,4 +342,13 @@ def validate(name: str, value: str) -> None:
 
 load_validators()
 
-__all__ = ["NAMESPACES", "VALIDATORS", "NovaValidator", "load_validators", "validate"]
+__all__ = [
+    "NAMESPACES",
+    "NOVA_ENTRY_POINT_GROUP",
+    "NOVA_NAMES",
+    "VALIDATORS",
+    "NovaValidator",
+    "load_validators",
+    "validate",
+    "with_novas_plugins",
+]

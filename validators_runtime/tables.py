@@ -27,6 +27,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
+from onespec.definitions.key_templates import DIGITS_PATTERN, template_regex, template_text
+
 # (name, type, regex, min, max, max_length)
 ParameterRecord = tuple[str, str, str, int | None, int | None, int | None]
 #: A key template: literal strings and parameter records, in order.
@@ -81,25 +83,12 @@ class Tables(NamedTuple):
 
 
 def _regex(segments: Sequence[str | ParameterRecord]) -> str:
-    """Literal text escaped; parameter ``n`` (counted from 0) as the named group ``pn``.
-
-    Named groups keep parameter values addressable even when a parameter's own pattern has
-    capturing groups, such as ``(:\\w+)*``.
-    """
-    parts = []
-    count = 0
-    for segment in segments:
-        if isinstance(segment, str):
-            parts.append(re.escape(segment))
-        else:
-            parts.append(f"(?P<p{count}>{segment[2]})")
-            count += 1
-    return "".join(parts)
-
-
-def template_text(segments: Sequence[str | ParameterRecord]) -> str:
-    """A template written back as text, ``{param}`` placeholders included."""
-    return "".join(s if isinstance(s, str) else f"{{{s[0]}}}" for s in segments)
+    """Parameter ``n`` (counted from 0) becomes the named group ``pn``: the generated tables
+    carry no parameter names in their regular expressions."""
+    numbered = iter(range(len(segments)))
+    return template_regex(
+        s if isinstance(s, str) else (f"p{next(numbered)}", s[2]) for s in segments
+    )
 
 
 def _is_patterned(segments: Sequence[str | ParameterRecord]) -> bool:
@@ -176,3 +165,94 @@ def build_tables(records: Iterable[Sequence[Any]]) -> Tables:
             for exact_rests, patterns in zip(group_exact, group_patterns, strict=True)
         ),
     )
+
+
+# --- Looking a key up in the tables --------------------------------------------------------
+
+
+class Pattern:
+    """A patterned key template, compiled on first use so startup stays cheap."""
+
+    __slots__ = (
+        "_compiled",
+        "bounded",
+        "head",
+        "index",
+        "names",
+        "parameters",
+        "regex",
+        "template",
+    )
+
+    def __init__(self, entry: PatternEntry, template: str) -> None:
+        self.head, self.regex, self.index, self.parameters = entry
+        self.template = template
+        self.names = tuple(f"p{n}" for n in range(len(self.parameters)))
+        self.bounded = any(_needs_bounds_check(parameter) for parameter in self.parameters)
+        self._compiled: re.Pattern[str] | None = None
+
+    def match(self, text: str) -> tuple | None:
+        """None when ``text`` does not match; ``()`` when it does; else the broken parameter
+        as ``(parameter record, text, reason)``."""
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self.regex)
+        found = compiled.fullmatch(text)
+        if found is None:
+            return None
+        if not self.bounded:
+            return ()
+        values = [found.group(name) for name in self.names]
+        return parameter_problem(self.parameters, values) or ()
+
+
+def _needs_bounds_check(parameter: tuple) -> bool:
+    """Whether a match of the parameter's pattern may still break its bounds.
+
+    ``{id}`` with ``[0-9]+`` and a minimum of 0 cannot: skipping the check keeps the commonest
+    patterned keys (``hw:numa_cpus.0``) on the fast path.
+    """
+    _, kind, pattern, minimum, maximum, max_length = parameter
+    if max_length is not None:
+        return True
+    if kind != "int":
+        return False
+    if maximum is not None:
+        return True
+    return minimum is not None and not (minimum <= 0 and pattern == DIGITS_PATTERN)
+
+
+class HeadIndex:
+    """Patterns indexed by their literal head: one dict probe per distinct head length.
+
+    The cost of finding the candidates for a text depends on how many different head lengths
+    there are, not on how many patterns: 10,000 patterns with ten head lengths cost ten probes.
+    """
+
+    __slots__ = ("_by_length",)
+
+    def __init__(self, patterns: Iterable[Pattern]) -> None:
+        by_length: dict[int, dict[str, list[Pattern]]] = {}
+        for pattern in patterns:
+            by_length.setdefault(len(pattern.head), {}).setdefault(pattern.head, []).append(pattern)
+        self._by_length = tuple(sorted(by_length.items()))
+
+    def candidates(self, text: str) -> list[Pattern]:
+        found: list[Pattern] | None = None
+        merged = False
+        for length, table in self._by_length:
+            patterns = table.get(text[:length])
+            if patterns:
+                if found is None:
+                    found = patterns
+                else:
+                    found = [*found, *patterns]
+                    merged = True
+        if found is None:
+            return []
+        if merged:
+            found.sort(key=lambda pattern: pattern.index)  # precedence: in-tree first
+        return found
+
+    def __bool__(self) -> bool:
+        return bool(self._by_length)

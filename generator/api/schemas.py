@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-from onespec import validators_runtime
 from onespec.definitions import api
 from onespec.definitions.plugin_labels import (
     PLUGIN_NAME_PATTERN,
@@ -31,7 +29,7 @@ from onespec.definitions.plugin_labels import (
     labels,
 )
 from onespec.generator.literals import assignment, module_header, module_text
-from onespec.generator.outputs import Output
+from onespec.generator.outputs import Output, generated_module
 from onespec.generator.schema import DIALECT, schema_id
 from onespec.generator.schema.patterns import anchored
 
@@ -45,7 +43,7 @@ ERROR = "error.schema.json"
 API_ROOT = "api-root.schema.json"
 
 #: Where the runtime copy is written: inside the runtime package, wherever it is installed.
-OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "api.py"
+OUTPUT = generated_module("api")
 
 
 def _header(file_name: str, title: str, description: str) -> dict[str, Any]:
@@ -292,16 +290,42 @@ def flavor_extra_spec_schema() -> dict[str, Any]:
 
 def finding_schema() -> dict[str, Any]:
     """One validation finding, as
-    :meth:`onespec.validators_runtime.extra_specs.Finding.to_dict` writes it."""
-    from onespec.validators_runtime.extra_specs import Code, Severity
+    :meth:`onespec.validators_runtime.extra_specs.Finding.to_dict` writes it: the one shape of
+    :class:`onespec.validators_runtime.problems.Problem`, with the extra spec's key as ``path``
+    and, for clients that read it by that name, as ``key``."""
+    from onespec.validators_runtime.extra_specs import Code
+    from onespec.validators_runtime.problems import Severity
 
     return _closed(
         {
-            "key": {"type": "string"},
-            "value": {"type": ["string", "number", "null"]},
             "code": {"enum": list(typing.get_args(Code))},
             "severity": {"enum": list(typing.get_args(Severity))},
             "message": {"type": "string", "minLength": 1},
+            "file": {"type": ["string", "null"]},
+            "line": {"type": ["integer", "null"], "minimum": 1},
+            "path": {"type": "string"},
+            "value": {"type": ["string", "number", "boolean", "null"]},
+            "suggestion": {"type": ["string", "null"]},
+            "key": {"type": "string"},
+        }
+    )
+
+
+def problem_schema() -> dict[str, Any]:
+    """One problem of a request body, as
+    :meth:`onespec.validators_runtime.problems.Problem.to_dict` writes it; ``path`` is the JSON
+    Pointer of the member at fault."""
+    from onespec.validators_runtime.problems import Severity
+
+    return _closed(
+        {
+            "code": {"type": "string", "minLength": 1},
+            "severity": {"enum": list(typing.get_args(Severity))},
+            "message": {"type": "string", "minLength": 1},
+            "file": {"type": ["string", "null"]},
+            "line": {"type": ["integer", "null"], "minimum": 1},
+            "path": {"type": ["string", "null"]},
+            "value": {},
             "suggestion": {"type": ["string", "null"]},
         }
     )
@@ -314,7 +338,7 @@ def error_schema() -> dict[str, Any]:
             ERROR,
             "Error",
             "The body of every error response: the HTTP status, its reason phrase and a message "
-            "a user can act on. problems lists each problem of a request body, with the JSON "
+            "a user can act on. problems lists each problem of a request body, its path the JSON "
             "Pointer of the offending member (null when the body as a whole is wrong); findings "
             "lists every finding of an extra-spec validation, warnings included.",
         ),
@@ -328,12 +352,7 @@ def error_schema() -> dict[str, Any]:
                         "problems": {
                             "type": "array",
                             "minItems": 1,
-                            "items": _closed(
-                                {
-                                    "field": {"type": ["string", "null"]},
-                                    "message": {"type": "string", "minLength": 1},
-                                }
-                            ),
+                            "items": problem_schema(),
                         },
                         "findings": {"type": "array", "minItems": 1, "items": finding_schema()},
                     },

@@ -9,17 +9,15 @@ written as plain text, for command-line output.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-from onespec import validators_runtime
 from onespec.definitions import components as vocabulary
 from onespec.generator.literals import assignment, module_header, module_text
-from onespec.generator.outputs import Output
+from onespec.generator.outputs import Output, generated_module
 from onespec.generator.text import plain_text
 
 #: Where the module is written: inside the runtime package, wherever it is installed.
-OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "components.py"
+OUTPUT = generated_module("components")
 
 
 def _shapes() -> dict[str, dict[str, dict[str, Any]]]:

@@ -26,7 +26,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from onespec.definitions.model import MAX_LENGTH, ExtraSpec, LiteralText, Namespace, Parameter
+from onespec.definitions.key_templates import anchored
+from onespec.definitions.model import (
+    MAX_LENGTH,
+    ExtraSpec,
+    LiteralText,
+    Namespace,
+    Parameter,
+    deprecation_sentence,
+)
 from onespec.generator.extra_specs.glance_rules import (
     FLAVOR,
     IMAGE,
@@ -331,7 +339,7 @@ def _value_schema(definition: ExtraSpec) -> dict[str, Any]:
         schema["maxLength"] = min(value.max_length or MAX_LENGTH, MAX_LENGTH)
     if value.pattern is not None:
         # Nova full-matches; a JSON Schema pattern is a search, so anchor it.
-        schema["pattern"] = f"^(?:{value.pattern})$"
+        schema["pattern"] = anchored(value.pattern)
     # Glance hands a default back as text: only a string survives the round trip unchanged.
     if isinstance(value.default, str):
         schema["default"] = value.default
@@ -340,15 +348,8 @@ def _value_schema(definition: ExtraSpec) -> dict[str, Any]:
 
 def _deprecation(definition: ExtraSpec) -> str:
     status = definition.status
-    text = "Deprecated"
-    if status.since:
-        text += f" since {status.since}"
-    if status.replacement:
-        text += f': use "{status.replacement}" instead'
-    text += "."
-    if status.removal:
-        text += f" It is to be removed in {status.removal}."
-    return text
+    replacement = f'"{status.replacement}"' if status.replacement else None
+    return deprecation_sentence("This extra spec", status.since, status.removal, replacement)
 
 
 def _shown(value: object) -> str:

@@ -25,6 +25,7 @@ from onespec.definitions.model import (
 )
 from onespec.definitions.nova_differences import NovaDifference
 from onespec.generator.rst import indent, literal, paragraph
+from onespec.generator.text import first_sentence
 
 DeprecatedFilter = Literal["include", "only", "exclude"]
 
@@ -46,13 +47,6 @@ def link_specs(text: str, known: Collection[str]) -> str:
     if not known:
         return text
     return _LITERAL.sub(lambda m: spec_ref(m.group(1)) if m.group(1) in known else m.group(0), text)
-
-
-def first_sentence(text: str) -> str:
-    """The first sentence of a description, for summary tables."""
-    flat = " ".join(text.split())
-    end = re.search(r"[.?!] ", flat)
-    return flat[: end.start() + 1] if end else flat
 
 
 def filter_deprecated(

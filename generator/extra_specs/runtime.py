@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import importlib.metadata
 from collections.abc import Iterable, Iterator, Mapping
-from pathlib import Path
 
-from onespec import validators_runtime
 from onespec.definitions.entry_points import ENTRY_POINT_GROUP
 from onespec.definitions.model import (
     DIGITS_PATTERN,
@@ -21,11 +19,12 @@ from onespec.definitions.model import (
     ExtraSpec,
 )
 from onespec.generator.literals import assignment, module_header, module_text
+from onespec.generator.outputs import generated_module
 from onespec.validators_runtime.compiler import compile_definitions
 from onespec.validators_runtime.tables import PARAMETER_FIELDS, SPEC_FIELDS
 
 #: Where the module is written: inside the runtime package, wherever it is installed.
-OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "extra_specs.py"
+OUTPUT = generated_module("extra_specs")
 
 #: The libraries whose content becomes part of the catalogue; their versions go in the header.
 SOURCE_LIBRARIES = ("os-traits", "os-resource-classes")

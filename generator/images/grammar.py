@@ -10,13 +10,11 @@ reference page (through the ``onespec:auto-image-validators`` directive).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-from onespec import validators_runtime
 from onespec.definitions import image_validators as grammar
 from onespec.generator.literals import assignment, module_header, module_text
-from onespec.generator.outputs import Output
+from onespec.generator.outputs import Output, generated_module
 from onespec.generator.schema import DIALECT, schema_id
 from onespec.generator.schema.patterns import anchored, portable
 
@@ -24,7 +22,7 @@ from onespec.generator.schema.patterns import anchored, portable
 SCHEMA_FILE = "image-validation-spec.schema.json"
 
 #: The runtime's tables, inside the runtime package wherever it is installed.
-RUNTIME_MODULE = Path(validators_runtime.__file__).parent / "_generated" / "image_validators.py"
+RUNTIME_MODULE = generated_module("image_validators")
 
 
 # --- JSON Schema --------------------------------------------------------------------------------

@@ -17,6 +17,16 @@ from onespec.generator.importer.nova import read_tree
 from onespec.generator.importer.package import PackageNameError, render_package
 from onespec.validators_runtime.cli_grammar import SuggestingChoice
 
+
+def printable(text: str) -> str:
+    """*text* as a terminal may show it: line breaks, control characters and undecodable bytes
+    of the source (names, file names) escaped, so a report never runs on a terminal."""
+    return text if text.isprintable() else repr(text)[1:-1]
+
+
+#: What each command reads, as the report counts it.
+_KINDS = {"glance-metadefs": "metadef files", "nova": "validator modules"}
+
 _PACKAGE = click.option(
     "--package",
     "package",
@@ -56,14 +66,14 @@ def glance_metadefs(directory: Path, package: str, output: Path, output_format: 
 
     The properties each namespace associates with OS::Nova::Flavor become definitions, named
     with that association's prefix; types, enums, bounds, patterns and defaults are carried.
-    What cannot be carried is listed in the report and in a comment of each module. Exits 0
+    What cannot be carried is listed in the report and in each module's NOT_CARRIED. Exits 0
     when the package was written, 2 when the input or the options cannot be used.
 
     \b
     Example:
       onespec import glance-metadefs /etc/glance/metadefs --package acme-specs --output acme
     """
-    _write(package, output, output_format, lambda: read_directory(directory), "metadef files")
+    _write(package, output, output_format, lambda: read_directory(directory), "glance-metadefs")
 
 
 @import_.command("nova")
@@ -83,7 +93,7 @@ def nova(path: Path, package: str, output: Path, output_format: str) -> None:
     Example:
       onespec import nova ~/src/nova --package nova-validators --output nova-validators
     """
-    _write(package, output, output_format, lambda: read_tree(path), "validator modules")
+    _write(package, output, output_format, lambda: read_tree(path), "nova")
 
 
 def _write(
@@ -91,14 +101,14 @@ def _write(
     output: Path,
     output_format: str,
     read: Callable[[], tuple[ImportedNamespace, ...]],
-    kind: str,
+    command: str,
 ) -> None:
     """Read, write the package, and report: the part every source shares."""
     if output.exists() and any(output.iterdir()):
         raise click.UsageError(f"--output {output}: not empty; give a new or empty directory")
     try:
         namespaces = read()
-        files = render_package(package, namespaces)
+        files = render_package(package, namespaces, command)
     except (MetadefImportError, PackageNameError) as error:
         raise click.UsageError(str(error)) from None
     for relative, text in files.items():
@@ -124,10 +134,10 @@ def _write(
         click.echo(json.dumps(report, indent=2))
         return
     click.echo(
-        f"Wrote {package} to {output}: {imported} definitions from {len(namespaces)} "
-        f"{kind}, {len(files)} files."
+        f"Wrote {package} to {printable(str(output))}: {imported} definitions from "
+        f"{len(namespaces)} {_KINDS[command]}, {len(files)} files."
     )
     if not_carried:
         click.echo(f"Not carried over ({len(not_carried)}):")
         for item in not_carried:
-            click.echo(f"  {item}")
+            click.echo(f"  {printable(str(item))}")

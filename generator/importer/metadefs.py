@@ -6,6 +6,10 @@ properties it associates with ``OS::Nova::Flavor``, named with that association'
 ``string``, ``integer`` and ``boolean`` types, enums, bounds, patterns, lengths and defaults are
 carried; the rest (arrays, numbers, operators, image-only namespaces, duplicates) is listed as
 :class:`NotCarried`, so a user sees exactly what the import dropped.
+
+A file is read only when it is a regular file of at most :data:`MAX_FILE_BYTES`; its structure
+(the namespace, its associations, properties and objects) must have the types Glance gives it,
+or the import stops with the file and key path of the first that does not.
 """
 
 from __future__ import annotations
@@ -19,6 +23,10 @@ from typing import Any
 
 from onespec.definitions.model import MAX_LENGTH, DefinitionError, EnumMember, ExtraSpec, Value
 from onespec.validators_runtime import inputs
+from onespec.validators_runtime.problems import Location, shown
+
+#: The largest metadef file read (Glance's own catalogue's largest is about 30 KB).
+MAX_FILE_BYTES = 4 * 1024 * 1024
 
 FLAVOR = "OS::Nova::Flavor"
 
@@ -31,7 +39,34 @@ _DROPPED_FIELDS = {
 
 
 class MetadefImportError(ValueError):
-    """A metadef file cannot be read at all; names the file."""
+    """A source file cannot be read at all; says where (the file, a key path) and why."""
+
+    def __init__(self, location: Location, reason: str) -> None:
+        super().__init__(f"{location}: {reason}")
+        self.location = location
+        self.reason = reason
+
+
+def _expect(value: Any, kind: type | tuple[type, ...], file: str, path: str, what: str) -> Any:
+    """*value* when it is of *kind*, else the located error saying what it should be."""
+    if isinstance(value, kind):
+        return value
+    raise MetadefImportError(
+        Location(file, path=path), f"must be {what}, not {type(value).__name__} {shown(value)}"
+    )
+
+
+def read_bounded(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of *path*, a regular file of at most *limit* bytes, read as ``limit + 1`` at most
+    (through :mod:`onespec.validators_runtime.inputs`, which every command reads with).
+
+    A FIFO, a device or a directory is refused before it is opened for reading, so it can never
+    hang or exhaust the reader.
+    """
+    try:
+        return inputs.read_bytes(path, limit=limit)
+    except inputs.InputError as error:
+        raise MetadefImportError(Location(str(path)), error.reason) from None
 
 
 @dataclass(frozen=True)
@@ -58,9 +93,10 @@ class ImportedNamespace:
     not_carried: tuple[NotCarried, ...]
 
 
-def _description(raw: Mapping[str, Any]) -> str:
-    title = str(raw.get("title") or "").strip()
-    text = str(raw.get("description") or "").strip()
+def _description(raw: Mapping[str, Any], file: str, where: str) -> str:
+    title = _expect(raw.get("title") or "", str, file, f"{where}.title", "a string").strip()
+    text = _expect(raw.get("description") or "", str, file, f"{where}.description", "a string")
+    text = text.strip()
     if title and text and not text.lower().startswith(title.lower().rstrip(".")):
         return f"{title.rstrip('.')}. {text}"
     return text or title
@@ -68,9 +104,9 @@ def _description(raw: Mapping[str, Any]) -> str:
 
 def _value(raw: Mapping[str, Any], lost: list[str]) -> Value | None:
     kind = raw.get("type")
-    value_type = _TYPES.get(kind)  # type: ignore[arg-type]
+    value_type = _TYPES.get(kind) if isinstance(kind, str) else None
     if value_type is None:
-        lost.append(f"type {kind!r} has no counterpart (str, int and bool do)")
+        lost.append(f"type {shown(kind)} has no counterpart (str, int and bool do)")
         return None
     fields: dict[str, Any] = {"type": value_type}
     if value_type is int:
@@ -79,36 +115,36 @@ def _value(raw: Mapping[str, Any], lost: list[str]) -> Value | None:
             if isinstance(bound, int) and not isinstance(bound, bool):
                 fields[target] = bound
             elif bound is not None:
-                lost.append(f"{source} {bound!r} is not an integer")
+                lost.append(f"{source} {shown(bound)} is not an integer")
         if "enum" in raw:
-            lost.append(f"enum {raw['enum']!r} of integers: onespec enumerates strings only")
+            lost.append(f"enum {shown(raw['enum'])} of integers: onespec enumerates strings only")
     if value_type is str:
         enum = raw.get("enum")
         if enum is not None:
-            if all(isinstance(member, str) for member in enum) and enum:
+            if isinstance(enum, list) and enum and all(isinstance(m, str) for m in enum):
                 fields["enum"] = tuple(EnumMember(member) for member in dict.fromkeys(enum))
             else:
-                lost.append(f"enum {enum!r} is not a list of strings")
+                lost.append(f"enum {shown(enum)} is not a list of strings")
         pattern = raw.get("pattern")
         if pattern is not None:
             try:
                 re.compile(pattern)
                 fields["pattern"] = pattern
-            except (re.error, TypeError):
-                lost.append(f"pattern {pattern!r} is not a regular expression Python reads")
+            except (re.error, TypeError, RecursionError, OverflowError):
+                lost.append(f"pattern {shown(pattern)} is not a regular expression Python reads")
         length = raw.get("maxLength")
-        if isinstance(length, int) and 0 < length <= MAX_LENGTH:
+        if isinstance(length, int) and not isinstance(length, bool) and 0 < length <= MAX_LENGTH:
             fields["max_length"] = length
         elif length is not None:
-            lost.append(f"maxLength {length!r} is beyond the {MAX_LENGTH} characters Nova stores")
+            lost.append(f"maxLength {shown(length)} is not a length from 1 to {MAX_LENGTH}")
         if raw.get("minLength"):
-            lost.append(f"minLength {raw['minLength']!r} has no counterpart")
+            lost.append(f"minLength {shown(raw['minLength'])} has no counterpart")
     default = raw.get("default")
     if default is not None:
         if isinstance(default, value_type) and (value_type is bool) == isinstance(default, bool):
             fields["default"] = default
         else:
-            lost.append(f"default {default!r} is not of type {value_type.__name__}")
+            lost.append(f"default {shown(default)} is not of type {value_type.__name__}")
     try:
         return Value(**fields)
     except DefinitionError as error:
@@ -116,40 +152,71 @@ def _value(raw: Mapping[str, Any], lost: list[str]) -> Value | None:
         return None
 
 
-def _properties(document: Mapping[str, Any]) -> Iterable[tuple[str, str, Mapping[str, Any]]]:
+def _properties(
+    document: Mapping[str, Any], file: str
+) -> Iterable[tuple[str, str, Mapping[str, Any]]]:
     """(where, property name, property) for the namespace's and its objects' properties."""
-    for name, raw in (document.get("properties") or {}).items():
-        yield "properties", name, raw
-    for obj in document.get("objects") or []:
-        for name, raw in (obj.get("properties") or {}).items():
-            yield f"objects[{obj.get('name', '?')}].properties", name, raw
+    for name, raw in _expect(
+        document.get("properties") or {}, dict, file, "properties", "an object"
+    ).items():
+        yield "properties", name, _expect(raw, dict, file, f"properties.{name}", "an object")
+    objects = _expect(document.get("objects") or [], list, file, "objects", "a list")
+    for index, obj in enumerate(objects):
+        obj = _expect(obj, dict, file, f"objects[{index}]", "an object")
+        label = obj.get("name") if isinstance(obj.get("name"), str) else str(index)
+        where = f"objects[{label}].properties"
+        for name, raw in _expect(
+            obj.get("properties") or {}, dict, file, where, "an object"
+        ).items():
+            yield where, name, _expect(raw, dict, file, f"{where}.{name}", "an object")
 
 
-#: The largest metadef file read, in bytes: Glance's largest ships at about 40 KB.
-MAX_METADEF_FILE_SIZE = 4 << 20
+def _prefixes(document: Mapping[str, Any], file: str) -> list[str]:
+    """The prefixes of the namespace's associations with :data:`FLAVOR`."""
+    key = "resource_type_associations"
+    associations = _expect(document.get(key) or [], list, file, key, "a list")
+    prefixes = []
+    for index, association in enumerate(associations):
+        association = _expect(association, dict, file, f"{key}[{index}]", "an object")
+        if association.get("name") == FLAVOR:
+            where = f"{key}[{index}].prefix"
+            prefixes.append(_expect(association.get("prefix", ""), str, file, where, "a string"))
+    return prefixes
+
+
+def _parse(path: Path) -> Any:
+    """The JSON document of *path*, or the located error saying why it is none."""
+    where = Location(str(path))
+    data = read_bounded(path)
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise MetadefImportError(
+            where, f"is not UTF-8 ({error.reason} at byte {error.start})"
+        ) from None
+    except RecursionError:
+        raise MetadefImportError(where, "is nested deeper than the JSON reader follows") from None
+    except ValueError as error:  # JSON syntax, and integers longer than Python reads
+        raise MetadefImportError(where, f"is not a JSON document: {error}") from None
 
 
 def read_namespace(path: Path, taken: set[str]) -> ImportedNamespace:
     """One metadef file; ``taken`` holds the names imported so far (the first one wins)."""
     source = path.name
-    try:
-        document = json.loads(inputs.read_text(path, limit=MAX_METADEF_FILE_SIZE))
-    except inputs.InputError as error:
-        raise MetadefImportError(str(error)) from None
-    except (ValueError, RecursionError) as error:
-        raise MetadefImportError(f"{path}: cannot be read as a metadef file: {error}") from None
-    if not isinstance(document, Mapping) or not isinstance(document.get("namespace"), str):
-        raise MetadefImportError(f"{path}: not a metadef namespace (no 'namespace' name)")
+    file = str(path)
+    document = _parse(path)
+    if not isinstance(document, dict) or not isinstance(document.get("namespace"), str):
+        raise MetadefImportError(Location(file), "not a metadef namespace (no 'namespace' name)")
     name = document["namespace"]
-    prefixes = [
-        association.get("prefix", "")
-        for association in document.get("resource_type_associations") or []
-        if association.get("name") == FLAVOR
-    ]
+    display_name = _expect(
+        document.get("display_name") or name, str, file, "display_name", "a string"
+    )
+    description = _expect(document.get("description") or "", str, file, "description", "a string")
+    prefixes = _prefixes(document, file)
     definitions: list[ExtraSpec] = []
     not_carried: list[NotCarried] = []
     if not prefixes:
-        count = sum(1 for _ in _properties(document))
+        count = sum(1 for _ in _properties(document, file))
         not_carried.append(
             NotCarried(
                 source,
@@ -158,7 +225,7 @@ def read_namespace(path: Path, taken: set[str]) -> ImportedNamespace:
             )
         )
     for prefix in prefixes:
-        for where, property_name, raw in _properties(document):
+        for where, property_name, raw in _properties(document, file):
             key = prefix + property_name
             lost: list[str] = []
             for field, reason in _DROPPED_FIELDS.items():
@@ -170,17 +237,16 @@ def read_namespace(path: Path, taken: set[str]) -> ImportedNamespace:
                 lost.append("an earlier namespace already defines this key; the first is kept")
             if value is not None:
                 try:
-                    definitions.append(
-                        ExtraSpec(name=key, description=_description(raw), value=value)
-                    )
+                    described = _description(raw, file, f"{where}.{property_name}")
+                    definitions.append(ExtraSpec(name=key, description=described, value=value))
                     taken.add(key)
                 except DefinitionError as error:
                     lost.append(f"not a valid definition: {error.reason}")
             not_carried += [NotCarried(source, f"{where}.{property_name} ({key})", r) for r in lost]
     return ImportedNamespace(
         name=name,
-        display_name=str(document.get("display_name") or name),
-        description=str(document.get("description") or ""),
+        display_name=display_name,
+        description=description,
         source=source,
         definitions=tuple(definitions),
         not_carried=tuple(not_carried),
@@ -190,9 +256,9 @@ def read_namespace(path: Path, taken: set[str]) -> ImportedNamespace:
 def read_directory(directory: Path) -> tuple[ImportedNamespace, ...]:
     """Every ``*.json`` metadef file of ``directory``, in file-name order."""
     if not directory.is_dir():
-        raise MetadefImportError(f"{directory}: not a directory of metadef files")
+        raise MetadefImportError(Location(str(directory)), "not a directory of metadef files")
     files = sorted(directory.glob("*.json"))
     if not files:
-        raise MetadefImportError(f"{directory}: holds no metadef files (*.json)")
+        raise MetadefImportError(Location(str(directory)), "holds no metadef files (*.json)")
     taken: set[str] = set()
     return tuple(read_namespace(path, taken) for path in files)

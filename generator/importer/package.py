@@ -1,13 +1,18 @@
 """Imported definitions -> the files of an out-of-tree definitions package.
 
 The package is what a user would write by hand: one module per source namespace holding a
-tuple ``EXTRA_SPECS`` of typed definitions (with what the import could not carry in a comment
-above it), an ``__init__`` that joins them, a ``pyproject.toml`` that publishes them in the
+tuple ``EXTRA_SPECS`` of typed definitions (and ``NOT_CARRIED``, what the import could not carry
+over, with why), an ``__init__`` that joins them, a ``pyproject.toml`` that publishes them in the
 ``onespec.extra_specs`` entry-point group, and a test that loads them. Pure: text in, text out.
+
+Everything the source supplied -- names, descriptions, display names, file names -- reaches the
+written modules only through :func:`onespec.generator.literals.literal`, as data; the modules'
+docstrings and comments are fixed text, so no input can become code.
 """
 
 from __future__ import annotations
 
+import json
 import keyword
 import re
 import textwrap
@@ -17,8 +22,17 @@ from pathlib import PurePosixPath
 from onespec.definitions.entry_points import ENTRY_POINT_GROUP
 from onespec.definitions.model import ExtraSpec, Parameter, Value
 from onespec.generator.importer.metadefs import ImportedNamespace
+from onespec.generator.literals import literal
+from onespec.validators_runtime.problems import shown
 
 _WIDTH = 88
+#: A distribution name as packaging allows it (PEP 508), ASCII only.
+_DISTRIBUTION = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")
+#: What each ``onespec import`` command reads, for the written modules' docstrings.
+SOURCES = {
+    "glance-metadefs": "a Glance metadef namespace",
+    "nova": "one of Nova's extra-spec validator modules",
+}
 
 
 class PackageNameError(ValueError):
@@ -27,11 +41,11 @@ class PackageNameError(ValueError):
 
 def module_name(package: str) -> str:
     """``acme-glance-specs`` -> ``acme_glance_specs``; refuses what cannot be a module name."""
-    name = re.sub(r"[-.]+", "_", package.strip()).lower()
-    if not name.isidentifier() or keyword.iskeyword(name):
+    name = re.sub(r"[-.]+", "_", package).lower()
+    if not _DISTRIBUTION.fullmatch(package) or not name.isidentifier() or keyword.iskeyword(name):
         raise PackageNameError(
-            f"--package {package!r}: a package name is letters, digits, '-', '_' and '.', "
-            "starting with a letter"
+            f"--package {shown(package)}: a package name is ASCII letters, digits, '-', '_' and "
+            "'.', starting with a letter and ending with a letter or digit"
         )
     return name
 
@@ -39,53 +53,50 @@ def module_name(package: str) -> str:
 def namespace_module(namespace: str) -> str:
     """``OS::Compute::CPUPinning`` -> ``os_compute_cpupinning``."""
     name = re.sub(r"[^0-9a-zA-Z]+", "_", namespace).strip("_").lower()
-    return name if name and not name[0].isdigit() else f"ns_{name}"
+    usable = name and not name[0].isdigit() and not keyword.iskeyword(name)
+    return name if usable else f"ns_{name}"
 
 
 def _string(text: str, indent: int) -> str:
     """A string literal, split over lines of at most :data:`_WIDTH` characters."""
     room = max(_WIDTH - indent - 2, 20)
-    if len(repr(text)) <= room:
-        return repr(text)
+    whole = literal(text)
+    if len(whole) <= room:
+        return whole
     chunks = textwrap.wrap(
         text, room - 2, drop_whitespace=False, replace_whitespace=False, break_on_hyphens=False
     )
     if "".join(chunks) != text:
-        return repr(text)
+        return whole
     pad = " " * (indent + 4)
-    return "(\n" + "".join(f"{pad}{chunk!r}\n" for chunk in chunks) + " " * indent + ")"
+    return "(\n" + "".join(f"{pad}{literal(chunk)}\n" for chunk in chunks) + " " * indent + ")"
 
 
 def _value(value: Value, indent: int) -> str:
     pad = " " * (indent + 4)
     lines = [f"{pad}type={value.type.__name__},"]
-    for name in ("min", "max", "max_length"):
+    for name in ("min", "max", "max_length", "pattern", "default"):
         if getattr(value, name) is not None:
-            lines.append(f"{pad}{name}={getattr(value, name)!r},")
+            lines.append(f"{pad}{name}={literal(getattr(value, name))},")
     if value.enum:
-        members = ", ".join(repr(member) for member in value.enum_values)
-        lines.append(f"{pad}enum=({members},),")
-    if value.pattern is not None:
-        lines.append(f"{pad}pattern={value.pattern!r},")
-    if value.default is not None:
-        lines.append(f"{pad}default={value.default!r},")
+        lines.append(f"{pad}enum={literal(tuple(value.enum_values))},")
     return "Value(\n" + "\n".join(lines) + "\n" + " " * indent + ")"
 
 
 def _parameter(parameter: Parameter) -> str:
-    fields = [repr(parameter.name), parameter.type.__name__]
+    fields = [literal(parameter.name), parameter.type.__name__]
     if parameter.description:
-        fields.append(repr(parameter.description))
+        fields.append(literal(parameter.description))
     for name in ("pattern", "min", "max", "max_length"):
         if getattr(parameter, name) is not None:
-            fields.append(f"{name}={getattr(parameter, name)!r}")
+            fields.append(f"{name}={literal(getattr(parameter, name))}")
     return f"            Parameter({', '.join(fields)}),\n"
 
 
 def _definition(definition: ExtraSpec) -> str:
     lines = [
         "    ExtraSpec(\n",
-        f"        name={definition.name!r},\n",
+        f"        name={literal(definition.name)},\n",
         f"        description={_string(definition.description, 8)},\n",
         f"        value={_value(definition.value, 8)},\n",
     ]
@@ -97,29 +108,29 @@ def _definition(definition: ExtraSpec) -> str:
     return "".join(lines) + "    ),\n"
 
 
-def _comment(text: str) -> str:
-    return "".join(
-        f"# {line}\n" if line else "#\n"
-        for line in textwrap.wrap(text, _WIDTH - 2, break_on_hyphens=False)
-    )
+def _not_carried(namespace: ImportedNamespace) -> str:
+    if not namespace.not_carried:
+        return "NOT_CARRIED: tuple[tuple[str, str], ...] = ()\n\n"
+    rows = "".join(f"    {literal((item.what, item.reason))},\n" for item in namespace.not_carried)
+    return f"NOT_CARRIED: tuple[tuple[str, str], ...] = (\n{rows})\n\n"
 
 
-def render_module(namespace: ImportedNamespace) -> str:
-    """One namespace's module: its definitions, and a comment listing what was not carried."""
+def render_module(namespace: ImportedNamespace, command: str) -> str:
+    """One namespace's module: its definitions, and what was not carried over, as data."""
     parts = [
-        f'"""{namespace.display_name} ({namespace.name}), imported from {namespace.source}.\n\n'
-        "Written by `onespec import glance-metadefs`; edit freely, it is yours now.\n"
+        f'"""Extra-spec definitions read from {SOURCES[command]}.\n\n'
+        f"Written by `onespec import {command}`; edit freely, it is yours now. NAMESPACE,\n"
+        "DISPLAY_NAME and SOURCE say where they came from; NOT_CARRIED lists what the import\n"
+        "left out of them, and why.\n"
         '"""\n\n'
         "from onespec.definitions.model import (  # noqa: F401\n"
         "    ExtraSpec,\n    Parameter,\n    Status,\n    Value,\n)\n\n",
-        f"NAMESPACE = {namespace.name!r}\n",
+        f"NAMESPACE = {_string(namespace.name, 0)}\n",
+        f"DISPLAY_NAME = {_string(namespace.display_name, 0)}\n",
+        f"SOURCE = {_string(namespace.source, 0)}\n",
         f"DESCRIPTION = {_string(namespace.description, 0)}\n\n",
+        _not_carried(namespace),
     ]
-    if namespace.not_carried:
-        parts.append("# Not carried over from the metadef file:\n")
-        for item in namespace.not_carried:
-            parts.append(_comment(f"- {item.what}: {item.reason}"))
-        parts.append("\n")
     body = "".join(_definition(d) for d in namespace.definitions)
     parts.append(f"EXTRA_SPECS: tuple[ExtraSpec, ...] = (\n{body})\n")
     return "".join(parts)
@@ -129,7 +140,7 @@ def render_init(package: str, modules: Sequence[str]) -> str:
     imports = "".join(f"from {module_name(package)} import {m}\n" for m in modules)
     joined = "".join(f"    *{m}.EXTRA_SPECS,\n" for m in modules)
     return (
-        f'"""Extra-spec definitions of {package}, published in {ENTRY_POINT_GROUP}."""\n\n'
+        f'"""Imported extra-spec definitions, published in {ENTRY_POINT_GROUP}."""\n\n'
         f"{imports}\n"
         f"MODULES = (\n{''.join(f'    {m},{chr(10)}' for m in modules)})\n\n"
         f"EXTRA_SPECS = (\n{joined})\n"
@@ -143,7 +154,7 @@ def render_pyproject(package: str) -> str:
         'requires = ["setuptools>=61"]\n'
         'build-backend = "setuptools.build_meta"\n\n'
         "[project]\n"
-        f'name = "{package}"\n'
+        f"name = {json.dumps(package)}\n"
         'version = "0.1.0"\n'
         'description = "Flavor extra-spec definitions for onespec, from onespec import."\n'
         'requires-python = ">=3.11"\n'
@@ -171,9 +182,13 @@ def render_test(package: str, count: int) -> str:
 
 
 def render_package(
-    package: str, namespaces: Sequence[ImportedNamespace]
+    package: str, namespaces: Sequence[ImportedNamespace], command: str = "glance-metadefs"
 ) -> dict[PurePosixPath, str]:
-    """Every file of the package, by path relative to the output directory."""
+    """Every file of the package, by path relative to the output directory.
+
+    *command* is the ``onespec import`` command that read *namespaces* (a key of
+    :data:`SOURCES`), for the modules' docstrings.
+    """
     module = module_name(package)
     kept = [namespace for namespace in namespaces if namespace.definitions]
     names = [namespace_module(namespace.name) for namespace in kept]
@@ -187,5 +202,5 @@ def render_package(
         ),
     }
     for name, namespace in zip(names, kept, strict=True):
-        files[PurePosixPath(module, f"{name}.py")] = render_module(namespace)
+        files[PurePosixPath(module, f"{name}.py")] = render_module(namespace, command)
     return files

@@ -4,7 +4,12 @@ Three findings, each with file and line: a key read in a namespace the catalogue
 definition matches (``undefined-read``, an error: the validator would refuse or never document
 it); a definition nothing reads (``never-read``, a warning: dead or misnamed); a read whose value
 is compared with a literal the definition's enum does not allow (``unknown-enum-value``, a
-warning: the branch can never be taken, or the enum is missing a member).
+warning: the branch can never be taken, or the enum is missing a member). A fourth,
+``unparsable`` (an error), names a file the audit could not read as Python, so a typo hidden in
+such a file is never a silent "0 errors".
+
+Findings are the runtime's one :class:`~onespec.validators_runtime.problems.Problem` shape: the
+location's ``path`` is the key, and ``value`` the key or the compared literal.
 """
 
 from __future__ import annotations
@@ -16,31 +21,33 @@ from dataclasses import dataclass
 from onespec.definitions.model import ExtraSpec, segments_regex
 from onespec.generator.review.idioms import PrefixReader
 from onespec.generator.review.reads import WILDCARD, KeyRead, ReadsFound
+from onespec.validators_runtime.problems import Location, Problem, closest, shown
+
+#: An audit's finding: the shared shape, with the key as the location's path.
+Finding = Problem
 
 #: Values tried for a computed part of a key, to see which definitions it may reach.
 _SAMPLES = ("0", "1", "x", "X", "CUSTOM_X", "HW_CPU_X86_AVX", "VCPU", "cpu_info", "")
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One problem: its code, severity, the key, where, and a sentence saying what is wrong."""
+def finding(
+    code: str, severity: str, key: str, file: str, line: int | None, message: str, **extra: object
+) -> Finding:
+    return Problem(
+        code,
+        message,
+        severity,  # type: ignore[arg-type]
+        Location(file or None, line, key),
+        **{"value": key, **extra},  # type: ignore[arg-type]
+    )
 
-    code: str
-    severity: str
-    key: str
-    file: str
-    line: int | None
-    message: str
 
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "code": self.code,
-            "severity": self.severity,
-            "key": self.key,
-            "file": self.file,
-            "line": self.line,
-            "message": self.message,
-        }
+def unparsable(files: Sequence[tuple[str, int | None, str]]) -> list[Finding]:
+    """A finding for each file that is not Python the audit can read: (file, line, why)."""
+    return [
+        finding("unparsable", "error", "", file, line, f"not read: {why}")
+        for file, line, why in files
+    ]
 
 
 def bare_names(definitions: Iterable[ExtraSpec]) -> list[str]:
@@ -117,13 +124,13 @@ def audit(
         if not matched and first_sight and (read.key, read.file, read.line) not in seen_undefined:
             seen_undefined.add((read.key, read.file, read.line))
             findings.append(
-                Finding(
+                finding(
                     "undefined-read",
                     "error",
                     read.key,
                     read.file,
                     read.line,
-                    f"{read.key!r} is read ({read.via}) but no definition matches it",
+                    f"{shown(read.key)} is read ({read.via}) but no definition matches it",
                 )
             )
         for definition in matched:
@@ -145,7 +152,7 @@ def audit(
             continue
         file, line = (origins or {}).get(definition.name, ("", None))
         findings.append(
-            Finding(
+            finding(
                 "never-read",
                 "warning",
                 definition.name,
@@ -155,7 +162,15 @@ def audit(
             )
         )
     order = {"error": 0, "warning": 1}
-    findings.sort(key=lambda f: (order[f.severity], f.code, f.file, f.line or 0, f.key))
+    findings.sort(
+        key=lambda f: (
+            order[f.severity],
+            f.code,
+            f.location.file or "",
+            f.location.line or 0,
+            f.location.path or "",
+        )
+    )
     return findings
 
 
@@ -164,7 +179,7 @@ def _enum_findings(definition: ExtraSpec, read: KeyRead) -> list[Finding]:
     if not allowed or not read.compared:
         return []
     return [
-        Finding(
+        finding(
             "unknown-enum-value",
             "warning",
             definition.name,
@@ -172,6 +187,7 @@ def _enum_findings(definition: ExtraSpec, read: KeyRead) -> list[Finding]:
             read.line,
             f"{definition.name!r} is compared with {value!r}, which its enum "
             f"({', '.join(allowed)}) does not allow",
+            suggestion=closest(value, allowed),
         )
         for value in read.compared
         if value not in allowed

@@ -9,6 +9,7 @@ from pathlib import Path
 from onespec.definitions.entry_points import PluginProblem, load_entry_points
 from onespec.definitions.model import ExtraSpec
 from onespec.generator.review import nova_catalogue
+from onespec.validators_runtime.problems import Problem
 
 
 class CatalogueError(ValueError):
@@ -23,7 +24,7 @@ class Catalogue:
     definitions: tuple[ExtraSpec, ...]
     origins: Mapping[str, tuple[str, int]] = field(default_factory=dict)
     defining_files: tuple[Path, ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: tuple[Problem, ...] = ()
 
 
 def load(name: str, sources: Sequence[Path]) -> Catalogue:
@@ -44,7 +45,7 @@ def load(name: str, sources: Sequence[Path]) -> Catalogue:
             nova.definitions,
             nova.origins,
             nova.modules,
-            tuple(str(note) for note in nova.notes),
+            nova.notes,
         )
     plugins, problems = load_entry_points()
     chosen = [plugin for plugin in plugins if plugin.entry_point == name]

@@ -17,6 +17,7 @@ from onespec.generator.review.render import RENDERERS
 from onespec.generator.review.revisions import RevisionError
 from onespec.generator.review.revisions import load as load_side
 from onespec.validators_runtime.cli_grammar import InvalidInput, SuggestingChoice
+from onespec.validators_runtime.problems import Location
 
 
 class _Usage(click.ClickException):
@@ -98,7 +99,10 @@ def audit(
         auditing.bare_names(chosen.definitions),
         not_keys,
     )
-    findings = auditing.audit(chosen.definitions, found, prefixes, chosen.origins)
+    findings = [
+        *auditing.unparsable(found.unparsable),
+        *auditing.audit(chosen.definitions, found, prefixes, chosen.origins),
+    ]
     elapsed = time.perf_counter() - started
     if output_format == "json":
         click.echo(
@@ -110,12 +114,8 @@ def audit(
                     "files_parsed": found.files_parsed,
                     "reads": len(found.reads),
                     "seconds": round(elapsed, 3),
-                    "notes": list(chosen.notes),
-                    "findings": [finding.as_dict() for finding in findings],
-                    "unreadable": [
-                        {"file": file, "line": line, "message": reason}
-                        for file, line, reason in found.unreadable
-                    ],
+                    "notes": [note.to_dict() for note in chosen.notes],
+                    "findings": [finding.to_dict() for finding in findings],
                 },
                 indent=2,
             )
@@ -124,17 +124,15 @@ def audit(
         for note in chosen.notes:
             click.echo(f"note: {note}", err=True)
         for finding in findings:
-            where = f"{finding.file}:{finding.line}" if finding.file else "(catalogue)"
+            where = str(Location(finding.location.file, finding.location.line)) or "(catalogue)"
             click.echo(f"{where}: {finding.severity}: {finding.code}: {finding.message}")
-        for file, line, reason in found.unreadable:
-            click.echo(f"{file}:{line or 1}: error: unreadable: {reason}")
         errors = sum(finding.severity == "error" for finding in findings)
         click.echo(
             f"{len(findings)} finding(s), {errors} error(s): {len(found.reads)} reads in "
             f"{found.files_seen} files against {len(chosen.definitions)} definitions "
             f"of {chosen.label} ({elapsed:.2f} s)"
         )
-    if findings or found.unreadable:
+    if findings:
         raise click.exceptions.Exit(1)
 
 

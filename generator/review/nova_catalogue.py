@@ -18,23 +18,21 @@ from typing import Any
 from onespec.definitions.model import DefinitionError, ExtraSpec
 from onespec.definitions.nova_shape import ExtraSpecValidator
 from onespec.generator.review.static import ModuleScope, Unresolved, evaluate, parse
+from onespec.validators_runtime.problems import Location, Problem
 
 #: Where Nova keeps its validator modules, relative to the folder holding the ``nova`` package.
 VALIDATOR_PACKAGE = Path("nova", "api", "validation", "extra_specs")
 #: Modules of that package that hold machinery, not definitions.
-_MACHINERY = frozenset({"__init__.py", "base.py", "validators.py"})
+MACHINERY = frozenset({"__init__.py", "base.py", "validators.py"})
 
 
-@dataclass(frozen=True)
-class Note:
-    """Something of a Nova definition that could not be carried, where, and why."""
+#: Something of a Nova definition that could not be carried, where, and why: the shared shape.
+Note = Problem
 
-    file: str
-    line: int | None
-    message: str
 
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line or '?'}: {self.message}"
+def note(file: str, line: int | None, message: str) -> Note:
+    """A ``not-carried`` warning at *file*:*line*."""
+    return Problem("not-carried", message, "warning", Location(file, line))
 
 
 @dataclass(frozen=True)
@@ -104,12 +102,12 @@ def _calls(
             try:
                 items = list(evaluate(statement.iter, scope, env))
             except (Unresolved, SyntaxError, OSError, TypeError) as error:
-                notes.append(Note(where, statement.lineno, f"a loop over unknown values: {error}"))
+                notes.append(note(where, statement.lineno, f"a loop over unknown values: {error}"))
                 continue
             for item in items:
                 bound = _bind(statement.target, item)
                 if bound is None:
-                    notes.append(Note(where, statement.lineno, "a loop target not unpacked"))
+                    notes.append(note(where, statement.lineno, "a loop target not unpacked"))
                     break
                 yield from _calls(statement.body, scope, {**env, **bound}, where, notes)
             continue
@@ -127,18 +125,18 @@ def _definition(
     fields: dict[str, Any] = {}
     for keyword in call.keywords:
         if keyword.arg not in _FIELDS:
-            notes.append(Note(where, call.lineno, f"field {keyword.arg!r} is not carried"))
+            notes.append(note(where, call.lineno, f"field {keyword.arg!r} is not carried"))
             continue
         try:
             fields[keyword.arg] = evaluate(keyword.value, scope, env)
         except (SyntaxError, OSError) as error:
-            notes.append(Note(where, call.lineno, f"{keyword.arg} not carried: {error}"))
+            notes.append(note(where, call.lineno, f"{keyword.arg} not carried: {error}"))
             continue
         except Unresolved as error:
             if keyword.arg == "name":
-                notes.append(Note(where, call.lineno, f"skipped: its name is unknown ({error})"))
+                notes.append(note(where, call.lineno, f"skipped: its name is unknown ({error})"))
                 return None
-            notes.append(Note(where, call.lineno, f"{keyword.arg} not carried: {error}"))
+            notes.append(note(where, call.lineno, f"{keyword.arg} not carried: {error}"))
     value = fields.get("value")
     if isinstance(value, dict):
         for key in [k for k, v in value.items() if isinstance(v, list)]:
@@ -149,12 +147,12 @@ def _definition(
             if k
             not in {"type", "description", "enum", "pattern", "min", "max", "max_length", "default"}
         ]:
-            notes.append(Note(where, call.lineno, f"value field {key!r} is not carried"))
+            notes.append(note(where, call.lineno, f"value field {key!r} is not carried"))
             del value[key]
     try:
         return ExtraSpecValidator(**fields)
     except (DefinitionError, TypeError) as error:
-        notes.append(Note(where, call.lineno, f"skipped {fields.get('name')!r}: {error}"))
+        notes.append(note(where, call.lineno, f"skipped {fields.get('name')!r}: {error}"))
         return None
 
 
@@ -165,21 +163,21 @@ def load(root: Path) -> NovaCatalogue:
     origins: dict[str, tuple[str, int]] = {}
     notes: list[Note] = []
     for path in sorted((root / VALIDATOR_PACKAGE).glob("*.py")):
-        if path.name in _MACHINERY:
+        if path.name in MACHINERY:
             continue
         where = path.relative_to(root).as_posix()
         scope = ModuleScope(path, scope_roots)
         try:
             tree = parse(path)
         except SyntaxError as error:
-            notes.append(Note(where, error.lineno, f"not Python: {error.msg}"))
+            notes.append(note(where, error.lineno, f"not Python: {error.msg}"))
             continue
         for call, env in _calls(tree.body, scope, {}, where, notes):
             definition = _definition(call, scope, env, where, notes)
             if definition is None:
                 continue
             if definition.name in definitions:
-                notes.append(Note(where, call.lineno, f"{definition.name} is registered twice"))
+                notes.append(note(where, call.lineno, f"{definition.name} is registered twice"))
                 continue
             definitions[definition.name] = definition
             origins[definition.name] = (where, call.lineno)

@@ -64,9 +64,8 @@ class ReadsFound:
     image_properties: list[KeyRead] = field(default_factory=list)
     files_parsed: int = 0
     files_seen: int = 0
-    unparsable: list[str] = field(default_factory=list)
-    #: Why each file of ``unparsable`` could not be read, located: reported, never silent.
-    unreadable: list[tuple[str, int | None, str]] = field(default_factory=list)
+    #: Files that hold a needle but are not Python the audit reads: (file, line, why).
+    unparsable: list[tuple[str, int | None, str]] = field(default_factory=list)
 
 
 def python_files(
@@ -373,16 +372,14 @@ def scan(
         try:
             data = read_source(path)
         except InputError as error:
-            found.unparsable.append(name)
-            found.unreadable.append((name, None, error.reason))
+            found.unparsable.append((name, None, error.reason))
             continue
         if not any(needle in data for needle in needles):
             continue
         try:
             tree = parse(path)  # shared with the static evaluator, which may read it again
         except SyntaxError as error:
-            found.unparsable.append(name)
-            found.unreadable.append((name, error.lineno, f"not Python: {error.msg}"))
+            found.unparsable.append((name, error.lineno or None, error.msg))
             continue
         found.files_parsed += 1
         scanner = _Scanner(pattern, idioms, name, found)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import re
 import subprocess
 import sys
 import tarfile
@@ -26,6 +27,7 @@ from onespec.definitions.model import ExtraSpec
 from onespec.definitions.nova_shape import coerce_definition
 from onespec.generator.review import nova_catalogue
 from onespec.generator.review.serial import from_data
+from onespec.validators_runtime.problems import shown
 
 
 class RevisionError(ValueError):
@@ -64,7 +66,7 @@ def load(spec: str, repository: Path) -> Loaded:
         nova = nova_catalogue.load(root)
         return Loaded(spec, nova.definitions, tuple(str(note) for note in nova.notes))
     try:
-        distribution = importlib.metadata.distribution(spec)
+        distribution = importlib.metadata.distribution(checked_revision(spec))
     except importlib.metadata.PackageNotFoundError:
         return _git(spec, repository)
     definitions: list[ExtraSpec] = []
@@ -78,10 +80,37 @@ def load(spec: str, repository: Path) -> Loaded:
     return Loaded(f"{spec} {distribution.version}", tuple(definitions))
 
 
+#: What a revision may be spelt with: git's ref-name rules, plus ``~``, ``^``, ``@``, ``{}``
+#: and ``:`` for revision expressions (``HEAD~5``, ``v1^{commit}``, ``@{1}``).
+_REVISION = re.compile(r"[A-Za-z0-9_@][A-Za-z0-9_./@{}~^:+-]{0,199}")
+
+
+def checked_revision(revision: str) -> str:
+    """*revision* when it can only be a revision or a distribution's name: never an option
+    (``--output=FILE``), a line break or a control character; else a :class:`RevisionError`
+    saying what a revision is."""
+    if not _REVISION.fullmatch(revision):
+        raise RevisionError(
+            f"{shown(revision)}: not a revision (a git revision starts with a letter, a digit, "
+            "'_' or '@' and holds letters, digits and _ . / @ { } ~ ^ : + -)"
+        )
+    return revision
+
+
 def _git(revision: str, repository: Path) -> Loaded:
-    # git from PATH, as the user runs it; argv is a list, so the revision is one argument.
+    # git from PATH, as the user runs it; argv is a list, so the revision is one argument, and
+    # --end-of-options keeps git from reading it as an option even if the check above changed.
     archive = subprocess.run(  # noqa: S603
-        ["git", "-C", str(repository), "archive", "--format=tar", revision, "definitions"],  # noqa: S607
+        [  # noqa: S607
+            "git",
+            "-C",
+            str(repository),
+            "archive",
+            "--format=tar",
+            "--end-of-options",
+            checked_revision(revision),
+            "definitions",
+        ],
         capture_output=True,
         check=False,
     )

@@ -13,12 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from onespec.definitions.key_templates import END
+from onespec.definitions.key_templates import anchored as anchored
 from onespec.definitions.model import FALSE_STRINGS, TRUE_STRINGS
 from onespec.generator.schema import SchemaError
 
-#: The very end of the text. Python's ``$`` also matches before a final newline and ECMA-262's
-#: does not; refusing a following newline makes both mean the end.
-END = r"$(?!\n)"
+# END (the very end of the text, alike in both) and anchored() are the project's one
+# anchoring rule, shared with the runtime.
 
 #: Every character ``str.isspace()`` accepts: what ``str.strip()`` removes and what Python's
 #: ``\s`` matches. ECMA-262's ``\s`` is a different set, so it is spelled out.
@@ -55,11 +56,6 @@ Token = tuple[str, str]
 def literal(text: str) -> str:
     """A pattern matching ``text`` itself, escaping only what ECMA-262 allows to be escaped."""
     return "".join(f"\\{char}" if char in _SYNTAX_CHARACTERS else char for char in text)
-
-
-def anchored(pattern: str) -> str:
-    """A pattern that must match the whole text: JSON Schema's ``pattern`` searches."""
-    return f"^(?:{pattern}){END}"
 
 
 def portable(pattern: str) -> str:

@@ -295,16 +295,20 @@ def test_linear_rewrites_accept_exactly_what_nova_accepts(nova, ours):
     ],
 )
 def test_adversarial_values_are_rejected_promptly(key, unit, tail):
-    """Each of these takes hours, or forever, with Nova's patterns; here, milliseconds."""
+    """Each of these takes hours, or forever, with Nova's patterns; here, milliseconds.
+
+    The bound is on the work done -- the CPU time this process spends -- not on the wall
+    clock, so a loaded machine does not fail it; the timing targets are in ``make bench``.
+    """
     import time
 
     from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, compile_registry
 
     registry = compile_registry(SPECS)
     spec = next(s for s in SPECS if s.name == registry.lookup(key))
-    started = time.perf_counter()
+    started = time.process_time()
     short = unit * ((250 - len(tail)) // len(unit)) + tail
     with pytest.raises(ExtraSpecValidationError):
         registry.validate({key: short})
     assert re.fullmatch(spec.value.pattern, unit * 5000 + tail) is None
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0

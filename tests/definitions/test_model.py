@@ -207,14 +207,24 @@ def test_name_regex_escapes_literal_text(key):
     assert re.fullmatch(numa_cpus().name_regex(), key) is None
 
 
-def test_name_regex_escapes_every_regex_metacharacter():
-    spec = ExtraSpecValidator(
-        name="x:a+b*c?(d)[e]|f^$.{p}", value={"type": str}, parameters=[{"name": "p"}]
-    )
+def test_name_regex_escapes_the_regex_metacharacters_a_key_may_hold():
+    spec = ExtraSpecValidator(name="x:a.b-c d.{p}", value={"type": str}, parameters=[{"name": "p"}])
     regex = re.compile(spec.name_regex())
-    assert regex.fullmatch("x:a+b*c?(d)[e]|f^$.value")
-    assert regex.fullmatch("x:aabbbc(d)[e]|f^$.value") is None
+    assert regex.fullmatch("x:a.b-c d.value")
+    assert regex.fullmatch("x:aXb-c dXvalue") is None
     assert regex.fullmatch("x:ab") is None
+
+
+@pytest.mark.parametrize(
+    "name", ["x:a\nb", "x:a\x00", "x:a+b", "x:(d)", "x:a\tb", "x:é", "x:a/b", "x:a\u2028b"]
+)
+def test_a_name_holding_what_the_api_refuses_in_a_key_is_refused(name):
+    with pytest.raises(DefinitionError, match="Nova's API refuses in a key"):
+        ExtraSpec(name=name, description="", value=Value(type=str))
+
+
+def test_a_name_may_hold_every_character_the_api_allows_in_a_key():
+    ExtraSpec(name="Ab9_:. -z", description="", value=Value(type=str))
 
 
 def test_name_regex_names_each_parameter_group():

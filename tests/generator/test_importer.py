@@ -10,6 +10,7 @@ loader (the glance peer).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -22,7 +23,12 @@ from click.testing import CliRunner
 from onespec.definitions.model import ExtraSpec
 from onespec.definitions.registry import in_tree
 from onespec.generator.importer.metadefs import FLAVOR, read_directory, read_namespace
-from onespec.generator.importer.package import PackageNameError, module_name, render_package
+from onespec.generator.importer.package import (
+    PackageNameError,
+    module_name,
+    namespace_module,
+    render_package,
+)
 from onespec.validators_runtime.cli import cli
 from onespec.validators_runtime.extra_specs import compile_registry
 from tests import peers
@@ -133,10 +139,7 @@ def test_a_package_name_that_cannot_be_a_module_is_refused():
 
 
 def test_the_command_refuses_a_directory_without_metadefs(tmp_path):
-    result = CliRunner().invoke(
-        cli,
-        ["import", "glance-metadefs", str(tmp_path), "--package", "x", "--output", "out"],
-    )
+    result = import_metadefs(tmp_path)
     assert result.exit_code == 2
     assert "no metadef files" in result.output
 
@@ -298,6 +301,10 @@ for kind in ('a', 'b'):
     EXTRA_SPEC_VALIDATORS.append(
         base.ExtraSpecValidator(name=f'acme:{kind}', description='x', value={'type': str})
     )
+for trait in os_traits.get_traits():
+    EXTRA_SPEC_VALIDATORS.append(
+        base.ExtraSpecValidator(name=f'acme:{trait}', description='x', value={'type': str})
+    )
 '''
 
 
@@ -314,13 +321,19 @@ def test_literal_validators_are_read_without_importing_nova(tmp_path):
     from onespec.generator.importer.nova import read_tree
 
     (acme,) = read_tree(nova_tree(tmp_path))
-    (definition,) = acme.definitions
+    definition, *looped = acme.definitions
     assert definition.name == "acme:slot.{id}"
     assert definition.description == "Shared words. A slot."
     assert definition.value.min == 1
     assert definition.parameters[0].pattern == r"\d+"
+    # A loop over literals is unrolled; a loop over what only Nova's libraries know is not.
+    assert [d.name for d in looped] == ["acme:a", "acme:b"]
     (lost,) = acme.not_carried
-    assert "f-string" in lost.reason and lost.source == "acme.py"
+    assert "a loop over unknown values" in lost.reason and lost.source == "acme.py"
+    assert (
+        lost.what
+        == f"line {NOVA_MODULE.splitlines().index('for trait in os_traits.get_traits():') + 1}"
+    )
 
 
 def test_the_nova_command_writes_a_package_that_loads(tmp_path):
@@ -330,11 +343,10 @@ def test_the_nova_command_writes_a_package_that_loads(tmp_path):
         ["import", "nova", str(nova_tree(tmp_path)), "--package", "acme", "--output", str(out)],
     )
     assert result.exit_code == 0, result.output
-    assert "1 definitions from 1 validator modules" in result.output
+    assert "3 definitions from 1 validator modules" in result.output
     module = out / "acme" / "nova_acme.py"
-    (definition,) = _definitions_of(module)
-    assert definition.name == "acme:slot.{id}"
-    assert "f-string" in module.read_text(encoding="utf-8")
+    assert [d.name for d in _definitions_of(module)] == ["acme:slot.{id}", "acme:a", "acme:b"]
+    assert "a loop over unknown values" in module.read_text(encoding="utf-8")
 
 
 def test_nova_34s_own_validators_import_and_compile(tmp_path):
@@ -349,4 +361,205 @@ def test_nova_34s_own_validators_import_and_compile(tmp_path):
     assert not any(name.startswith("hw:maxphysaddr") for name in names)
     assert len(compile_registry(definitions)) == len(definitions) > 40
     lost = [item for ns in namespaces for item in ns.not_carried]
-    assert {item.source for item in lost} >= {"resources.py", "traits.py"}
+    assert "traits.py" in {item.source for item in lost}
+
+
+def test_import_and_audit_read_the_same_nova_catalogue(tmp_path):
+    """One reader serves both: ``import nova`` writes what ``audit --catalogue nova`` checks."""
+    from onespec.generator.importer.nova import read_tree
+    from onespec.generator.review.catalogues import load
+
+    site = next((peers.require("nova") / "lib").glob("python3*/site-packages"))
+    imported = [d for ns in read_tree(site) for d in ns.definitions]
+    audited = load("nova", [site]).definitions
+    assert imported == list(audited)
+    # Before one reader served both, the import carried 51 of Nova 34's definitions.
+    assert len(imported) > 140
+
+
+# --- Input never becomes code ------------------------------------------------------------------
+
+
+def import_metadefs(source: Path):
+    """``onespec import glance-metadefs SOURCE`` into ``SOURCE/out``, in-process."""
+    arguments = ["--package", "x", "--output", str(source / "out")]
+    return CliRunner().invoke(cli, ["import", "glance-metadefs", str(source), *arguments])
+
+
+#: Text that would run code if it were pasted into a module rather than spelt as a literal: it
+#: closes a docstring and a string of either quote, starts a statement, and holds a backslash,
+#: a NUL and a lone surrogate (what an undecodable byte of a file name becomes).
+HOSTILE = "x\"\"\"\nimport pathlib; pathlib.Path({marker!r}).touch()\n'''\\\x00\udcff\"'#"
+
+
+def _imports_cleanly(package: Path, module: str, marker: Path) -> dict:
+    """Import the written package in a fresh interpreter; what its modules hold, as JSON."""
+    probe = (
+        "import importlib, json, sys\n"
+        f"package = importlib.import_module({module!r})\n"
+        "modules = [m for m in package.MODULES]\n"
+        "print(json.dumps([{\n"
+        "    'namespace': m.NAMESPACE, 'display_name': m.DISPLAY_NAME, 'source': m.SOURCE,\n"
+        "    'description': m.DESCRIPTION, 'not_carried': m.NOT_CARRIED,\n"
+        "    'specs': [[d.name, d.description, list(d.value.enum_values), d.value.pattern,\n"
+        "               d.value.default] for d in m.EXTRA_SPECS]} for m in modules],\n"
+        "    ensure_ascii=True))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        cwd=package,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert not marker.exists(), "importing the written package ran code from its input"
+    return json.loads(result.stdout)
+
+
+def test_hostile_metadef_fields_reach_the_package_as_data_only(tmp_path):
+    marker = tmp_path / "ran"
+    hostile = HOSTILE.format(marker=str(marker))
+    source = tmp_path / "metadefs"
+    source.mkdir()
+    document = {
+        "namespace": hostile,
+        "display_name": hostile,
+        "description": hostile,
+        "resource_type_associations": [{"name": FLAVOR, "prefix": "acme:"}],
+        "properties": {
+            "tier": {"type": "string", "title": hostile, "description": hostile,
+                     "enum": [hostile, "b"], "default": hostile},
+            "code": {"type": "string", "description": "d", "pattern": hostile},
+            hostile: {"type": "string", "description": "refused: not a key the API accepts"},
+            "ops": {"type": "string", "description": "d", "operators": [hostile]},
+        },
+    }  # fmt: skip
+    # A file name holds anything but "/" and NUL.
+    spelt = hostile.replace("/", "_").replace("\x00", "")
+    file_name = os.fsdecode(b"bad\xff" + spelt.encode("utf-8", "surrogateescape"))
+    write(source / (file_name + ".json"), document)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        cli,
+        ["import", "glance-metadefs", str(source), "--package", "acme", "--output", str(out)],
+    )
+    assert result.exit_code == 0, result.output
+    (module,) = _imports_cleanly(out, "acme", marker)
+    assert module["namespace"] == module["display_name"] == module["description"] == hostile
+    assert module["source"] == file_name + ".json"
+    by_name = {spec[0]: spec for spec in module["specs"]}
+    assert by_name["acme:tier"][2:] == [[hostile, "b"], None, hostile]
+    assert by_name["acme:tier"][1].startswith(hostile.strip()[:3])
+    assert by_name["acme:code"][3] == hostile
+    refused = [what for what, _ in module["not_carried"] if hostile in what]
+    assert len(refused) == 1 and "(acme:" + hostile + ")" in refused[0]
+
+
+def test_hostile_nova_module_names_and_texts_reach_the_package_as_data_only(tmp_path):
+    marker = tmp_path / "ran"
+    hostile = HOSTILE.format(marker=str(marker))
+    tree = nova_tree(tmp_path)
+    folder = tree / "nova" / "api" / "validation" / "extra_specs"
+    stem = os.fsdecode(hostile.replace("/", "_").encode("utf-8", "surrogateescape") + b"\xfe")
+    stem = stem.replace("\x00", "")  # the one character a file name cannot hold
+    (folder / "acme.py").rename(folder / f"{stem}.py")
+    (folder / "other.py").write_text(
+        f"{hostile!r}\n"
+        "from nova.api.validation.extra_specs import base\n"
+        "EXTRA_SPEC_VALIDATORS = [base.ExtraSpecValidator(\n"
+        f"    name='other:x', description={hostile!r},\n"
+        f"    value={{'type': str, 'enum': [{hostile!r}], 'description': {hostile!r}}})]\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        cli, ["import", "nova", str(tree), "--package", "acme", "--output", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    modules = {m["source"]: m for m in _imports_cleanly(out, "acme", marker)}
+    assert set(modules) == {f"{stem}.py", "other.py"}
+    assert modules[f"{stem}.py"]["namespace"] == f"nova.{stem}"
+    assert modules["other.py"]["description"] == hostile
+    (spec,) = modules["other.py"]["specs"]
+    assert spec[:3] == ["other:x", hostile, [hostile]]
+    for text in (out / "acme").glob("*.py"):
+        assert "import glance-metadefs" not in text.read_text(encoding="utf-8")
+        assert (
+            "`onespec import nova`" in text.read_text(encoding="utf-8")
+            or text.name == "__init__.py"
+        )
+
+
+@pytest.mark.parametrize(
+    ("document", "where"),
+    [
+        ({"resource_type_associations": [{"name": FLAVOR, "prefix": 5}]}, "[0].prefix"),
+        ({"resource_type_associations": "OS::Nova::Flavor"}, "resource_type_associations"),
+        ({"resource_type_associations": [5]}, "resource_type_associations[0]"),
+        ({"properties": "tier"}, "properties"),
+        ({"properties": {"tier": "string"}}, "properties.tier"),
+        ({"objects": {"a": 1}}, "objects"),
+        ({"objects": [{"name": "o", "properties": ["a"]}]}, "objects[o].properties"),
+        ({"display_name": ["x"]}, "display_name"),
+        ({"properties": {"t": {"type": "string", "title": 5}}}, "properties.t.title"),
+    ],
+)
+def test_wrongly_typed_metadef_fields_are_located_errors(tmp_path, document, where):
+    base = namespace({"ok": {"type": "string"}})
+    write(tmp_path / "bad.json", {**base, **document})
+    result = import_metadefs(tmp_path)
+    assert result.exit_code == 2, result.output
+    assert "bad.json" in result.output and where in result.output
+    assert ("Traceback" not in result.output and result.exception is None) or isinstance(
+        result.exception, SystemExit
+    )
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        ({"type": ["string", "null"]}, "type ['string', 'null'] has no counterpart"),
+        ({"type": "string", "enum": "gold"}, "enum 'gold' is not a list of strings"),
+        ({"type": "string", "maxLength": True}, "maxLength True is not a length"),
+    ],
+)
+def test_wrongly_typed_property_rules_are_listed_as_not_carried(tmp_path, raw, reason):
+    imported = read_namespace(write(tmp_path / "a.json", namespace({"p": raw})), set())
+    (item,) = imported.not_carried
+    assert item.reason.startswith(reason)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "nested deeper"),
+        (b'{"namespace": "\xff"}', "not UTF-8"),
+        (b'{"namespace": ' + b"9" * 5000 + b"}", "not a JSON document"),
+    ],
+)
+def test_unreadable_metadef_files_are_located_errors(tmp_path, content, message):
+    (tmp_path / "bad.json").write_bytes(content)
+    result = import_metadefs(tmp_path)
+    assert result.exit_code == 2 and message in result.output, result.output
+    assert f"{tmp_path / 'bad.json'}: " in result.output
+
+
+def test_a_fifo_named_like_a_metadef_file_is_refused_without_reading(tmp_path):
+    os.mkfifo(tmp_path / "pipe.json")
+    result = import_metadefs(tmp_path)
+    assert result.exit_code == 2 and "pipe.json: is not a regular file" in result.output
+
+
+@pytest.mark.parametrize(
+    "package", ["acme\n", " acme", 'acme"\ninjected = 1', "ácme", "-acme", "class"]
+)
+def test_package_names_that_are_not_distribution_names_are_refused(package):
+    with pytest.raises(PackageNameError, match="--package"):
+        module_name(package)
+
+
+def test_a_namespace_spelt_like_a_keyword_gets_a_module_it_can_import():
+    assert namespace_module("class") == "ns_class"
+    assert namespace_module("OS::Import") == "os_import"

@@ -1,14 +1,14 @@
 """The ``onespec`` Sphinx domain and its directives, through real Sphinx builds.
 
-Every project here is written into a temporary directory and built in-process with
-:class:`sphinx.application.Sphinx`; the real documentation is built with ``sphinx-build``. The
-builds that several tests inspect are module-scoped fixtures, so each is built once.
+Every project here is written into a temporary directory and built in-process by the shared
+helper (:mod:`tests.sphinxext.building`, on ``sphinx.testing``); the real documentation is
+built with ``sphinx-build``. The builds that several tests inspect are module-scoped fixtures,
+so each is built once.
 """
 
 from __future__ import annotations
 
 import html as html_module
-import io
 import os
 import posixpath
 import re
@@ -17,7 +17,7 @@ import sys
 import time
 import types
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -25,8 +25,6 @@ import pytest
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.errors import ConfigError
-from sphinx.util.console import strip_escape_sequences
-from sphinx.util.docutils import docutils_namespace, patch_docutils
 from sphinx.util.inventory import InventoryFile
 
 import onespec.sphinxext.directives
@@ -37,16 +35,21 @@ from onespec.generator import rst
 from onespec.generator.extra_specs import rst as spec_rst
 from onespec.sphinxext.domain import OnespecDomain
 from tests.conftest import ROOT
+from tests.sphinxext.building import (
+    CONF,
+    EXTRA_SPEC,
+    Build,
+    build,
+    domain_index,
+    make,
+    page,
+    write_project,
+)
 
-CONF = 'extensions = ["onespec.sphinxext"]\nnitpicky = True\n'
-OBJTYPE = "onespec:extra-spec"
+OBJTYPE = EXTRA_SPEC
 
 
 # --- Building ------------------------------------------------------------------------------------
-
-
-def page(title: str, body: str = "") -> str:
-    return f"{title}\n{'=' * len(title)}\n\n{body}"
 
 
 def auto(namespace: str, *options: str, title: str | None = None) -> str:
@@ -54,75 +57,6 @@ def auto(namespace: str, *options: str, title: str | None = None) -> str:
     argument = namespace or '""'
     lines = [f".. onespec:auto-extra-specs:: {argument}", *(f"   {o}" for o in options)]
     return page(title or f"Namespace {argument}", "\n".join(lines) + "\n")
-
-
-def write_project(srcdir: Path, pages: dict[str, str]) -> None:
-    """``conf.py``, an ``index`` whose toctree lists ``pages`` in order, and the pages."""
-    srcdir.mkdir(parents=True, exist_ok=True)
-    (srcdir / "conf.py").write_text(CONF, encoding="utf-8")
-    toctree = "".join(f"   {name}\n" for name in pages)
-    index = page("Test project", f".. toctree::\n\n{toctree}")
-    (srcdir / "index.rst").write_text(index, encoding="utf-8")
-    for name, text in pages.items():
-        (srcdir / f"{name}.rst").write_text(text, encoding="utf-8")
-
-
-@dataclass
-class Build:
-    app: Sphinx
-    srcdir: Path
-    outdir: Path
-    warnings: list[str]
-    status: str
-    read: list[str] = field(default_factory=list)
-
-    def html(self, docname: str) -> str:
-        return (self.outdir / f"{docname}.html").read_text(encoding="utf-8")
-
-    def inventory(self) -> dict[str, str]:
-        """The ``onespec:extra-spec`` entries of ``objects.inv``: name -> URI."""
-        with (self.outdir / "objects.inv").open("rb") as stream:
-            data = InventoryFile.load(stream, "", posixpath.join)
-        return {name: item.uri for name, item in data.get(OBJTYPE, {}).items()}
-
-    def warnings_with(self, text: str) -> list[str]:
-        return [line for line in self.warnings if text in line]
-
-
-def build(
-    srcdir: Path,
-    outdir: Path,
-    *,
-    fresh: bool = True,
-    parallel: int = 0,
-) -> Build:
-    """Build ``srcdir`` as HTML into ``outdir/html`` (doctrees in ``outdir/doctrees``)."""
-    status, warning = io.StringIO(), io.StringIO()
-    read: list[str] = []
-    with patch_docutils(srcdir), docutils_namespace():
-        app = Sphinx(
-            srcdir,
-            srcdir,
-            outdir / "html",
-            outdir / "doctrees",
-            "html",
-            status=status,
-            warning=warning,
-            freshenv=fresh,
-            parallel=parallel,
-        )
-        app.connect("source-read", lambda _app, docname, _source: read.append(docname))
-        app.build()
-    warnings = [
-        line for line in strip_escape_sequences(warning.getvalue()).splitlines() if line.strip()
-    ]
-    assert app.statuscode == 0, warnings
-    return Build(app, srcdir, outdir / "html", warnings, status.getvalue(), read)
-
-
-def make(tmp: Path, pages: dict[str, str], **options: object) -> Build:
-    write_project(tmp / "src", pages)
-    return build(tmp / "src", tmp / "out", **options)  # type: ignore[arg-type]
 
 
 def line_of(path: Path, text: str) -> int:
@@ -163,27 +97,6 @@ def pages_for(*namespaces: str) -> dict[str, str]:
     for namespace in wanted:
         wanted += sorted(linked_namespaces(namespace) - set(wanted))
     return {namespace or "unnamespaced": auto(namespace) for namespace in wanted}
-
-
-_INDEX_ITEM = re.compile(
-    r"<strong>(?P<cap>[^<]*)</strong></td>"
-    r'|<a href="(?P<href>[^"]*)"><code class="xref">(?P<name>[^<]*)</code></a>\s*'
-    r"<em>\((?P<extra>[^)]*)\)</em>"
-)
-
-
-def domain_index(html: str) -> dict[str, list[tuple[str, str, str]]]:
-    """The groups of a domain index page: heading -> [(name, link, annotation)]."""
-    groups: dict[str, list[tuple[str, str, str]]] = {}
-    current = None
-    for match in _INDEX_ITEM.finditer(html):
-        if match["cap"] is not None:
-            current = match["cap"]
-            groups[current] = []
-        else:
-            assert current is not None
-            groups[current].append((match["name"], match["href"], match["extra"]))
-    return groups
 
 
 def doctree_literals(app: Sphinx, docname: str) -> list[str]:
@@ -597,6 +510,7 @@ def serial_and_parallel(tmp_path_factory: pytest.TempPathFactory) -> tuple[Build
     return serial, parallel, len(merges)
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_a_parallel_build_merges_what_each_reader_found(serial_and_parallel):
     serial, parallel, merges = serial_and_parallel
     assert merges >= 2, "the documents were not read by parallel readers"
@@ -604,6 +518,7 @@ def test_a_parallel_build_merges_what_each_reader_found(serial_and_parallel):
     assert parallel.warnings == []
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_a_parallel_build_has_the_inventory_of_a_serial_one(serial_and_parallel):
     serial, parallel, _ = serial_and_parallel
     expected = {name for ns in SMALL_NAMESPACES for name in names(ns)}
@@ -611,6 +526,7 @@ def test_a_parallel_build_has_the_inventory_of_a_serial_one(serial_and_parallel)
     assert parallel.inventory() == serial.inventory()
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_a_parallel_build_has_the_domain_index_of_a_serial_one(serial_and_parallel):
     serial, parallel, _ = serial_and_parallel
     groups = domain_index(parallel.html("onespec-index"))
@@ -682,6 +598,7 @@ def fake_hw_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_a_page_is_read_again_when_its_catalogue_module_changes(
     tmp_path: Path, fake_hw_module: Path
 ):
@@ -745,6 +662,7 @@ def real_site(tmp_path_factory: pytest.TempPathFactory) -> RealSite:
     return RealSite(completed, out)
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_documentation_builds_without_warnings(real_site: RealSite):
     completed = real_site.completed
     assert completed.returncode == 0, completed.stderr + completed.stdout[-2000:]
@@ -753,6 +671,7 @@ def test_the_documentation_builds_without_warnings(real_site: RealSite):
     assert (real_site.outdir / "onespec-index.html").is_file()
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_documentation_describes_every_in_tree_spec_once(real_site: RealSite):
     with (real_site.outdir / "objects.inv").open("rb") as stream:
         data = InventoryFile.load(stream, "", posixpath.join)
@@ -764,6 +683,7 @@ def test_the_documentation_describes_every_in_tree_spec_once(real_site: RealSite
         assert entries[spec.name].startswith(f"reference/extra-specs/{page_name}.html#"), spec
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_command_line_page_documents_every_command(real_site: RealSite):
     from onespec.validators_runtime.cli import cli
 
@@ -790,6 +710,7 @@ def traits(tmp_path_factory: pytest.TempPathFactory) -> Build:
     return make(tmp_path_factory.mktemp("traits"), {"trait": auto("trait"), "refs": TRAIT_REFS})
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_a_trait_row_is_a_target_indexed_and_in_the_inventory(traits: Build):
     assert traits.warnings == []
     inventory = traits.inventory()
@@ -805,6 +726,7 @@ def test_a_trait_row_is_a_target_indexed_and_in_the_inventory(traits: Build):
     assert "trait{group}:HW_CPU_X86_AVX2 (extra spec)" in genindex
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_trait_page_opens_with_its_table_and_stays_small(traits: Build):
     html = traits.html("trait")
     assert html.index("<table") < html.index('<dl class="onespec extra-spec')
@@ -813,6 +735,7 @@ def test_the_trait_page_opens_with_its_table_and_stays_small(traits: Build):
     assert len(html.encode()) < 300_000
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_a_trait_row_described_twice_is_a_duplicate_warning(tmp_path: Path):
     twice = make(tmp_path, {"a": auto("trait"), "b": auto("trait", title="Again")})
     assert twice.warnings_with("duplicate description of extra spec trait{group}:HW_CPU_X86_AVX2")
@@ -821,6 +744,7 @@ def test_a_trait_row_described_twice_is_a_duplicate_warning(tmp_path: Path):
 # --- Pages people scan --------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_front_page_says_who_it_is_for_before_the_contents(real_site: RealSite):
     html = (real_site.outdir / "index.html").read_text(encoding="utf-8")
     order = [
@@ -839,6 +763,7 @@ def test_the_front_page_says_who_it_is_for_before_the_contents(real_site: RealSi
     assert 'class="highlight-console' in html
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_overview_diagram_covers_every_area(real_site: RealSite):
     html = (real_site.outdir / "overview.html").read_text(encoding="utf-8")
     (svg,) = re.findall(r'(?:src|data)="(_images/graphviz-[^"]+\.svg)"', html)
@@ -860,6 +785,7 @@ def test_the_overview_diagram_covers_every_area(real_site: RealSite):
     assert min(sizes) >= 16, sizes  # legible once the diagram is scaled to the page
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_command_line_page_has_no_smart_dashes_and_code_examples(real_site: RealSite):
     html = (real_site.outdir / "cli.html").read_text(encoding="utf-8")
     assert "\u2013" not in html and "\u2014" not in html  # -- never becomes a dash
@@ -884,6 +810,7 @@ def test_every_command_group_has_its_own_section_in_the_source():
         assert f":prog: onespec {name}\n" in source, f"onespec {name} has no section in cli.rst"
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_by_purpose_index_reaches_every_spec(real_site: RealSite):
     html = (real_site.outdir / "reference/extra-specs-by-purpose.html").read_text(encoding="utf-8")
     for title in ("Placement: resources and traits", "Scheduler filters", "Virt driver features"):
@@ -898,14 +825,16 @@ def test_the_by_purpose_index_reaches_every_spec(real_site: RealSite):
             assert f'href="{posixpath.relpath(uri, "reference")}' in html, spec.name
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_trait_page_is_a_table_a_few_hundred_kilobytes(real_site: RealSite):
     html = (real_site.outdir / "reference/extra-specs/trait.html").read_bytes()
     assert len(html) < 300_000  # 835,963 bytes with one full entry per trait
-    for page in ("hw", "resources", "capabilities", "quota"):
-        text = (real_site.outdir / f"reference/extra-specs/{page}.html").read_text("utf-8")
-        assert text.index("<table") < text.index('<dl class="onespec extra-spec'), page
+    for name in ("hw", "resources", "capabilities", "quota"):
+        text = (real_site.outdir / f"reference/extra-specs/{name}.html").read_text("utf-8")
+        assert text.index("<table") < text.index('<dl class="onespec extra-spec'), name
 
 
+@pytest.mark.slow  # a real build of many pages: seconds of its own
 def test_the_theme_wraps_tables_and_keeps_straight_quotes(real_site: RealSite):
     html = (real_site.outdir / "index.html").read_text(encoding="utf-8")
     assert "furo" in html and "_static/onespec.css" in html
@@ -1013,9 +942,8 @@ def test_a_parallel_build_counts_every_duplicate_as_a_serial_one(tmp_path: Path,
 
 @pytest.mark.parametrize("value", ["None", "5", "[5]", "'reference/*'"])
 def test_a_wrong_mentions_exclude_is_a_configuration_error_naming_it(tmp_path: Path, value: str):
-    write_project(tmp_path / "src", {"one": page("One")})
-    conf = tmp_path / "src" / "conf.py"
-    conf.write_text(CONF + f"onespec_mentions_exclude = {value}\n", encoding="utf-8")
+    conf = CONF + f"onespec_mentions_exclude = {value}\n"
+    write_project(tmp_path / "src", {"one": page("One")}, conf=conf)
     with pytest.raises(ConfigError) as raised:
         build(tmp_path / "src", tmp_path / "out")
     assert "onespec_mentions_exclude must be a list of glob patterns" in str(raised.value)

@@ -6,6 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+#: Seconds each, on their own (each runs sphinx-build in a child process): out of the fast loop.
+pytestmark = pytest.mark.slow
+
 CONF = """\
 extensions = ["onespec.sphinxext"]
 project = "consumer"

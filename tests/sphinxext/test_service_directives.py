@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import posixpath
-
 import pytest
-from sphinx.util.inventory import InventoryFile
 
 from onespec.definitions.plugin_labels import LABELS
 from onespec.definitions.policy import RULES
 from onespec.generator.api import rst as api_rst
 from onespec.validators_runtime.service import openapi
 from tests.conftest import ROOT
-from tests.sphinxext.test_domain import domain_index, make, page
+from tests.sphinxext.building import domain_index, make, page
 
 REFS = page(
     "References",
@@ -35,9 +32,7 @@ def site(tmp_path_factory):
 
 
 def inventory(site, objtype):
-    with (site.outdir / "objects.inv").open("rb") as stream:
-        data = InventoryFile.load(stream, "", posixpath.join)
-    return {name: item.uri for name, item in data.get(objtype, {}).items()}
+    return site.inventory(objtype)
 
 
 def test_the_site_builds_without_a_warning(site):

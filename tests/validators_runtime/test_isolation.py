@@ -32,6 +32,7 @@ VOCABULARY = {
     "onespec.definitions.model",
     "onespec.definitions.nova_shape",
     "onespec.definitions.entry_points",
+    "onespec.definitions.key_templates",
 }
 
 
@@ -92,13 +93,14 @@ HEAVY |= {"alembic", "jinja2", "werkzeug", "psycopg"}
 
 def test_the_label_runtime_needs_nothing_beyond_the_standard_library():
     modules = imported_after(
-        "import onespec.validators_runtime.plugins\n"
-        "import onespec.validators_runtime.plugins.labels, onespec.validators_runtime.plugins.spi\n"
-        "import onespec.validators_runtime.plugins.manager\n"
-        "import onespec.validators_runtime.plugins.store\n"
-        "from onespec.validators_runtime.plugins.fake import PLUGIN\n"
-        "from onespec.validators_runtime.plugins.manager import LabelManager\n"
-        "from onespec.validators_runtime.plugins.spi import plugin_info\n"
+        "import onespec.validators_runtime.plugin_labels\n"
+        "import onespec.validators_runtime.plugin_labels.labels\n"
+        "import onespec.validators_runtime.plugin_labels.spi\n"
+        "import onespec.validators_runtime.plugin_labels.manager\n"
+        "import onespec.validators_runtime.plugin_labels.store\n"
+        "from onespec.validators_runtime.plugin_labels.fake import PLUGIN\n"
+        "from onespec.validators_runtime.plugin_labels.manager import LabelManager\n"
+        "from onespec.validators_runtime.plugin_labels.spi import plugin_info\n"
         "manager = LabelManager([plugin_info(PLUGIN)])\n"
         "manager.check_cluster_operation('p', 'fake', '0.1', 'create')\n"
     )

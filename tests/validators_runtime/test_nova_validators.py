@@ -9,6 +9,7 @@ The unit tests run here, without Nova. The peer tests run Nova 34.0.0's own
 from __future__ import annotations
 
 import re
+import sysconfig
 
 import pytest
 
@@ -68,10 +69,11 @@ def test_namespaces_are_spelt_as_nova_spells_them():
 
 
 def test_validators_have_novas_shape():
-    validator = nova_validators.VALIDATORS["hw:numa_cpus.{id}"]
+    validator = nova_validators.VALIDATORS["hw:numa_cpus.{num}"]
     assert validator.value["type"] is str and "pattern" in validator.value
-    assert [p["name"] for p in validator.parameters] == ["id"]
-    assert re.fullmatch(validator.name_regex, "hw:numa_cpus.3")
+    assert [p["name"] for p in validator.parameters] == ["num"]
+    assert re.fullmatch(validator.name_regex, "hw:numa_cpus.3").groupdict() == {"num": "3"}
+    assert "hw:numa_cpus.{id}" not in nova_validators.VALIDATORS
     # The dot is a dot, unlike in Nova (onespec.definitions.nova_differences: "The dot in numbered
     # keys").
     assert not re.fullmatch(validator.name_regex, "hw:numa_cpus_3")
@@ -82,6 +84,35 @@ def test_validators_have_novas_shape():
         "mixed",
     ]
     assert "NUMA" in validator.description
+    # Nova's value objects carry a description too.
+    assert "CPU" in validator.value["description"]
+    assert set(validator.value) == {"type", "pattern", "description"}
+
+
+#: Values tried on every validator: one of them suits each type and most enums.
+SAMPLES = ("1", "0", "true", "x", "required", "dedicated", "-1")
+
+
+def test_every_validator_object_accepts_what_validate_accepts_for_its_key():
+    """Before, the objects of group_policy and hide_hypervisor_id refused their own key."""
+    checked = 0
+    for name, validator in nova_validators.VALIDATORS.items():
+        if validator.parameters:
+            continue
+        values = (*SAMPLES, *validator.value.get("enum", ()))
+        for value in values:
+            try:
+                nova_validators.validate(name, value)
+            except ExtraSpecValidationError as refused:
+                with pytest.raises(ExtraSpecValidationError) as also:
+                    validator.validate(name, value)
+                assert [f.code for f in also.value.findings] == [f.code for f in refused.findings]
+            else:
+                validator.validate(name, value)
+            checked += 1
+    assert checked > 800
+    for name in ("group_policy", "hide_hypervisor_id"):
+        assert nova_validators.VALIDATORS[name].name_regex == name
 
 
 def test_a_validator_refuses_a_name_it_does_not_govern():
@@ -146,3 +177,95 @@ def test_novas_tests_pass_with_the_adapter_but_for_listed_differences(with_adapt
 def test_every_deliberate_failure_is_a_listed_difference():
     titles = {difference.title for difference in DIFFERENCES}
     assert set(DELIBERATE.values()) <= titles
+
+
+# --- Nova's own code reading the adapter ---------------------------------------------------------
+
+
+def run_drop_in(*arguments: str) -> dict:
+    return peers.run_script(
+        "nova", "nova_docs_and_plugins.py", arguments[0], str(ROOT), *arguments[1:], timeout=900
+    )
+
+
+@pytest.fixture(scope="module")
+def docs_extension(tmp_path_factory) -> dict:
+    """Nova's docs extension (doc/ext/extra_specs.py of the pinned Nova source) run twice."""
+    extension = peers.require("nova-31.0.0") / "doc" / "ext"
+    sphinx_site = sysconfig.get_paths()["purelib"]
+    return {
+        which: run_drop_in(
+            "docs", which, str(extension), sphinx_site, str(tmp_path_factory.mktemp(which))
+        )
+        for which in ("adapter", "nova")
+    }
+
+
+def _fields(text: str) -> dict[str, list[tuple[str, str]]]:
+    """Each documented spec's Type/Min/Max fields, from the extension's text output."""
+    found = {}
+    block = r"^(\S[^\n]*)\n\n((?:   (?:Type|Min|Max):\n      [^\n]*\n\n)+)"
+    for match in re.finditer(block, text, re.MULTILINE):
+        found[match.group(1)] = re.findall(r"   (Type|Min|Max):\n      ([^\n]*)", match.group(2))
+    return found
+
+
+def test_novas_docs_extension_renders_the_adapters_table(docs_extension):
+    adapter, nova = docs_extension["adapter"], docs_extension["nova"]
+    assert adapter["warnings"] == nova["warnings"] == []
+    # Every spec Nova documents, under Nova's name (hw:numa_cpus.{num}, not {id}) ...
+    assert set(nova["documented"]) <= set(adapter["documented"])
+    assert "hw:numa_cpus.{num}" in adapter["documented"]
+    assert len(nova["documented"]) > 500
+    # ... with the same type; bounds differ only where onespec states one Nova checks elsewhere.
+    ours, theirs = _fields(adapter["text"]), _fields(nova["text"])
+    assert set(theirs) <= set(ours)
+    for name, fields in theirs.items():
+        assert fields[0] == ours[name][0], name
+    extra = {name for name in theirs if theirs[name] != ours[name]}
+    assert all(name.startswith("resources{group}:") for name in extra), extra
+
+
+PLUGIN = """\
+from nova.api.validation.extra_specs import base
+
+
+def register():
+    return [
+        base.ExtraSpecValidator(
+            name="acme:widgets",
+            description="How many widgets.",
+            value={"type": int, "min": 1, "max": 8, "description": "A count."},
+        )
+    ]
+"""
+
+
+def test_a_third_party_nova_validator_plugin_is_enforced_through_the_adapter(tmp_path):
+    """Before, the adapter dropped Nova's plugins: Nova refused acme:widgets=0, it accepted."""
+    site = tmp_path / "site"
+    info = site / "acme_validators-1.0.dist-info"
+    info.mkdir(parents=True)
+    (site / "acme_validators.py").write_text(PLUGIN, encoding="utf-8")
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: acme-validators\nVersion: 1.0\n", encoding="utf-8"
+    )
+    (info / "entry_points.txt").write_text(
+        "[nova.api.extra_spec_validators]\nacme = acme_validators\n", encoding="utf-8"
+    )
+    specs = ("acme:widgets=0", "acme:widgets=1", "acme:widgets=8", "acme:widgets=9", "acme:x=1")
+    nova = run_drop_in("plugin", "nova", str(site), *specs)
+    adapter = run_drop_in("plugin", "adapter", str(site), *specs)
+    assert nova["registered"] == adapter["registered"] == ["acme:widgets"]
+    accepted = {spec: verdict == "accepted" for spec, verdict in nova["verdicts"].items()}
+    assert accepted == {
+        "acme:widgets=0": False,
+        "acme:widgets=1": True,
+        "acme:widgets=8": True,
+        "acme:widgets=9": False,
+        "acme:x=1": False,
+    }
+    assert {
+        spec: verdict == "accepted" for spec, verdict in adapter["verdicts"].items()
+    } == accepted
+    assert "less than the minimum of 1" in adapter["verdicts"]["acme:widgets=0"]

@@ -17,8 +17,8 @@ from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from onespec.validators_runtime._generated import api as _generated
-from onespec.validators_runtime.plugins.manager import LabelManager
-from onespec.validators_runtime.plugins.spi import collect, load_plugins
+from onespec.validators_runtime.plugin_labels.manager import LabelManager
+from onespec.validators_runtime.plugin_labels.spi import collect, load_plugins
 from onespec.validators_runtime.service import microversion
 from onespec.validators_runtime.service.context import Services
 from onespec.validators_runtime.service.db.engine import create_engine, default_database_url

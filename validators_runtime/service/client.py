@@ -19,7 +19,7 @@ from typing import Any
 import click
 
 from onespec.validators_runtime.cli_grammar import FORMAT_OPTION, SuggestingGroup
-from onespec.validators_runtime.plugins.labels import (
+from onespec.validators_runtime.plugin_labels.labels import (
     PLUGIN,
     VERSION,
     hidden,

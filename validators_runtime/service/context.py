@@ -17,7 +17,7 @@ from flask import current_app, g, request
 
 from onespec.definitions.entry_points import PluginProblem
 from onespec.validators_runtime._generated import api as _generated
-from onespec.validators_runtime.plugins.manager import LabelManager
+from onespec.validators_runtime.plugin_labels.manager import LabelManager
 from onespec.validators_runtime.service.db.flavor_store import FlavorSpecStore
 from onespec.validators_runtime.service.errors import BadRequest, Forbidden, Unauthorized
 

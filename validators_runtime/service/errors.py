@@ -19,7 +19,7 @@ from typing import Any
 
 from flask import Response, current_app
 
-from onespec.validators_runtime.plugins.labels import Problem
+from onespec.validators_runtime.plugin_labels.labels import Problem
 
 
 class ApiError(Exception):

@@ -22,14 +22,14 @@ from onespec.definitions.model import DefinitionError
 from onespec.definitions.plugin_labels import LABELS, Label, LabelEffect, Scope, labels
 from onespec.generator import manifest
 from onespec.generator import schema as schema_documents
-from onespec.generator.api import labels as plugin_labels
+from onespec.generator.api import plugin_labels
 from onespec.generator.api import schemas as api_schemas
 from onespec.validators_runtime._generated import api as generated_api
 from onespec.validators_runtime._generated import plugin_labels as generated_labels
-from onespec.validators_runtime.plugins import labels as runtime_labels
-from onespec.validators_runtime.plugins.fake import PLUGIN as FAKE
-from onespec.validators_runtime.plugins.labels import Problem, plugin_view
-from onespec.validators_runtime.plugins.spi import plugin_info
+from onespec.validators_runtime.plugin_labels import labels as runtime_labels
+from onespec.validators_runtime.plugin_labels.fake import PLUGIN as FAKE
+from onespec.validators_runtime.plugin_labels.labels import Problem, plugin_view
+from onespec.validators_runtime.plugin_labels.spi import plugin_info
 from onespec.validators_runtime.service.routes import flavors
 from tests.generator.extra_specs.test_schema import _NODE_SCRIPT, NODE
 

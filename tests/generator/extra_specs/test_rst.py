@@ -22,6 +22,8 @@ from onespec.definitions.nova_shape import ExtraSpecValidator
 from onespec.definitions.registry import in_tree, load
 from onespec.generator import rst
 from onespec.generator.extra_specs import rst as spec_rst
+from onespec.generator.extra_specs import schema
+from onespec.generator.text import plain_text
 
 SPECS = {spec.name: spec for spec in in_tree()}
 
@@ -444,6 +446,12 @@ def test_the_summary_description_is_the_first_sentence_on_one_line():
     assert row[2] == "First sentence, wrapped."
 
 
+def test_the_reference_and_the_schema_summarise_every_key_with_the_same_sentence():
+    for definition in in_tree():
+        in_reference = plain_text(spec_rst.first_sentence(definition.description))
+        assert schema.summary(definition).startswith(in_reference), definition.name
+
+
 # --- Namespaces and the deprecated filter --------------------------------------------------------
 
 
@@ -634,6 +642,10 @@ def test_spec_ref():
         ("Is it? Yes.", "Is it?"),
         ("Stop! Really.", "Stop!"),
         ("Version 2.1 is the first. Then.", "Version 2.1 is the first."),
+        ("Compare versions, e.g. ``>= 8000000``. Then.", "Compare versions, e.g. ``>= 8000000``."),
+        ("Any, i.e. All of them. Then.", "Any, i.e. All of them."),
+        ("It may not exceed it. ``1`` hides SMT.", "It may not exceed it."),
+        ("Counted from zero. 0 is the first.", "Counted from zero."),
         ("", ""),
     ],
 )

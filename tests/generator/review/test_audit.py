@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from onespec.validators_runtime.cli import cli
@@ -70,7 +71,7 @@ def by_code(report: dict) -> dict[str, set[tuple[str, str, int | None]]]:
     codes: dict[str, set[tuple[str, str, int | None]]] = {}
     for finding in report["findings"]:
         codes.setdefault(finding["code"], set()).add(
-            (finding["key"], finding["file"], finding["line"])
+            (finding["path"], finding["file"], finding["line"])
         )
     return codes
 
@@ -131,7 +132,7 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
 
 
 def _keys(report: dict, code: str) -> set[str]:
-    return {f["key"] for f in report["findings"] if f["code"] == code}
+    return {f["path"] for f in report["findings"] if f["code"] == code}
 
 
 def test_nova_34_reads_maxphysaddr_which_only_onespec_defines(nova_34: Path) -> None:
@@ -148,7 +149,7 @@ def test_nova_31_reads_cpu_max_and_defines_max_cpu(nova_31: Path) -> None:
     names = ("sockets", "cores", "threads")
     assert {f"hw:cpu_max_{n}" for n in names} <= _keys(report, "undefined-read")
     assert {f"hw:max_cpu_{n}" for n in names} <= _keys(report, "never-read")
-    reads = [f for f in report["findings"] if f["key"] == "hw:cpu_max_sockets"]
+    reads = [f for f in report["findings"] if f["path"] == "hw:cpu_max_sockets"]
     assert reads[0]["file"] == "nova/virt/hardware.py" and reads[0]["line"] > 0
 
 
@@ -175,3 +176,35 @@ def test_enum_constants_compared_are_read_from_their_module(tmp_path: Path) -> N
     }
     assert ("nova/virt/legacy.py", 9, "'pinned'") in enum_findings
     assert not any(file == "nova/virt/legacy.py" and line == 7 for file, line, _ in enum_findings)
+
+
+@pytest.mark.parametrize(
+    ("source", "why"),
+    [
+        ("print 'hw:cpu_pollicy'\n", "Missing parentheses"),
+        (b"# -*- coding: klingon -*-\nx = 'hw:cpu_pollicy'\n", "unknown encoding"),
+        (b"x = 'hw:cpu_pollicy'\x00\n", "null"),
+        ("x = " + "+".join(["'hw:cpu_pollicy'"] * 3000) + "\n", "nested deeper"),
+    ],
+)
+def test_files_that_are_not_python_are_reported_not_skipped(tmp_path: Path, source, why) -> None:
+    """Before, such a file was put in a list never shown: a typo in it was a silent 0 errors."""
+    root = write_tree(tmp_path, TINY_NOVA)
+    bad = root / "nova" / "virt" / "old.py"
+    bad.write_bytes(source if isinstance(source, bytes) else source.encode())
+    code, report = run(str(root / "nova"), "--catalogue", "nova")
+    assert code == 1
+    (finding,) = [f for f in report["findings"] if f["code"] == "unparsable"]
+    assert finding["file"] == "nova/virt/old.py" and finding["severity"] == "error"
+    assert why in finding["message"]
+    text = CliRunner().invoke(cli, ["audit", str(root / "nova"), "--catalogue", "nova"])
+    assert "nova/virt/old.py" in text.output and "unparsable" in text.output
+
+
+def test_findings_have_the_one_json_shape_of_every_report(tmp_path: Path) -> None:
+    from onespec.validators_runtime.problems import Problem
+
+    root = write_tree(tmp_path, TINY_NOVA)
+    _, report = run(str(root / "nova"), "--catalogue", "nova")
+    shape = set(Problem("c", "m").to_dict())
+    assert report["findings"] and all(set(f) == shape for f in report["findings"])

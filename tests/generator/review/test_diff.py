@@ -8,6 +8,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
 from click.testing import CliRunner
 
@@ -195,3 +196,33 @@ def test_nova_31_to_34_renames_the_cpu_topology_limits(nova_31: Path, nova_34: P
     for part in ("sockets", "cores", "threads"):
         assert ("renamed", f"hw:max_cpu_{part}") in found
     assert ("added", "hw:sound_model") in found
+
+
+@pytest.mark.parametrize(
+    "revision",
+    [
+        "--output={victim}",
+        "-o{victim}",
+        "--remote=ext::sh -c 'touch {victim}'",
+        "HEAD\n--output={victim}",
+        "a\x00b",
+        "",
+    ],
+)
+def test_a_revision_that_is_not_one_is_refused_before_git_runs(tmp_path, revision):
+    """Before, ``--output=FILE`` as a revision made ``git archive`` truncate FILE."""
+    victim = tmp_path / "victim"
+    victim.write_text("precious", encoding="utf-8")
+    result = CliRunner().invoke(
+        cli, ["diff", "--repository", str(ROOT), "--", revision.format(victim=victim), "HEAD"]
+    )
+    assert result.exit_code == 2, result.output
+    assert "not a revision" in result.output
+    assert victim.read_text(encoding="utf-8") == "precious"
+
+
+def test_revision_expressions_still_name_revisions():
+    from onespec.generator.review.revisions import checked_revision
+
+    for revision in ("HEAD~1", "HEAD^", "v1.0^{commit}", "@{1}", "main", "0a1b2c3", "origin/x-y"):
+        assert checked_revision(revision) == revision

@@ -19,12 +19,12 @@ def test_audit_against_an_entry_point(tmp_path: Path) -> None:
     assert done.returncode == 1, done.stderr
     report = json.loads(done.stdout)
     undefined = {
-        (f["key"], f["file"], f["line"])
+        (f["path"], f["file"], f["line"])
         for f in report["findings"]
         if f["code"] == "undefined-read"
     }
     assert undefined == {("acme:sizes", "reader.py", 2)}
-    assert "acme:size" in {f["key"] for f in report["findings"] if f["code"] == "never-read"}
+    assert "acme:size" in {f["path"] for f in report["findings"] if f["code"] == "never-read"}
     unknown = onespec([site], "audit", str(code), "--catalogue", "no-such-plugin")
     assert unknown.returncode == 2 and "acme" in unknown.stderr
 

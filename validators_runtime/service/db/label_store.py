@@ -1,7 +1,7 @@
 """The plugin labels each project stored, in the service's database (the ``plugins`` table).
 
-It implements :class:`~onespec.validators_runtime.plugins.store.LabelStore`, the protocol the label
-manager uses; the runtime's in-memory store implements the same one.
+It implements :class:`~onespec.validators_runtime.plugin_labels.store.LabelStore`, the protocol
+the label manager uses; the runtime's in-memory store implements the same one.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from onespec.validators_runtime.plugins.store import StoredLabels
+from onespec.validators_runtime.plugin_labels.store import StoredLabels
 from onespec.validators_runtime.service.db.engine import insert_if_absent, write_transaction
 from onespec.validators_runtime.service.db.tables import PLUGINS
 

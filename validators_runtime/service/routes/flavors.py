@@ -28,7 +28,7 @@ from typing import Any
 from flask import Blueprint, Response, g, request
 
 from onespec.validators_runtime._generated import api as _generated
-from onespec.validators_runtime.plugins.labels import Problem, pointer
+from onespec.validators_runtime.plugin_labels.labels import Problem, body_problem, pointer
 from onespec.validators_runtime.service import microversion
 from onespec.validators_runtime.service.bodies import json_body
 from onespec.validators_runtime.service.context import authorize, services
@@ -102,21 +102,25 @@ def _value(key: str, value: Any, where: str, problems: list[Problem]) -> str | N
             else ("an array" if isinstance(value, list) else "an object")
         )
         problems.append(
-            Problem(
+            body_problem(
                 where, f"The value of extra spec {key!r} must be a string or a number, not {kind}."
             )
         )
         return None
     if isinstance(value, float) and not math.isfinite(value):
-        problems.append(Problem(where, f"The value of extra spec {key!r} is not a finite number."))
+        problems.append(
+            body_problem(where, f"The value of extra spec {key!r} is not a finite number.")
+        )
         return None
     text = value if isinstance(value, str) else str(value)
     if "\x00" in text:
-        problems.append(Problem(where, f"The value of extra spec {key!r} holds the NUL character."))
+        problems.append(
+            body_problem(where, f"The value of extra spec {key!r} holds the NUL character.")
+        )
         return None
     if len(text) > MAX_LENGTH:
         problems.append(
-            Problem(
+            body_problem(
                 where,
                 f"The value of extra spec {key!r} is {len(text)} characters long; the limit is "
                 f"{MAX_LENGTH}.",
@@ -131,7 +135,7 @@ def _specs(raw: Any, where: tuple[str, ...], problems: list[Problem]) -> dict[st
     field = pointer(*where) or None
     if not isinstance(raw, dict):
         problems.append(
-            Problem(
+            body_problem(
                 field,
                 f"{'Field ' + field if field else 'The body'} must be an object of extra specs.",
             )
@@ -147,7 +151,9 @@ def _specs(raw: Any, where: tuple[str, ...], problems: list[Problem]) -> dict[st
     for key, value in raw.items():
         at = pointer(*where, key)
         if not KEY.fullmatch(key):
-            problems.append(Problem(at, f"The extra-spec key {key!r} is not valid: {_KEY_RULE}."))
+            problems.append(
+                body_problem(at, f"The extra-spec key {key!r} is not valid: {_KEY_RULE}.")
+            )
             continue
         text = _value(key, value, at, problems)
         if text is not None:
@@ -184,14 +190,14 @@ def _set_body() -> dict[str, str]:
     for member in body:
         if member != "extra_specs":
             problems.append(
-                Problem(
+                body_problem(
                     pointer(member),
                     f"Field {member!r} is not part of the body, which holds extra_specs only.",
                 )
             )
     if "extra_specs" not in body:
         problems.append(
-            Problem(
+            body_problem(
                 None, "The request body needs the member extra_specs, an object of extra specs."
             )
         )
@@ -269,7 +275,7 @@ def update(flavor_id: str, key: str) -> dict[str, Any]:
         raise BadRequest(
             f"The request body sets {given!r}, but the URL names {key!r}; they must be the same.",
             problems=[
-                Problem(pointer(given), f"The body's key {given!r} is not the URL's {key!r}.")
+                body_problem(pointer(given), f"The body's key {given!r} is not the URL's {key!r}.")
             ],
         )
     text = _value(key, value, pointer(key), problems)

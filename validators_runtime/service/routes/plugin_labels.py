@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, request
 
-from onespec.validators_runtime.plugins.labels import (
+from onespec.validators_runtime.plugin_labels.labels import (
     LabelUpdateError,
     PluginNotFound,
     VersionNotFound,

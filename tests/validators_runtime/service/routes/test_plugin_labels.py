@@ -206,9 +206,15 @@ def test_touching_an_immutable_label_is_400_even_beside_a_valid_change(api, labe
     error = error_of(response)
     assert error["problems"] == [
         {
-            "field": f"/version_labels/0.1/{label}",
+            "code": "immutable-label",
+            "severity": "error",
             "message": f"Label {label!r} of version '0.1' of plugin 'fake' cannot be changed: it "
             "is immutable, and only the plugin sets it.",
+            "file": None,
+            "line": None,
+            "path": f"/version_labels/0.1/{label}",
+            "value": None,
+            "suggestion": None,
         }
     ]
     assert view(api) == before
@@ -225,7 +231,7 @@ def test_an_unknown_version_is_refused_and_nothing_changes(api):
     response = api.patch("/plugins/fake", json=body)
     assert response.status_code == 400
     (problem,) = error_of(response)["problems"]
-    assert problem["field"] == "/version_labels/9.9"
+    assert (problem["code"], problem["path"]) == ("unknown-version", "/version_labels/9.9")
     assert "no version '9.9'" in problem["message"]
     assert view(api) == before
 
@@ -248,7 +254,7 @@ def test_every_problem_is_reported_with_its_field(api):
     }
     response = api.patch("/plugins/fake", json=body)
     assert response.status_code == 400
-    fields = [problem["field"] for problem in error_of(response)["problems"]]
+    fields = [problem["path"] for problem in error_of(response)["problems"]]
     assert sorted(fields) == sorted(
         [
             "/labels",

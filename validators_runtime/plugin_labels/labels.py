@@ -1,8 +1,8 @@
 """Plugin labels at run time: the vocabulary, a plugin's view, updates and enforcement.
 
 Everything here is pure: it takes a loaded plugin
-(:class:`~onespec.validators_runtime.plugins.spi.PluginInfo`) and what a project stored, and returns
-plain dicts shaped as the API shows them.
+(:class:`~onespec.validators_runtime.plugin_labels.model.PluginInfo`) and what a project stored,
+and returns plain dicts shaped as the API shows them.
 The vocabulary comes from the generated ``_generated/plugin_labels.py``, so the rules checked
 here are the ones the reference documents and the JSON Schemas state.
 
@@ -18,16 +18,15 @@ release of the plugin changes it.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from onespec.validators_runtime._generated import plugin_labels as _generated
+from onespec.validators_runtime.problems import Location, Problem, closest
 
 if TYPE_CHECKING:
-    from onespec.validators_runtime.plugins.spi import PluginInfo
+    from onespec.validators_runtime.plugin_labels.model import PluginInfo
 
 PLUGIN = "plugin"
 VERSION = "version"
@@ -85,9 +84,9 @@ class PluginNotFound(PluginError, LookupError):
         self.name = name
         known = sorted(known)
         message = f"There is no plugin named {name!r}."
-        close = difflib.get_close_matches(name, known, n=1)
-        if close:
-            message += f" Did you mean {close[0]!r}?"
+        self.suggestion = closest(name, known)
+        if self.suggestion is not None:
+            message += f" Did you mean {self.suggestion!r}?"
         elif known:
             message += f" The plugins are {_and(known)}."
         else:
@@ -108,15 +107,17 @@ class VersionNotFound(PluginError, LookupError):
         super().__init__(message)
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One problem of a request body: the JSON Pointer of the member at fault, and why."""
-
-    field: str | None
-    message: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"field": self.field, "message": self.message}
+def body_problem(
+    field: str | None,
+    message: str,
+    *,
+    code: str = "invalid-body",
+    value: Any = None,
+    suggestion: str | None = None,
+) -> Problem:
+    """A problem of a request body, in the one shape every area reports in: its ``path`` is the
+    JSON Pointer of the member at fault (None: the body as a whole)."""
+    return Problem(code, message, location=Location(path=field), value=value, suggestion=suggestion)
 
 
 class LabelUpdateError(PluginError, ValueError):
@@ -284,10 +285,11 @@ def _scope_changes(
     owner_lower = owner[0].lower() + owner[1:]
     if not isinstance(raw, Mapping):
         problems.append(
-            Problem(
+            body_problem(
                 field,
                 f"Field {field} must be an object of labels, such as "
                 f'{{"enabled": {{"status": false}}}}, not {_type_name(raw)}.',
+                code="wrong-type",
             )
         )
         return {}
@@ -297,65 +299,74 @@ def _scope_changes(
         label = LABELS.get(name)
         if label is None:
             message = f"Label {name!r} in {field} does not exist."
-            close = difflib.get_close_matches(name, list(LABELS), n=1)
-            if close:
-                message += f" Did you mean {close[0]!r}?"
+            suggestion = closest(name, LABELS)
+            if suggestion is not None:
+                message += f" Did you mean {suggestion!r}?"
             else:
                 message += f" The labels are {_and(list(LABELS))}."
-            problems.append(Problem(label_field, message))
+            problems.append(
+                body_problem(label_field, message, code="unknown-label", suggestion=suggestion)
+            )
             continue
         if label.summary(scope) is None:
             applies = " and ".join(f"{s}s" for s in SCOPES if label.summary(s) is not None)
             problems.append(
-                Problem(
+                body_problem(
                     label_field,
                     f"Label {name!r} applies to {applies} only, so {owner_lower} cannot have it.",
+                    code="wrong-scope",
                 )
             )
             continue
         if not label.mutable:
             problems.append(
-                Problem(
+                body_problem(
                     label_field,
                     f"Label {name!r} of {owner_lower} cannot be changed: it is immutable, and "
                     "only the plugin sets it.",
+                    code="immutable-label",
                 )
             )
             continue
         if not isinstance(entry, Mapping):
             problems.append(
-                Problem(
+                body_problem(
                     label_field,
                     f"Label {name!r} in {field} must be an object such as "
                     f'{{"status": false}}, not {_type_name(entry)}.',
+                    code="wrong-type",
                 )
             )
             continue
         extra = sorted(key for key in entry if key != "status")
         for key in extra:
             problems.append(
-                Problem(
+                body_problem(
                     pointer(*where, name, key),
                     f"Field {key!r} of label {name!r} in {field} cannot be changed: only "
                     "status can.",
+                    code="unknown-member",
                 )
             )
         if "status" not in entry:
             problems.append(
-                Problem(
+                body_problem(
                     label_field,
                     f"Label {name!r} in {field} needs a status: true, false, or null to follow "
                     "the default again.",
+                    code="missing-status",
                 )
             )
             continue
         value = entry["status"]
         if value is not None and not isinstance(value, bool):
             problems.append(
-                Problem(
+                body_problem(
                     pointer(*where, name, "status"),
                     f"The status of label {name!r} in {field} must be true, false or null, "
                     f"not {_type_name(value)}.",
+                    code="wrong-type",
+                    value=value,
                 )
             )
             continue
@@ -375,20 +386,23 @@ def validate_update(info: PluginInfo, body: Any) -> Update:
     if not isinstance(body, Mapping):
         raise LabelUpdateError(
             [
-                Problem(
+                body_problem(
                     None,
                     "The request body must be a JSON object with plugin_labels and/or "
                     f"version_labels, not {_type_name(body)}.",
+                    code="wrong-type",
                 )
             ]
         )
     for key in body:
         if key not in SCOPE_FIELDS.values():
             problems.append(
-                Problem(
+                body_problem(
                     pointer(key),
                     f"Field {key!r} is not part of a plugin update, which takes plugin_labels "
                     "and version_labels only.",
+                    code="unknown-member",
+                    suggestion=closest(key, SCOPE_FIELDS.values()),
                 )
             )
     plugin_changes: dict[str, bool | None] = {}
@@ -401,19 +415,21 @@ def validate_update(info: PluginInfo, body: Any) -> Update:
         raw = body["version_labels"]
         if not isinstance(raw, Mapping):
             problems.append(
-                Problem(
+                body_problem(
                     "/version_labels",
                     "Field /version_labels must be an object of versions, such as "
                     f'{{"1.0": {{"enabled": {{"status": false}}}}}}, not {_type_name(raw)}.',
+                    code="wrong-type",
                 )
             )
         else:
             for version, entry in raw.items():
                 if version not in info.versions:
                     problems.append(
-                        Problem(
+                        body_problem(
                             pointer("version_labels", version),
                             str(VersionNotFound(info.name, version, info.versions)),
+                            code="unknown-version",
                         )
                     )
                     continue
@@ -460,7 +476,8 @@ def check_cluster_operation(plugin: Mapping[str, Any], version: str, operation: 
     """May a cluster of ``version`` of ``plugin`` undergo ``operation``? Return the warnings.
 
     ``plugin`` is a plugin view, as ``GET /plugins/{name}`` returns it (or
-    :meth:`LabelManager.show() <onespec.validators_runtime.plugins.manager.LabelManager.show>`).
+    :meth:`LabelManager.show()
+    <onespec.validators_runtime.plugin_labels.manager.LabelManager.show>`).
     While the plugin or the version is disabled, only ``delete`` is allowed: any other operation
     raises
     :class:`OperationNotAllowed`. A deprecated plugin or version allows every operation and

@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from onespec.validators_runtime.plugins import labels
-from onespec.validators_runtime.plugins.labels import PluginNotFound
-from onespec.validators_runtime.plugins.spi import PluginInfo
-from onespec.validators_runtime.plugins.store import LabelStore, MemoryStore
+from onespec.validators_runtime.plugin_labels import labels
+from onespec.validators_runtime.plugin_labels.labels import PluginNotFound
+from onespec.validators_runtime.plugin_labels.model import PluginInfo
+from onespec.validators_runtime.plugin_labels.store import LabelStore, MemoryStore
 
 
 class LabelManager:
     """Plugins and their labels, per project (``tenant_id``, the project of the request).
 
     Views are shaped as the API returns them (see
-    :func:`~onespec.validators_runtime.plugins.labels.plugin_view`); updates are validated whole
-    before anything is written, and written in one transaction.
+    :func:`~onespec.validators_runtime.plugin_labels.labels.plugin_view`); updates are validated
+    whole before anything is written, and written in one transaction.
     """
 
     def __init__(self, plugins: Iterable[PluginInfo], store: LabelStore | None = None) -> None:
@@ -52,8 +52,8 @@ class LabelManager:
     def update(self, tenant_id: str, name: str, body: Any) -> dict[str, Any]:
         """Apply a PATCH body whole and return the plugin's new view.
 
-        Raises :class:`~onespec.validators_runtime.plugins.labels.LabelUpdateError` without changing
-        anything when any part of the body is refused.
+        Raises :class:`~onespec.validators_runtime.plugin_labels.labels.LabelUpdateError` without
+        changing anything when any part of the body is refused.
         """
         info = self.plugin(name)
         update = labels.validate_update(info, body)
@@ -67,6 +67,6 @@ class LabelManager:
     def check_cluster_operation(
         self, tenant_id: str, name: str, version: str, operation: str
     ) -> list[str]:
-        """:func:`~onespec.validators_runtime.plugins.labels.check_cluster_operation` for one
+        """:func:`~onespec.validators_runtime.plugin_labels.labels.check_cluster_operation` for one
         project."""
         return labels.check_cluster_operation(self.show(tenant_id, name), version, operation)

@@ -7,9 +7,7 @@ requests against arrive as plain literals, generated from :mod:`onespec.definiti
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 
-from onespec import validators_runtime
 from onespec.definitions.plugin_labels import (
     ENTRY_POINT_GROUP,
     PLUGIN_NAME_PATTERN,
@@ -19,10 +17,10 @@ from onespec.definitions.plugin_labels import (
     labels,
 )
 from onespec.generator.literals import assignment, module_header, module_text
-from onespec.generator.outputs import Output
+from onespec.generator.outputs import Output, generated_module
 
 #: Where the module is written: inside the runtime package, wherever it is installed.
-OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "plugin_labels.py"
+OUTPUT = generated_module("plugin_labels")
 
 #: The fields of each label record, in order.
 LABEL_FIELDS = ("name", "mutable", "default", "effect", "plugin", "version", "warning")

@@ -29,12 +29,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from onespec.definitions.entry_points import PluginProblem, describe_entry_point
+from onespec.definitions.entry_points import PluginProblem, load_group
 from onespec.validators_runtime._generated import plugin_labels as _generated
-from onespec.validators_runtime.plugins.labels import (
+from onespec.validators_runtime.plugin_labels.labels import (
     LABELS,
     PLUGIN,
     PLUGIN_NAME,
@@ -43,6 +42,7 @@ from onespec.validators_runtime.plugins.labels import (
     VERSION_NAME,
     PluginError,
 )
+from onespec.validators_runtime.plugin_labels.model import PluginInfo
 
 if TYPE_CHECKING:
     import importlib.metadata
@@ -69,24 +69,6 @@ class Plugin(Protocol):
 
 class PluginDefinitionError(PluginError, ValueError):
     """A plugin object is malformed; the message names the plugin and the field."""
-
-
-@dataclass(frozen=True)
-class PluginInfo:
-    """A loaded, checked plugin: its identity and the label statuses it sets by default.
-
-    ``plugin_defaults`` maps label names to statuses for the plugin as a whole;
-    ``version_defaults`` maps each version to the same. Labels the plugin says nothing about are
-    absent (the label's own default applies). ``source`` names where the plugin came from.
-    """
-
-    name: str
-    title: str
-    description: str
-    versions: tuple[str, ...]
-    plugin_defaults: dict[str, bool] = field(default_factory=dict)
-    version_defaults: dict[str, dict[str, bool]] = field(default_factory=dict)
-    source: str = "code"
 
 
 def _text(obj: Any, attribute: str, name: str) -> str:
@@ -243,32 +225,17 @@ def load_plugins(
     Returns the plugins by name and the problems: entry points that failed to import or to
     build their object, malformed plugins, and plugin names published twice (the first wins).
     """
-    if entry_points is None:
-        import importlib.metadata
-
-        entry_points = importlib.metadata.entry_points(group=group)
+    loaded, load_problems = load_group(
+        group,
+        build=_target_object,
+        check=plugin_info,
+        malformed=(PluginDefinitionError,),
+        entry_points=entry_points,
+    )
     found: dict[str, PluginInfo] = {}
-    problems: list[PluginProblem] = []
-    for entry_point in sorted(entry_points, key=lambda ep: (ep.name, ep.value)):
-        dist = getattr(entry_point, "dist", None)
-        distribution = None
-        if dist is not None:
-            try:
-                distribution = f"{dist.metadata['Name']} {dist.version}"
-            except Exception:  # a broken METADATA file must not hide the other plugins
-                distribution = None
-        label = describe_entry_point(entry_point.name, entry_point.value, distribution)
-        try:
-            obj = _target_object(entry_point.load())
-            info = plugin_info(obj, label)
-        except PluginDefinitionError as exc:
-            problems.append(PluginProblem(label, "malformed", str(exc)))
-            continue
-        except Exception as exc:
-            problems.append(
-                PluginProblem(label, "import-error", f"failed to load: {type(exc).__name__}: {exc}")
-            )
-            continue
+    problems = list(load_problems)
+    for item in loaded:
+        info = item.value
         if info.name in found:
             problems.append(_clash(info, found[info.name]))
             continue

@@ -6,9 +6,9 @@ import importlib.metadata
 
 import pytest
 
-from onespec.validators_runtime.plugins import labels
-from onespec.validators_runtime.plugins.fake import PLUGIN as FAKE
-from onespec.validators_runtime.plugins.labels import (
+from onespec.validators_runtime.plugin_labels import labels
+from onespec.validators_runtime.plugin_labels.fake import PLUGIN as FAKE
+from onespec.validators_runtime.plugin_labels.labels import (
     LabelUpdateError,
     OperationNotAllowed,
     PluginNotFound,
@@ -18,8 +18,8 @@ from onespec.validators_runtime.plugins.labels import (
     plugin_view,
     validate_update,
 )
-from onespec.validators_runtime.plugins.manager import LabelManager
-from onespec.validators_runtime.plugins.spi import (
+from onespec.validators_runtime.plugin_labels.manager import LabelManager
+from onespec.validators_runtime.plugin_labels.spi import (
     PluginDefinitionError,
     collect,
     load_plugins,
@@ -247,11 +247,11 @@ def test_entry_points_load_objects_classes_and_factories_and_report_the_rest():
 
     found, problems = load_plugins(
         entry_points=[
-            entry_point("fake", "onespec.validators_runtime.plugins.fake:PLUGIN"),
-            entry_point("fake-class", "onespec.validators_runtime.plugins.fake:FakePlugin"),
-            entry_point("ghost", "onespec.validators_runtime.plugins.fake:NOPE"),
+            entry_point("fake", "onespec.validators_runtime.plugin_labels.fake:PLUGIN"),
+            entry_point("fake-class", "onespec.validators_runtime.plugin_labels.fake:FakePlugin"),
+            entry_point("ghost", "onespec.validators_runtime.plugin_labels.fake:NOPE"),
             entry_point("broken", "no_such_module:PLUGIN"),
-            entry_point("bad", "onespec.validators_runtime.plugins.labels:LABELS"),
+            entry_point("bad", "onespec.validators_runtime.plugin_labels.labels:LABELS"),
         ]
     )
     assert list(found) == ["fake"]
