@@ -202,8 +202,8 @@ class OnespecDomain(Domain):
         **{f"{kind.name}-entry": ObjectEntryRole(kind) for kind in OBJECT_TYPES},
     }
     indices: ClassVar[list[type[Index]]] = [OnespecIndex]
-    initial_data: ClassVar[dict[str, Any]] = {"objects": {}, "reported": set()}
-    data_version = 1
+    initial_data: ClassVar[dict[str, Any]] = {"objects": {}, "firsts": {}}
+    data_version = 2
 
     @property
     def objects(self) -> dict[tuple[str, str], Entry]:
@@ -226,9 +226,11 @@ class OnespecDomain(Domain):
         """Remember an object; a second description of it is a warning naming the first."""
         existing = self.objects.get((objtype, name))
         docname = self.env.current_document.docname
-        if existing is not None:
-            # Remembered so that merging a parallel reader's data does not warn a second time.
-            self.data.setdefault("reported", set()).add((objtype, name, docname))
+        if existing is None:
+            # The first description this reader saw: a parallel reader cannot know whether
+            # another one saw an earlier, so merging decides (every later one is warned here).
+            self.data.setdefault("firsts", {})[objtype, name] = docname
+        else:
             LOGGER.warning(
                 "duplicate description of %s %s, other instance in %s",
                 self.object_type(objtype).label,
@@ -244,31 +246,35 @@ class OnespecDomain(Domain):
         for key, entry in list(self.objects.items()):
             if entry.docname == docname:
                 del self.objects[key]
-        reported = self.data.get("reported")
-        if reported:
-            self.data["reported"] = {item for item in reported if item[2] != docname}
+        firsts = self.data.get("firsts")
+        if firsts:
+            self.data["firsts"] = {key: doc for key, doc in firsts.items() if doc != docname}
 
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
-        """Combine the results of parallel readers, warning about duplicates between them."""
-        reported = otherdata.get("reported", set())
-        self.data.setdefault("reported", set()).update(
-            item for item in reported if item[2] in docnames
-        )
+        """Combine the results of parallel readers, warning about duplicates between them.
+
+        A reader warned about every description of a key but the first it saw; that first one
+        is a duplicate too when the key is already known here, and is warned about now -- so a
+        parallel build counts as many duplicates as a serial one.
+        """
+        firsts = otherdata.get("firsts", {})
         for key, entry in otherdata["objects"].items():
             if entry.docname not in docnames:
                 continue
             existing = self.objects.get(key)
-            already = (*key, entry.docname) in reported
-            if existing is not None and existing.docname != entry.docname and not already:
+            first = firsts.get(key)
+            if existing is not None and first in docnames:
                 LOGGER.warning(
                     "duplicate description of %s %s, other instance in %s",
                     self.object_type(key[0]).label,
                     key[1],
                     existing.docname,
-                    location=entry.docname,
+                    location=first,
                     type="onespec",
                     subtype="duplicate",
                 )
+            elif first in docnames:
+                self.data.setdefault("firsts", {})[key] = first
             self.objects[key] = entry
 
     def _reference(

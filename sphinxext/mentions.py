@@ -18,7 +18,11 @@ from typing import Any
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
+from sphinx.errors import ConfigError
+
+from onespec.validators_runtime.problems import shown
 
 #: The function every entry links to, when the project documents it.
 VALIDATE = "onespec.validators_runtime.extra_specs.validate"
@@ -126,8 +130,20 @@ def _add_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             content += paragraph
 
 
+def _check_config(app: Sphinx, config: Config) -> None:
+    """A consumer's ``conf.py`` sets the option by hand: anything but a list of patterns is a
+    configuration error naming the option, not an "Extension error" from deep in a build."""
+    value = config.onespec_mentions_exclude
+    if not isinstance(value, list | tuple) or not all(isinstance(p, str) for p in value):
+        raise ConfigError(
+            "onespec_mentions_exclude must be a list of glob patterns of document names "
+            f"(strings), such as ['reference/*'], not {shown(value)}"
+        )
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("onespec_mentions_exclude", [], "env", [list, tuple])
+    app.connect("config-inited", _check_config)
     app.connect("doctree-read", _collect)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)

@@ -34,6 +34,7 @@ def run_capped(
     cwd: Path | None = None,
     memory_kb: int = 1048576,
     deadline: float = 20.0,
+    env: dict[str, str] | None = None,
 ) -> Measured:
     """Run ``command`` under ``ulimit -v memory_kb``; stdout and stderr together as output."""
     with tempfile.TemporaryFile() as stream:
@@ -42,6 +43,7 @@ def run_capped(
             stdout=stream,
             stderr=subprocess.STDOUT,
             cwd=cwd,
+            env=env,
         )
         give_up = time.perf_counter() + deadline
         peak = 0

@@ -10,27 +10,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import click
 import pytest
 from click.testing import CliRunner
 
 from onespec.validators_runtime.cli import cli
+from tests.commands import walk
 
-
-def _walk(command: click.Command, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], Any]]:
-    if isinstance(command, click.Group):
-        context = click.Context(command)
-        for name in command.list_commands(context):
-            yield from _walk(command.get_command(context, name), (*path, name))
-    else:
-        yield path, command
-
-
-COMMANDS: dict[tuple[str, ...], click.Command] = dict(_walk(cli, ()))
+COMMANDS: dict[tuple[str, ...], click.Command] = dict(walk())
 IDS = [" ".join(path) for path in COMMANDS]
 
 #: Files a command writes rather than reads: not part of the missing-file and bad-YAML cases.

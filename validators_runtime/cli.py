@@ -12,15 +12,13 @@ from __future__ import annotations
 import importlib
 import json
 import logging
-import sys
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import click
 import yaml
 
-from onespec.validators_runtime import yaml_limits
+from onespec.validators_runtime import inputs, yaml_limits
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
     Invalid,
@@ -28,6 +26,7 @@ from onespec.validators_runtime.cli_grammar import (
     SuggestingChoice,
     SuggestingGroup,
     UnusableInput,
+    input_error,
     yaml_message,
 )
 
@@ -161,16 +160,18 @@ def _flavor_sets(data: Any, name: str) -> list[tuple[str | None, Any]]:
     return [(None, data)]
 
 
+#: The largest extra-spec file read, in bytes: a list of a thousand flavors of fifty extra specs
+#: each fits many times over.
+MAX_SPECS_FILE_SIZE = 16 << 20
+
+
 def _load_file(path: str) -> list[tuple[str | None, dict[Any, Any]]]:
     """Read the extra specs of one or more flavors from a YAML or JSON file (``-``: stdin)."""
-    name = "<stdin>" if path == "-" else path
+    name = inputs.STDIN_NAME if path == "-" else path
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        message = f"cannot read {name}: {exc.strerror}"
-        raise click.BadParameter(message, param_hint="--file") from None
-    except UnicodeDecodeError:
-        raise click.BadParameter(f"{name} is not UTF-8 text", param_hint="--file") from None
+        text = inputs.read_text(path, limit=MAX_SPECS_FILE_SIZE)
+    except inputs.InputError as exc:
+        raise input_error(exc) from None
     try:
         if name.endswith(".json") or (path == "-" and _looks_like_json(text)):
             data = json.loads(text, parse_int=str, parse_float=str)
@@ -389,5 +390,4 @@ def main() -> None:
     cli()
 
 
-#: The shared grammar's helpers, importable from here as the area CLIs always have.
-__all__ = ["FORMAT_OPTION", "Invalid", "InvalidInput", "UnusableInput", "cli", "main"]
+__all__ = ["cli", "main"]

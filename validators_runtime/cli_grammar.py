@@ -6,6 +6,16 @@ Exit codes
     2: the command cannot run as asked -- a usage error, an unknown option or name, a file that
     does not exist or cannot be read, a configuration that cannot be used.
 
+Files
+    Every file a command reads, and standard input (``-``), is read through
+    :mod:`onespec.validators_runtime.inputs`, which checks what the path names before reading:
+    anything but a regular file (a directory, a named pipe, a device such as ``/dev/zero``, a
+    socket), a file the user may not read, a file over the command's size limit, and standard
+    input past that limit, are refused with ``Error: FILE: what it is`` and exit 2, at once,
+    without reading the file (:func:`input_error`). Walkers (``audit``, ``capabilities -r``)
+    report such a file among their results and go on. Heat's own readers keep Heat's answer
+    for a template over ``max_template_size`` (a finding, exit 1).
+
 Messages
     A diagnostic goes to standard error as one line, ``Error: ...`` or ``Warning: ...`` (click
     writes its usage errors the same way). A report -- what a command was asked for -- goes to
@@ -30,12 +40,16 @@ The standard library and click only: the runtime commands import this at start-u
 
 from __future__ import annotations
 
-import difflib
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import click
+
+from onespec.validators_runtime.inputs import InputError, regular_file
+
+#: "Did you mean" is one fact with one folding, for the command line as for every finding.
+from onespec.validators_runtime.problems import closest, did_you_mean
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -92,6 +106,33 @@ class UnusableInput(click.ClickException):
     exit_code = EXIT_USAGE
 
 
+class InputFile(click.Path):
+    """A file argument that must name a regular file (or ``-``, where ``allow_dash``), checked
+    when the command line is read: for a file handed to another program (an SSH key), which
+    would block on a named pipe as any reader does. Files onespec reads itself are checked again,
+    with their size, where they are read (:mod:`.inputs`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("exists", True)
+        kwargs.setdefault("dir_okay", False)
+        super().__init__(**kwargs)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        converted = super().convert(value, param, ctx)
+        if converted != "-":
+            try:
+                regular_file(converted)
+            except InputError as problem:
+                self.fail(str(problem), param, ctx)
+        return converted
+
+
+def input_error(problem: InputError) -> click.ClickException:
+    """The command-line error for an input the reader refused (:mod:`.inputs`): exit 2, the
+    file cannot be read as the command needs it."""
+    return UnusableInput(str(problem))
+
+
 def error(message: str) -> None:
     """One diagnostic line on standard error, with the one error prefix."""
     click.echo(f"Error: {message}", err=True)
@@ -116,22 +157,6 @@ def progress(message: str, *, nl: bool = True, force: bool | None = None) -> Non
     """A progress line on standard error, when :func:`progress_wanted` (or ``force``)."""
     if force if force is not None else progress_wanted():
         click.echo(message, err=True, nl=nl)
-
-
-def closest(word: str, choices: Iterable[str]) -> str | None:
-    """The known name a typo most probably meant: the same ignoring case, or a close one."""
-    choices = [choice for choice in choices if isinstance(choice, str)]
-    for choice in choices:
-        if choice.lower() == word.lower():
-            return choice
-    matches = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return matches[0] if matches else None
-
-
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """`` Did you mean 'x'?`` when a known name is close to ``word``, else the empty string."""
-    suggestion = closest(word, choices)
-    return f" Did you mean {suggestion!r}?" if suggestion is not None else ""
 
 
 def yaml_problem(exc: BaseException) -> tuple[int | None, str]:
@@ -169,6 +194,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_USAGE",
     "FORMAT_OPTION",
+    "InputFile",
     "Invalid",
     "InvalidInput",
     "SuggestingChoice",
@@ -178,6 +204,7 @@ __all__ = [
     "did_you_mean",
     "error",
     "format_option",
+    "input_error",
     "progress",
     "progress_wanted",
     "warning",

@@ -15,15 +15,14 @@ or the import stops with the file and key path of the first that does not.
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from onespec.definitions.model import MAX_LENGTH, DefinitionError, EnumMember, ExtraSpec, Value
+from onespec.validators_runtime import inputs
 from onespec.validators_runtime.problems import Location, shown
 
 #: The largest metadef file read (Glance's own catalogue's largest is about 30 KB).
@@ -58,22 +57,16 @@ def _expect(value: Any, kind: type | tuple[type, ...], file: str, path: str, wha
 
 
 def read_bounded(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of *path*, a regular file of at most *limit* bytes, read as ``limit + 1`` at most.
+    """The bytes of *path*, a regular file of at most *limit* bytes, read as ``limit + 1`` at most
+    (through :mod:`onespec.validators_runtime.inputs`, which every command reads with).
 
     A FIFO, a device or a directory is refused before it is opened for reading, so it can never
     hang or exhaust the reader.
     """
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError as error:
-        raise MetadefImportError(Location(str(path)), f"cannot be read: {error.strerror}") from None
-    with os.fdopen(descriptor, "rb") as opened:
-        if not stat.S_ISREG(os.fstat(opened.fileno()).st_mode):
-            raise MetadefImportError(Location(str(path)), "is not a regular file")
-        data = opened.read(limit + 1)
-    if len(data) > limit:
-        raise MetadefImportError(Location(str(path)), f"is larger than {limit} bytes")
-    return data
+        return inputs.read_bytes(path, limit=limit)
+    except inputs.InputError as error:
+        raise MetadefImportError(Location(str(path)), error.reason) from None
 
 
 @dataclass(frozen=True)

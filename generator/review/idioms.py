@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from onespec.validators_runtime import yaml_limits
+from onespec.validators_runtime import inputs, yaml_limits
 from onespec.validators_runtime.cli_grammar import yaml_message
 
 
@@ -108,17 +108,23 @@ class IdiomTable:
     not_keys: tuple[str, ...]
 
 
+#: The largest idiom file read, in bytes: a table of a few hundred idioms is a few kilobytes.
+MAX_IDIOMS_FILE_SIZE = 1 << 20
+
+
 def load_file(path: Path) -> IdiomTable:
     """A YAML file ``{idioms: [...], prefixes: [...], not_keys: [...]}``."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise IdiomFileError(f"{path}: cannot read the file: {error}") from None
+        text = inputs.read_text(path, limit=MAX_IDIOMS_FILE_SIZE)
+    except inputs.InputError as error:
+        raise IdiomFileError(str(error)) from None
     try:
         loader = yaml_limits.counting_loader(str(path))
         data = yaml.load(text, Loader=loader) or {}  # noqa: S506 - a counting safe loader
     except (yaml.YAMLError, yaml_limits.YAMLLimitError) as error:
         raise IdiomYAMLError(yaml_message(error, str(path))) from None
+    except ValueError as error:  # an integer past Python's digit limit
+        raise IdiomFileError(f"{path}: not an idiom file: {str(error).split(':')[0]}") from None
     if not isinstance(data, Mapping):
         raise IdiomFileError(f"{path}:1: expected a mapping with 'idioms' and 'prefixes'")
     idioms = tuple(

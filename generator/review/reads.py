@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from onespec.generator.review.idioms import ReaderIdiom
-from onespec.generator.review.static import ModuleScope, Unresolved, evaluate, parse
+from onespec.generator.review.static import (
+    ModuleScope,
+    Unresolved,
+    evaluate,
+    parse,
+    read_source,
+)
+from onespec.validators_runtime.inputs import InputError
 
 #: Stands for the part of a key computed at run time.
 WILDCARD = "{}"
@@ -68,7 +75,7 @@ def python_files(
     excluded = set(exclude)
     skipped = {path.resolve() for path in skip}
     for source in sources:
-        if source.is_file():
+        if not source.is_dir():  # a file named, whatever it is: the reader says what is wrong
             yield source
             continue
         for path in sorted(source.rglob("*.py")):
@@ -357,14 +364,18 @@ def scan(
     found = ReadsFound()
     for path in files:
         found.files_seen += 1
-        data = path.read_bytes()
-        if not any(needle in data for needle in needles):
-            continue
         name = (
             str(path.relative_to(relative_to))
             if relative_to and path.is_relative_to(relative_to)
             else str(path)
         )
+        try:
+            data = read_source(path)
+        except InputError as error:
+            found.unparsable.append((name, None, error.reason))
+            continue
+        if not any(needle in data for needle in needles):
+            continue
         try:
             tree = parse(path)  # shared with the static evaluator, which may read it again
         except SyntaxError as error:

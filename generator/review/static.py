@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from onespec.validators_runtime import inputs
+
 _BUILTINS: dict[str, Any] = {"str": str, "int": int, "bool": bool, "True": True, "False": False}
 
 #: The longest string, and the most items of a sequence or dict, that evaluation folds. Nova's
@@ -38,16 +40,30 @@ class Unresolved(ValueError):
         self.line = getattr(node, "lineno", None)
 
 
+#: The largest Python source read, in bytes: Nova's largest module is about 1.5 MB.
+MAX_SOURCE_SIZE = 4 << 20
+
+
+def read_source(path: Path) -> bytes:
+    """The bytes of the Python file *path*: a regular file of at most :data:`MAX_SOURCE_SIZE`
+    (:mod:`onespec.validators_runtime.inputs` raises its ``InputError`` otherwise)."""
+    return inputs.read_bytes(path, limit=MAX_SOURCE_SIZE)
+
+
 @functools.lru_cache(maxsize=512)
 def parse(path: Path) -> ast.Module:
     """The syntax tree of *path*, parsed once per process.
 
-    Every way the source fails to parse is a :class:`SyntaxError` (with the line where known):
-    invalid syntax, a bad encoding declaration, a NUL byte, and nesting deeper than the parser
-    follows (which Python reports as ``RecursionError`` or ``MemoryError``).
+    Every way the source fails to be read or parsed is a :class:`SyntaxError` (with the line
+    where known): a path that is not a regular file or is over :data:`MAX_SOURCE_SIZE` (read
+    through :mod:`onespec.validators_runtime.inputs`), invalid syntax, a bad encoding
+    declaration, a NUL byte, and nesting deeper than the parser follows (which Python reports
+    as ``RecursionError`` or ``MemoryError``).
     """
     try:
-        return ast.parse(path.read_bytes(), filename=str(path))
+        return ast.parse(read_source(path), filename=str(path))
+    except inputs.InputError as error:
+        raise SyntaxError(error.reason, (str(path), None, None, None)) from None
     except (RecursionError, MemoryError):
         raise SyntaxError(
             "nested deeper than Python's parser follows", (str(path), None, None, None)

@@ -549,7 +549,8 @@ def test_unreadable_metadef_files_are_located_errors(tmp_path, content, message)
 def test_a_fifo_named_like_a_metadef_file_is_refused_without_reading(tmp_path):
     os.mkfifo(tmp_path / "pipe.json")
     result = import_metadefs(tmp_path)
-    assert result.exit_code == 2 and "pipe.json: is not a regular file" in result.output
+    said = "pipe.json: is a named pipe (FIFO), not a regular file"
+    assert result.exit_code == 2 and said in result.output
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,7 @@ import click
 import pytest
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.errors import ConfigError
 from sphinx.util.inventory import InventoryFile
 
 import onespec.sphinxext.directives
@@ -35,6 +36,7 @@ from onespec.generator.extra_specs import rst as spec_rst
 from onespec.sphinxext.domain import OnespecDomain
 from tests.conftest import ROOT
 from tests.sphinxext.building import (
+    CONF,
     EXTRA_SPEC,
     Build,
     build,
@@ -913,3 +915,35 @@ def test_the_mentions_follow_an_edited_guide(tmp_path: Path):
     touch_later(tmp_path / "src" / "guide.rst")
     again = build(tmp_path / "src", tmp_path / "out", fresh=False)
     assert 'href="guide.html">Pinning guide</a>.' not in again.html("hw")
+
+
+# --- Duplicates counted the same in a parallel build, and the mentions option checked ------------
+
+_TWICE = (
+    ".. onespec:extra-spec:: hw:cpu_policy\n\n   Described here.\n\n"
+    ".. onespec:extra-spec:: hw:cpu_policy\n\n   And again.\n"
+)
+
+
+def _six_descriptions_in_three_documents() -> dict[str, str]:
+    # More documents than Sphinx's threshold for reading in parallel (five), named so that its
+    # two chunks of five hold the first document and the other two.
+    pages = {name: page(name, _TWICE) for name in ("a_one", "m_two", "z_three")}
+    pages.update({f"f{i}": page(f"Filler {i}") for i in range(6)})
+    return pages
+
+
+@pytest.mark.parametrize("parallel", [0, 2], ids=["serial", "parallel"])
+def test_a_parallel_build_counts_every_duplicate_as_a_serial_one(tmp_path: Path, parallel: int):
+    built = make(tmp_path, _six_descriptions_in_three_documents(), parallel=parallel)
+    # Six descriptions of one key: every one but the first is a duplicate (it was 4 with -j 2).
+    assert len(built.warnings_with("duplicate description")) == 5, built.warnings
+
+
+@pytest.mark.parametrize("value", ["None", "5", "[5]", "'reference/*'"])
+def test_a_wrong_mentions_exclude_is_a_configuration_error_naming_it(tmp_path: Path, value: str):
+    conf = CONF + f"onespec_mentions_exclude = {value}\n"
+    write_project(tmp_path / "src", {"one": page("One")}, conf=conf)
+    with pytest.raises(ConfigError) as raised:
+        build(tmp_path / "src", tmp_path / "out")
+    assert "onespec_mentions_exclude must be a list of glob patterns" in str(raised.value)

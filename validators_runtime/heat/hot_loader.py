@@ -30,7 +30,7 @@ from typing import Any, Literal
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from onespec.validators_runtime import yaml_limits
+from onespec.validators_runtime import inputs, yaml_limits
 from onespec.validators_runtime._generated import template_capabilities as _facts
 
 #: Heat's default ``max_template_size``, in characters.
@@ -588,6 +588,13 @@ def read_text(path: str | os.PathLike[str], *, max_size: int | None = MAX_TEMPLA
     """The file's text (UTF-8), refusing at once a file too large for ``max_size`` characters."""
     name = os.fspath(path)
     try:
+        inputs.regular_file(name)  # a named pipe would block the open; /dev/zero never ends
+    except inputs.InputError as exc:
+        if exc.code == "not-a-file":
+            raise LoadError("not-a-file", exc.reason, path=name) from None
+        reason = exc.reason.removeprefix("cannot be read: ")
+        raise LoadError("unreadable", f"cannot read the file: {reason}", path=name) from None
+    try:
         with open(name, "rb") as stream:
             # UTF-8 takes at most 4 bytes a character: a file with more bytes than that is too
             # large whatever it holds, and is not read whole.
@@ -607,15 +614,9 @@ def read_text(path: str | os.PathLike[str], *, max_size: int | None = MAX_TEMPLA
             line=_line_at(head, max_size),
         )
     try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise LoadError(
-            "encoding",
-            f"the file is not UTF-8 text (byte {raw[exc.start]:#04x} at offset {exc.start})",
-            path=name,
-            line=line,
-        ) from None
+        return inputs.decoded(raw, name)
+    except inputs.InputError as exc:
+        raise LoadError("encoding", f"the file {exc.reason}", path=name, line=exc.line) from None
 
 
 def load(

@@ -16,8 +16,14 @@ from typing import Any
 
 import click
 
-from onespec.validators_runtime.cli import FORMAT_OPTION
-from onespec.validators_runtime.cli_grammar import InvalidInput, SuggestingGroup, progress_wanted
+from onespec.validators_runtime.cli_grammar import (
+    FORMAT_OPTION,
+    InputFile,
+    InvalidInput,
+    SuggestingGroup,
+    input_error,
+    progress_wanted,
+)
 from onespec.validators_runtime.cli_grammar import error as report_error
 from onespec.validators_runtime.cli_grammar import warning as report_warning
 from onespec.validators_runtime.images.errors import (
@@ -26,6 +32,7 @@ from onespec.validators_runtime.images.errors import (
     ImageValidationSpecificationError,
     RemoteError,
 )
+from onespec.validators_runtime.inputs import InputError
 from onespec.validators_runtime.problems import Location, Problem, shown
 
 _RESOURCE_ROOTS = click.option(
@@ -72,10 +79,15 @@ def _roots(spec: str, resource_roots: tuple[str, ...]) -> list[Path]:
 def _load(spec: str, resource_roots: tuple[str, ...]) -> Any:
     """Load the spec, or exit 1 with the loader's located message (the file exists: click
     checked)."""
-    from onespec.validators_runtime.images.root import load
+    from onespec.validators_runtime.images.root import loads
+    from onespec.validators_runtime.images.spec import read_spec_text
 
     try:
-        return load(spec, resource_roots=_roots(spec, resource_roots))
+        text = read_spec_text(spec)
+    except InputError as exc:
+        raise input_error(exc) from None
+    try:
+        return loads(text, file=spec, resource_roots=_roots(spec, resource_roots))
     except ImageValidationSpecificationError as exc:
         raise InvalidInput(str(exc)) from None
 
@@ -205,9 +217,9 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
 
     _quiet_loader()
     try:
-        text = read_spec_text(Path(spec), spec)
-    except ImageValidationSpecificationError as exc:
-        raise click.BadParameter(str(exc), param_hint="SPEC") from None
+        text = read_spec_text(spec)
+    except InputError as exc:
+        raise input_error(exc) from None
     errors: list[Problem] = []
     warnings: list[Problem] = []
     loaded = None
@@ -311,12 +323,10 @@ def _remote(
     metavar="local|ssh://USER@HOST[:PORT]",
     help="Where to validate: this machine, or a host over SSH.",
 )
-@click.option(
-    "--identity", type=click.Path(exists=True, dir_okay=False), help="The SSH private key file."
-)
+@click.option("--identity", type=InputFile(), help="The SSH private key file.")
 @click.option(
     "--known-hosts",
-    type=click.Path(exists=True, dir_okay=False),
+    type=InputFile(),
     help="The known_hosts file the host key is checked against (default: the user's).",
 )
 @click.option(

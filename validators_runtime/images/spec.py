@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-import stat
 import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -22,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from onespec.validators_runtime import yaml_limits
+from onespec.validators_runtime import inputs, yaml_limits
 from onespec.validators_runtime._generated import image_validators as grammar
 from onespec.validators_runtime.images.errors import ImageValidationSpecificationError
 from onespec.validators_runtime.images.model import (
@@ -403,9 +402,9 @@ class SpecLoader:
                 )
             if candidate.is_file():
                 try:
-                    return candidate, read_bounded(candidate, MAX_SCRIPT_SIZE, what)
-                except ValueError as exc:
-                    raise self.error(path, f"{shown(name)}: {exc}") from None
+                    return candidate, inputs.read_bytes(candidate, limit=MAX_SCRIPT_SIZE)
+                except inputs.InputError as exc:
+                    raise self.error(path, f"{what} {shown(name)} {exc.reason}") from None
         roots = ", ".join(repr(str(root)) for root in self.roots)
         raise self.error(path, f"{what} {shown(name)} is not a file in any resource root ({roots})")
 
@@ -736,6 +735,12 @@ def default_roots(yaml_path: Path, resource_roots: Sequence[str | Path] | None) 
     return [Path(root) for root in resource_roots]
 
 
+def read_spec_text(file: str) -> str:
+    """The text of a spec file, read through :mod:`onespec.validators_runtime.inputs`: a regular
+    file of at most 4 bytes a character of :data:`MAX_SPEC_SIZE`, never read past that."""
+    return inputs.read_text(file, limit=4 * MAX_SPEC_SIZE)
+
+
 def load(
     yaml_path: str | Path,
     *,
@@ -747,7 +752,12 @@ def load(
     <onespec.validators_runtime.images.root.ImageSpec.from_yaml>`."""
     path = Path(yaml_path)
     file = str(yaml_path)
-    text = read_spec_text(path, file)
+    try:
+        text = read_spec_text(file)
+    except inputs.InputError as exc:
+        raise ImageValidationSpecificationError(
+            f"the spec {exc.reason}", file=file, line=exc.line
+        ) from None
     return loads(
         text,
         file=file,
@@ -755,56 +765,6 @@ def load(
         validator_map=validator_map,
         resource_roots=default_roots(path, resource_roots),
     )
-
-
-def read_bounded(path: Path, cap: int, what: str) -> bytes:
-    """The bytes of the regular file at ``path``, refused before reading when it is not one
-    or is over ``cap`` bytes (at most ``cap + 1`` bytes are ever read).
-
-    A FIFO would block the read forever and ``/dev/zero`` never end it, so the kind of file
-    is checked first, on the open descriptor (no swap between the check and the read).
-    Raises ValueError with the reason.
-    """
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise ValueError(f"cannot read the {what}: {exc.strerror}") from None
-    try:
-        status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode):
-            kind = "a directory" if stat.S_ISDIR(status.st_mode) else "not a regular file"
-            raise ValueError(f"the {what} is {kind}: only regular files are read")
-        if status.st_size > cap:
-            raise ValueError(f"the {what} is {status.st_size:,} bytes; the size limit is {cap:,}")
-        chunks, size = [], 0
-        while size <= cap:
-            chunk = os.read(descriptor, cap + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        data = b"".join(chunks)
-    except OSError as exc:
-        raise ValueError(f"cannot read the {what}: {exc.strerror}") from None
-    finally:
-        os.close(descriptor)
-    if len(data) > cap:
-        raise ValueError(f"the {what} is over the size limit of {cap:,} bytes")
-    return data
-
-
-def read_spec_text(path: Path, file: str) -> str:
-    """A spec file's text, bounded by :data:`MAX_SPEC_SIZE`; errors name the file."""
-    try:
-        data = read_bounded(path, MAX_SPEC_SIZE, "spec")
-    except ValueError as exc:
-        raise ImageValidationSpecificationError(str(exc), file=file) from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ImageValidationSpecificationError(
-            f"the spec is not UTF-8 text (byte {exc.start})", file=file
-        ) from None
 
 
 def loads(

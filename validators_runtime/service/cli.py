@@ -13,8 +13,13 @@ from typing import Any
 
 import click
 
-from onespec.validators_runtime.cli import FORMAT_OPTION, Invalid, UnusableInput
-from onespec.validators_runtime.cli_grammar import InvalidInput, SuggestingGroup
+from onespec.validators_runtime.cli_grammar import (
+    FORMAT_OPTION,
+    Invalid,
+    InvalidInput,
+    SuggestingGroup,
+    UnusableInput,
+)
 
 _DATABASE_URL = click.option(
     "--database-url",
@@ -28,6 +33,10 @@ _DATABASE_URL = click.option(
 
 
 LOG = logging.getLogger(__name__)
+
+#: ``serve``'s defaults, stated here so that ``--help`` needs no service dependency to show them.
+CONNECTION_LIMIT = 100
+CHANNEL_TIMEOUT = 30
 
 
 class ConfigurationError(UnusableInput):
@@ -161,6 +170,22 @@ def _stop(signum: int, _frame: Any) -> None:
     help="Requests handled at once.",
 )
 @click.option(
+    "--connection-limit",
+    type=click.IntRange(1, 10_000),
+    default=CONNECTION_LIMIT,
+    show_default=True,
+    help="Connections open at once. Past it, the connection that has waited longest without a "
+    "request to serve is closed to make room, so slow clients cannot lock others out.",
+)
+@click.option(
+    "--channel-timeout",
+    type=click.IntRange(1, 3600),
+    default=CHANNEL_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="Close a connection idle this long.",
+)
+@click.option(
     "--log-level",
     type=click.Choice(["debug", "info", "warning", "error"]),
     default="info",
@@ -174,6 +199,8 @@ def serve(
     port: int,
     policy_file: Path | None,
     threads: int,
+    connection_limit: int,
+    channel_timeout: int,
     log_level: str,
     output_format: str,
 ) -> None:
@@ -187,8 +214,7 @@ def serve(
     object on standard output (its port, when --port 0 picked one).
     """
     require_api_extra("serve")
-    import waitress
-
+    from onespec.validators_runtime.service import serving
     from onespec.validators_runtime.service.app import create_app
     from onespec.validators_runtime.service.db.engine import (
         DATABASE_URL_VARIABLE,
@@ -219,8 +245,13 @@ def serve(
         raise ConfigurationError(str(exc)) from None
     services = app.extensions["onespec"]
     try:
-        server = waitress.create_server(
-            app, host=host, port=port, threads=threads, ident="onespec", expose_tracebacks=False
+        server = serving.create_server(
+            app,
+            host=host,
+            port=port,
+            threads=threads,
+            connection_limit=connection_limit,
+            channel_timeout=channel_timeout,
         )
     except OSError as exc:
         raise ConfigurationError(f"Cannot listen on {host}:{port}: {exc.strerror}.") from None

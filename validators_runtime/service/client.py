@@ -18,8 +18,7 @@ from typing import Any
 
 import click
 
-from onespec.validators_runtime.cli import FORMAT_OPTION
-from onespec.validators_runtime.cli_grammar import SuggestingGroup
+from onespec.validators_runtime.cli_grammar import FORMAT_OPTION, SuggestingGroup
 from onespec.validators_runtime.plugin_labels.labels import (
     PLUGIN,
     VERSION,

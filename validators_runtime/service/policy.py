@@ -17,7 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import yaml
+
 from onespec.definitions.policy import RULE_NAMES, RULES
+from onespec.validators_runtime import yaml_limits
 
 if TYPE_CHECKING:
     from oslo_policy.policy import Enforcer, RuleDefault
@@ -64,7 +67,7 @@ def build_enforcer(policy_file: str | Path | None = None) -> Enforcer:
     path = None
     if policy_file is not None:
         path = Path(policy_file).resolve()
-        if not path.is_file():
+        if not path.exists():
             raise PolicyFileError(f"The policy file {str(policy_file)!r} does not exist.")
     defaults = rule_defaults()
     if path is None:
@@ -106,19 +109,53 @@ def build_enforcer(policy_file: str | Path | None = None) -> Enforcer:
     return enforcer
 
 
+#: The largest policy file read, in bytes: every rule of the API, commented, is about 4 KB.
+MAX_POLICY_FILE_SIZE = 1 << 20
+
+
+#: libyaml's events, fast on any input; the pure-Python parser's, whose lines name a syntax
+#: error where a reader looks for it, only to describe a file already found not to be YAML.
+_POLICY_LOADERS = (
+    yaml_limits.counting_loader("PolicyLoader"),
+    yaml_limits.counting_loader("PolicyLoaderPython", python=True),
+)
+
+
+def _python_error(text: str) -> BaseException | None:
+    """The pure-Python parser's error for ``text``, which libyaml refused; None when libyaml
+    refused it for its own nesting limit (the Python parser would take long to say so)."""
+    if text.count("[") + text.count("{") > 1000:
+        return None
+    try:
+        yaml.load(text, Loader=_POLICY_LOADERS[1])  # noqa: S506 - a counting safe loader
+    except (yaml.YAMLError, ValueError, yaml_limits.YAMLLimitError) as exc:
+        return exc if isinstance(exc, yaml.YAMLError) else None
+    return None
+
+
 def _check_yaml(path: Path, shown: str) -> None:
     """Read the file as YAML first, so that a syntax error names its line in one sentence
     (oslo.policy would pass on PyYAML's multi-line dump)."""
-    import yaml
-
+    from onespec.validators_runtime import inputs
     from onespec.validators_runtime.cli_grammar import yaml_message
 
     try:
-        yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = inputs.read_text(path, limit=MAX_POLICY_FILE_SIZE)
+    except inputs.InputError as exc:
+        raise PolicyFileError(f"The policy file {shown}: {exc.reason}") from None
+    try:
+        data = yaml.load(text, Loader=_POLICY_LOADERS[0])  # noqa: S506 - a counting safe loader
     except yaml.YAMLError as exc:
-        raise PolicyFileSyntaxError(yaml_message(exc, shown)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PolicyFileError(f"The policy file {shown!r} cannot be read: {exc}") from None
+        raise PolicyFileSyntaxError(yaml_message(_python_error(text) or exc, shown)) from None
+    except yaml_limits.YAMLLimitError as exc:
+        raise PolicyFileSyntaxError(f"{shown}:{exc.line}: {exc.reason}") from None
+    except ValueError as exc:  # an integer past Python's digit limit, a bad timestamp
+        reason = str(exc).split(":")[0]
+        raise PolicyFileSyntaxError(f"{shown}: not a policy file: {reason}") from None
+    if data is not None and not isinstance(data, dict):
+        raise PolicyFileSyntaxError(
+            f"{shown}:1: not a policy file: a policy file is a mapping of rule names to rules"
+        )
 
 
 def authorize(enforcer: Enforcer, rule: str, context: Any) -> bool:

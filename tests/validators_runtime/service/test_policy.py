@@ -68,7 +68,12 @@ def test_a_policy_file_overrides_a_default(tmp_path):
         (None, "does not exist"),
         ("[unclosed", ":1: not valid YAML: "),  # located, as every command reports bad YAML
         ('"onespec:plugins:updat": "role:x"\n', "did you mean 'onespec:plugins:update'?"),
+        # A traceback (ValueError, RecursionError) before.
+        ("a: " + "9" * 4301 + "\n", "not a policy file: Exceeds the limit (4300 digits)"),
+        ("a: " + "[" * 5000 + "]" * 5000 + "\n", ":1: not valid YAML: exceeded maximum nesting"),
+        ("just text\n", ":1: not a policy file: a policy file is a mapping"),
     ],
+    ids=["missing", "bad YAML", "misspelt rule", "huge integer", "deep nesting", "not a mapping"],
 )
 def test_a_bad_policy_file_stops_the_start(tmp_path, text, words):
     path = tmp_path / "policy.yaml"

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 import textwrap
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -18,15 +17,22 @@ from typing import Any
 
 import click
 
+from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import components as facts
-from onespec.validators_runtime.cli import FORMAT_OPTION, Invalid
-from onespec.validators_runtime.cli_grammar import InvalidInput, SuggestingGroup, format_option
+from onespec.validators_runtime.cli_grammar import (
+    FORMAT_OPTION,
+    Invalid,
+    InvalidInput,
+    SuggestingGroup,
+    format_option,
+)
 from onespec.validators_runtime.cli_grammar import error as report_error
 from onespec.validators_runtime.heat.components.deployment import (
     DeploymentConfig,
     build_deployment_config,
 )
 from onespec.validators_runtime.heat.components.hook import (
+    MAX_REQUEST,
     OUTPUTS_DIR,
     SCRIPT_OUTPUTS_DIR,
     SCRIPT_WORKING_DIR,
@@ -35,7 +41,6 @@ from onespec.validators_runtime.heat.components.hook import (
     HookSettings,
     dumps,
     failure,
-    read_request,
     run_hook,
     run_script_hook,
 )
@@ -480,9 +485,10 @@ def hook_command(
             os.environ.get(f"{prefix}_OUTPUTS") or (SCRIPT_OUTPUTS_DIR if script else OUTPUTS_DIR)
         )
     settings = HookSettings(hooks_dir, working_dir, outputs_dir, timeout, mode=mode)
-    stdin = read_request(sys.stdin.buffer)
-    if isinstance(stdin, dict):  # too large: already the answer
-        answer = stdin
+    try:
+        stdin = inputs.read_bytes("-", limit=MAX_REQUEST)
+    except inputs.InputError as exc:  # never read past the limit: the answer says why
+        answer = failure(str(exc))
     else:
         answer = run_script_hook(stdin, settings) if script else run_hook(stdin, settings)
     if output_format == "json":

@@ -458,18 +458,6 @@ def read_output(path: Path, budget: int = MAX_OUTPUT_VALUE) -> tuple[str, bool]:
     return data[:cap].decode("utf-8", errors="replace"), cut
 
 
-def read_request(stream: IO[bytes]) -> bytes | dict[str, Any]:
-    """The config on ``stream``, read as at most :data:`MAX_REQUEST` + 1 bytes; or the failure
-    answer for a longer one (a hook answers, whatever it was given)."""
-    data = stream.read(MAX_REQUEST + 1)
-    if len(data) > MAX_REQUEST:
-        return failure(
-            f"The input has more than {MAX_REQUEST} bytes; no config Heat can deliver is that "
-            "large."
-        )
-    return data
-
-
 def _explain(
     answer: dict[str, Any], run: Run, what: str, settings: HookSettings | None = None
 ) -> None:

@@ -13,13 +13,12 @@ while the stack runs: it becomes
 from __future__ import annotations
 
 import json
-import os
-import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import components as facts
 from onespec.validators_runtime.heat import hot_loader
 from onespec.validators_runtime.heat.components.validation import (
@@ -40,24 +39,6 @@ _FALSE = frozenset(facts.BOOLEAN_FALSE)
 #: The most bytes a ``get_file`` target may have: Heat's ``max_json_body_size``, the largest
 #: request that can carry the file to Heat.
 MAX_GET_FILE = 1024 * 1024
-
-
-class _NotReadable(Exception):
-    """A ``get_file`` target that is not read: not a regular file, or too large."""
-
-
-def _read_file(target: Path) -> str:
-    """A ``get_file`` target's text, checked before it is read: a regular file (never a FIFO,
-    which would block, or a device, which may not end) of at most :data:`MAX_GET_FILE` bytes,
-    read as at most that many plus one."""
-    descriptor = os.open(target, os.O_RDONLY | os.O_NONBLOCK)
-    with os.fdopen(descriptor, "rb") as stream:
-        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
-            raise _NotReadable("it is not a regular file")
-        data = stream.read(MAX_GET_FILE + 1)
-    if len(data) > MAX_GET_FILE:
-        raise _NotReadable(f"it has more than {MAX_GET_FILE:,} bytes, more than Heat accepts")
-    return data.decode("utf-8")
 
 
 class TemplateError(ComponentError):
@@ -264,13 +245,9 @@ class Template:
             )
             return Unresolved("get_file", raw)
         try:
-            return _read_file(target)
-        except UnicodeDecodeError:
-            reason = "it is not UTF-8 text"
-        except _NotReadable as exc:
-            reason = str(exc)
-        except OSError as exc:
-            reason = exc.strerror or type(exc).__name__
+            return inputs.read_text(target, limit=MAX_GET_FILE)
+        except inputs.InputError as exc:
+            reason = f"the file {exc.reason}"
         problems.append(
             Problem(path, "unresolvable", f"get_file cannot read {argument!r}: {reason}.")
         )

@@ -14,8 +14,13 @@ from typing import Any, TypeVar
 
 import click
 
-from onespec.validators_runtime.cli import FORMAT_OPTION, Invalid, UnusableInput
-from onespec.validators_runtime.cli_grammar import SuggestingGroup, format_option
+from onespec.validators_runtime.cli_grammar import (
+    FORMAT_OPTION,
+    Invalid,
+    SuggestingGroup,
+    UnusableInput,
+    format_option,
+)
 from onespec.validators_runtime.cli_grammar import error as report_error
 from onespec.validators_runtime.cli_grammar import warning as report_warning
 from onespec.validators_runtime.heat import template_capabilities as api

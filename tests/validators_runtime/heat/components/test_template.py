@@ -250,41 +250,31 @@ def test_a_get_file_fifo_is_refused_without_blocking(tmp_path):
 
 
 def test_a_get_file_larger_than_heat_accepts_is_refused_unread(tmp_path, monkeypatch):
-    from onespec.validators_runtime.heat.components import template as module
+    from onespec.validators_runtime import inputs
 
-    # Bound the work, not the clock: the file is sparse and far larger than the cap, and what
-    # is read of it is counted.
+    # Bound the work, not the clock: the file is sparse and far larger than the cap, and it is
+    # refused from its size, before anything of it is read.
     big = tmp_path / "s.sh"
     with big.open("wb") as stream:
         stream.truncate(3 * 1024**3)
     read: list[int] = []
-    real_fdopen = os.fdopen
+    real_read = inputs._read_at_most
 
-    def counting_fdopen(*args, **kwargs):
-        stream = real_fdopen(*args, **kwargs)
-        real_read = stream.read
+    def counting(stream, limit, name):
+        data = real_read(stream, limit, name)
+        read.append(len(data))
+        return data
 
-        class Counted:
-            def __enter__(self):
-                return self
-
-            def __exit__(self, *exc):
-                stream.close()
-
-            def fileno(self):
-                return stream.fileno()
-
-            def read(self, size=-1):
-                data = real_read(size)
-                read.append(len(data))
-                return data
-
-        return Counted()
-
-    monkeypatch.setattr(module.os, "fdopen", counting_fdopen)
+    monkeypatch.setattr(inputs, "_read_at_most", counting)
     write(tmp_path, "t.yaml", COMPONENT % "s.sh")
-    assert "more than 1,048,576 bytes" in _get_file_problem(tmp_path)
-    assert sum(read) == module.MAX_GET_FILE + 1
+    assert "over the limit of 1,048,576 bytes" in _get_file_problem(tmp_path)
+    assert read == []
+
+    # Just over the limit but growing while read would still stop at limit + 1: the size check
+    # is what refuses it here, and a file at the limit is read whole.
+    big.write_bytes(b"#" * (1024 * 1024))
+    Template.load(tmp_path / "t.yaml").component("c")  # no problem: read whole
+    assert read == [1024 * 1024]
 
 
 def test_a_directory_as_get_file_is_a_problem_not_a_traceback(tmp_path):
