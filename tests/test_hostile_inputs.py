@@ -67,17 +67,19 @@ FED: dict[tuple[str, ...], Feed] = {
     ("audit", "sources", "walked"): Feed(("@",), "python", "dir"),
     ("audit", "sources", "nova"): Feed(("--catalogue", "nova", "@"), "python", "nova"),
     ("audit", "idioms_file"): Feed(("@EMPTY", "--idioms", "@")),
-    ("capabilities", "choices", "paths"): Feed(("@",)),
-    ("capabilities", "choices", "paths", "walked"): Feed(
+    ("template-capabilities", "choices", "paths"): Feed(("@",)),
+    ("template-capabilities", "choices", "paths", "walked"): Feed(
         ("-r", "@"), place="dir", skips_others=True
     ),
-    ("capabilities", "find", "paths"): Feed(("-c", "resource_type=X", "@")),
-    ("capabilities", "find", "paths", "walked"): Feed(
+    ("template-capabilities", "find", "paths"): Feed(("-c", "resource_type=X", "@")),
+    ("template-capabilities", "find", "paths", "walked"): Feed(
         ("-r", "-c", "resource_type=X", "@"), place="dir", skips_others=True
     ),
-    ("capabilities", "resolve", "environments"): Feed(("-e", "@", "--output-dir", "@OUT")),
-    ("capabilities", "summary", "files"): Feed(("-f", "@")),
-    ("capabilities", "summary", "directories"): Feed(("-r", "@"), place="dir", skips_others=True),
+    ("template-capabilities", "resolve", "environments"): Feed(("-e", "@", "--output-dir", "@OUT")),
+    ("template-capabilities", "summary", "files"): Feed(("-f", "@")),
+    ("template-capabilities", "summary", "directories"): Feed(
+        ("-r", "@"), place="dir", skips_others=True
+    ),
     # The hook answers heat-config in JSON, and calls standard input "the input".
     ("component", "hook", "stdin"): Feed(
         ("--hooks-dir", "@EMPTY"), "json", "stdin", also_located_by="The input"
@@ -105,6 +107,22 @@ FED: dict[tuple[str, ...], Feed] = {
         ("--policy-file", "@", "--port", "0", "--database-url", "x://"), start_up=1.5
     ),
     # Extra specs that were read are reported by key, as their findings always are.
+    ("validate", "flavor", "flavor_file"): Feed(("@",), "json"),
+    ("validate", "flavor", "flavor_file", "stdin"): Feed(("-",), "json", "stdin"),
+    ("validate", "flavor", "image_file"): Feed(("@FLAVOR", "--image", "@"), "json"),
+    ("validate", "flavor", "image_file", "stdin"): Feed(
+        ("@FLAVOR", "--image", "-"), "json", "stdin"
+    ),
+    ("validate", "image-properties", "image_file"): Feed(("@",), "json"),
+    ("validate", "image-properties", "image_file", "stdin"): Feed(("-",), "json", "stdin"),
+    ("validate", "fleet", "flavors_file"): Feed(("--flavors", "@", "--images", "@FLAVORS"), "json"),
+    ("validate", "fleet", "flavors_file", "stdin"): Feed(
+        ("--flavors", "-", "--images", "@FLAVORS"), "json", "stdin"
+    ),
+    ("validate", "fleet", "images_file"): Feed(("--flavors", "@FLAVORS", "--images", "@"), "json"),
+    ("validate", "fleet", "images_file", "stdin"): Feed(
+        ("--flavors", "@FLAVORS", "--images", "-"), "json", "stdin"
+    ),
     ("validate", "extra-specs", "file_"): Feed(("--file", "@"), also_located_by="Extra spec '"),
     ("validate", "extra-specs", "file_", "stdin"): Feed(
         ("--file", "-"), place="stdin", also_located_by="Extra spec '"
@@ -113,8 +131,8 @@ FED: dict[tuple[str, ...], Feed] = {
 
 #: Parameters naming a path the command does not read a file from, and why.
 NOT_FED: dict[tuple[str, ...], str] = {
-    ("capabilities", "resolve", "output_dir"): "written",
-    ("capabilities", "resolve", "root"): "bounds where templates are read from",
+    ("template-capabilities", "resolve", "output_dir"): "written",
+    ("template-capabilities", "resolve", "root"): "bounds where templates are read from",
     ("component", "hook", "hooks_dir"): "programs run, not read",
     ("component", "hook", "working_dir"): "written",
     ("component", "hook", "outputs_dir"): "written",
@@ -307,12 +325,18 @@ def _prepare(case: Path, key: tuple[str, ...], kind: str) -> tuple[list[str], Pa
     HOSTILE[kind](hostile, feed.language)
     (case / "spec.yaml").write_bytes(_MINIMAL_SPEC)
     (case / "empty").mkdir()
+    (case / "flavor.json").write_text('{"name": "m1", "vcpus": 2, "ram": 2048, "extra_specs": {}}')
+    (case / "flavors.json").write_text(
+        '[{"Name": "m1", "VCPUs": 2, "RAM": 2048, "Properties": {}}]'
+    )
     replaced = {
         "@": str(given),
         "nova:@": f"nova:{given}",
         "@SPEC": str(case / "spec.yaml"),
         "@EMPTY": str(case / "empty"),
         "@OUT": str(case / "out"),
+        "@FLAVOR": str(case / "flavor.json"),
+        "@FLAVORS": str(case / "flavors.json"),
     }
     args = [replaced.get(arg, arg) for arg in feed.args]
     command = [part for part in key if part in _command_names(key)]

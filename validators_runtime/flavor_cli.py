@@ -13,18 +13,19 @@ imports none of the rules: each command imports the runtime when it runs.
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
+from onespec.validators_runtime import inputs
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
     Invalid,
     InvalidInput,
     SuggestingChoice,
+    input_error,
 )
+from onespec.validators_runtime.problems import shown
 
 #: The largest flavor or image file read (a flavor's JSON is a few kilobytes).
 MAX_BYTES = 1024 * 1024
@@ -41,23 +42,18 @@ MODE_OPTION = click.option(
 
 
 def _read_json(path: str, what: str, limit: int = MAX_BYTES) -> Any:
-    name = "<stdin>" if path == "-" else path
+    """The JSON document of ``path`` (``-``: standard input), read through the one bounded
+    reader: a regular file of at most ``limit`` bytes (exit 2 otherwise), valid JSON (exit 1)."""
     try:
-        if path == "-":
-            text = sys.stdin.read(limit + 1)
-        else:
-            with Path(path).open(encoding="utf-8") as handle:
-                text = handle.read(limit + 1)
-    except OSError as exc:
-        raise click.BadParameter(f"cannot read {name}: {exc.strerror}", param_hint=what) from None
-    except UnicodeDecodeError:
-        raise InvalidInput(f"{name} is not UTF-8 text") from None
-    if len(text) > limit:
-        raise InvalidInput(f"{name} is larger than {limit} bytes; it is not a {what} file")
+        text = inputs.read_text(path, limit=limit)
+    except inputs.InputError as exc:
+        raise input_error(exc) from None
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise InvalidInput(f"{name}: not valid JSON: {exc}") from None
+        raise InvalidInput(
+            f"{inputs.STDIN_NAME if path == '-' else path}: not valid JSON: {shown(str(exc))}"
+        ) from None
 
 
 def _report(findings: list[Any], output_format: str, checked: str) -> None:
@@ -140,8 +136,9 @@ def validate_image_properties_command(image_file: str, output_format: str) -> No
     _report(findings, output_format, "image properties")
 
 
-#: The largest flavor or image list read.
-MAX_LIST_BYTES = 512 * 1024 * 1024
+#: The largest flavor or image list read: `openstack image list --long -f json` of 10,000 images
+#: is a few tens of megabytes.
+MAX_LIST_BYTES = 64 * 1024 * 1024
 
 
 def _items(data: Any, plural: str, name: str) -> list[Any]:

@@ -45,7 +45,10 @@ def _docstring(path: Path) -> str:
 def read_tree(path: Path) -> tuple[ImportedNamespace, ...]:
     """Every validator module of the Nova tree at ``path``, in file-name order."""
     root = validators_root(path)
-    catalogue = nova_catalogue.load(root)
+    try:
+        catalogue = nova_catalogue.load(root)
+    except nova_catalogue.NovaTreeError as error:
+        raise MetadefImportError(error.location, f"{error.reason}; not imported") from None
     namespaces = []
     for module in catalogue.modules:
         if module.name in nova_catalogue.MACHINERY:

@@ -39,7 +39,10 @@ def load(name: str, sources: Sequence[Path]) -> Catalogue:
             raise CatalogueError(
                 "--catalogue nova: no nova/api/validation/extra_specs/ in or above the sources"
             )
-        nova = nova_catalogue.load(root)
+        try:
+            nova = nova_catalogue.load(root)
+        except nova_catalogue.NovaTreeError as error:
+            raise CatalogueError(f"--catalogue nova: {error}") from None
         return Catalogue(
             f"Nova's validators in {root}",
             nova.definitions,

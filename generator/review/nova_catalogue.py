@@ -35,6 +35,19 @@ def note(file: str, line: int | None, message: str) -> Note:
     return Problem("not-carried", message, "warning", Location(file, line))
 
 
+class NovaTreeError(ValueError):
+    """A validator module of the Nova tree that cannot be read as Python.
+
+    Its keys would be missing from every verdict drawn from the tree, so no command carries on
+    without them: the error names the module (``location``) and why.
+    """
+
+    def __init__(self, location: Location, reason: str) -> None:
+        self.location = location
+        self.reason = reason
+        super().__init__(f"{location}: {reason}; the Nova tree cannot be read without it")
+
+
 @dataclass(frozen=True)
 class NovaCatalogue:
     """The definitions read, the file and line each came from, and what was left behind."""
@@ -170,8 +183,9 @@ def load(root: Path) -> NovaCatalogue:
         try:
             tree = parse(path)
         except SyntaxError as error:
-            notes.append(note(where, error.lineno, f"not Python: {error.msg}"))
-            continue
+            raise NovaTreeError(
+                Location(where, error.lineno), f"not readable as Python: {error.msg}"
+            ) from None
         for call, env in _calls(tree.body, scope, {}, where, notes):
             definition = _definition(call, scope, env, where, notes)
             if definition is None:

@@ -63,7 +63,10 @@ def load(spec: str, repository: Path) -> Loaded:
         root = nova_catalogue.find_root([Path(spec[len("nova:") :])])
         if root is None:
             raise RevisionError(f"{spec}: no nova/api/validation/extra_specs/ in or above it")
-        nova = nova_catalogue.load(root)
+        try:
+            nova = nova_catalogue.load(root)
+        except nova_catalogue.NovaTreeError as error:
+            raise RevisionError(f"{spec}: {error}") from None
         return Loaded(spec, nova.definitions, tuple(str(note) for note in nova.notes))
     try:
         distribution = importlib.metadata.distribution(checked_revision(spec))

@@ -75,21 +75,35 @@ def test_a_small_doubling_still_folds(tmp_path):
     ("module", "message"),
     [
         ("X = " + " + ".join(["'a'"] * 1500) + "\n" + VALIDATOR.format(description="X"), "nested"),
-        ("Y = " + "+".join(["a"] * 3000) + "\n", "nested"),
         ("A = B\nB = A\n" + VALIDATOR.format(description="A"), "defined through itself"),
         (VALIDATOR.format(description="'{:>999999999}'.format('x')"), "format spec"),
-        ("print 'python 2'\n", "not Python"),
-        ("# -*- coding: klingon -*-\n", "not Python"),
-        ("X = 1\x00\n", "not Python"),
     ],
 )
-def test_hostile_modules_are_notes_with_their_file(tmp_path, module, message):
+def test_hostile_values_are_notes_with_their_file(tmp_path, module, message):
     catalogue, peak = _peak_bytes(lambda: nova_catalogue.load(tree(tmp_path, module)))
     assert peak < 20 * 1024 * 1024
     assert any(
         note.location.file.endswith("acme.py") and message in note.message
         for note in catalogue.notes
     ), catalogue.notes
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "Y = " + "+".join(["a"] * 3000) + "\n",
+        "print 'python 2'\n",
+        "# -*- coding: klingon -*-\n",
+        "X = 1\x00\n",
+    ],
+    ids=["nested", "python-2", "encoding", "nul"],
+)
+def test_a_module_that_is_not_python_stops_the_read_naming_it(tmp_path, module):
+    """Its keys would be missing from every verdict: no command goes on without them."""
+    with pytest.raises(nova_catalogue.NovaTreeError) as caught:
+        _peak_bytes(lambda: nova_catalogue.load(tree(tmp_path, module)))
+    assert caught.value.location.file.endswith("acme.py")
+    assert "not readable as Python" in str(caught.value)
 
 
 @pytest.mark.parametrize("command", ["import", "audit", "diff"])
