@@ -737,8 +737,9 @@ def default_roots(yaml_path: Path, resource_roots: Sequence[str | Path] | None) 
 
 def read_spec_text(file: str) -> str:
     """The text of a spec file, read through :mod:`onespec.validators_runtime.inputs`: a regular
-    file of at most 4 bytes a character of :data:`MAX_SPEC_SIZE`, never read past that."""
-    return inputs.read_text(file, limit=4 * MAX_SPEC_SIZE)
+    file of at most :data:`MAX_SPEC_SIZE` bytes, never read past that (a larger one is refused
+    from its size, before it is read, as input that cannot be read: exit 2)."""
+    return inputs.read_text(file, limit=MAX_SPEC_SIZE)
 
 
 def load(

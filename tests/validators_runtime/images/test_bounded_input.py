@@ -55,7 +55,7 @@ def test_an_oversize_file_is_refused_from_its_size_without_reading_it(tmp_path):
     with big.open("wb") as stream:  # sparse: 64 GiB that cost nothing unless read
         stream.truncate(64 << 30)
     code, output = check(big)
-    assert code == 2 and f"the size limit is {MAX_SPEC_SIZE:,}" in output
+    assert code == 2 and f"over the limit of {MAX_SPEC_SIZE:,} bytes" in output
 
 
 def test_the_loader_refuses_a_directory_and_a_fifo_with_the_file_named(tmp_path):

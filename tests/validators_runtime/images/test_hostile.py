@@ -68,7 +68,7 @@ HOSTILE = {
     ),
     "over the size limit": (
         "validators:\n  - package: curl\n" + "#" * (MAX_SPEC_SIZE + 1) + "\n",
-        "size",
+        "over the limit of",
     ),
 }
 
