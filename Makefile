@@ -67,13 +67,14 @@ docs: $(STAMP) ## Build the HTML documentation with Sphinx (needs Graphviz's dot
 docs-check: docs ## Build the docs, then screenshot key pages in headless Chromium (doc/build/screenshots/)
 	$(BIN)/python doc/tools/screenshots.py
 
-runtime: $(STAMP) ## Generate the runtime's tables (extra specs, plugin labels, API, components, template capabilities)
+runtime: $(STAMP) ## Generate the runtime's tables (extra specs, plugin labels, API, components, template capabilities, images, flavor rules)
 	$(BIN)/onespec generate runtime
 	$(BIN)/onespec generate plugin-labels
 	$(BIN)/onespec generate api
 	$(BIN)/onespec generate components
 	$(BIN)/onespec generate template-capabilities
 	$(BIN)/onespec generate images
+	$(BIN)/onespec generate flavor-rules
 
 metadefs: $(STAMP) ## Generate the Glance metadata definitions (outputs/glance-metadefs/)
 	$(BIN)/onespec generate metadefs

@@ -182,3 +182,7 @@ _deployable(
 )
 _deployable("schemas", "Generate the JSON Schemas (outputs/schemas/, or --output-dir).")
 _single("images", "Generate validators_runtime/_generated/image_validators.py from the grammar.")
+_single(
+    "flavor-rules",
+    "Generate validators_runtime/_generated/flavor_rules.py: the rules between keys, as code.",
+)

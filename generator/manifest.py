@@ -25,6 +25,7 @@ from onespec.generator.extra_specs import metadefs
 from onespec.generator.extra_specs import runtime as extra_specs_runtime
 from onespec.generator.extra_specs.schema import FLAVOR_EXTRA_SPECS, flavor_extra_specs_schema
 from onespec.generator.flavors import image_metadefs
+from onespec.generator.flavors import runtime as flavors_runtime
 from onespec.generator.flavors.schema import IMAGE_PROPERTIES_SCHEMA, image_properties_schema
 from onespec.generator.images import grammar as images
 from onespec.generator.outputs import Output
@@ -134,6 +135,7 @@ OUTPUT_FACTORIES: dict[str, Callable[[], Output]] = {
     "template-capabilities": template_capabilities_runtime.output,
     "images": images.output,
     "image-metadefs": image_metadefs.output,
+    "flavor-rules": flavors_runtime.output,
 }
 
 

@@ -16,7 +16,8 @@ the exception class Nova raises (``nova_exception``) and the phase in which it d
 (``api``, ``scheduler``, ``spawn``), and its message ends with what to change. Per-key
 problems come from the extra-spec runtime (:func:`onespec.validators_runtime.extra_specs.validate`);
 the rules between keys are the definitions of
-:mod:`onespec.definitions.flavor_rule_catalogue`.
+:mod:`onespec.definitions.flavor_rule_catalogue`, which the generator writes out as code
+(``_generated/flavor_rules.py``), indexed by the keys each rule reads.
 
 Without an image, the flavor is checked as Nova checks it with an image that sets nothing,
 except that what the flavor demands *of* the image (UEFI firmware for memory encryption, for
@@ -25,13 +26,11 @@ example) is a warning, not an error: any image that meets it will do.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from onespec.definitions.flavor_rule_catalogue import FACTS_BY_NAME, RULES
-from onespec.definitions.flavor_rules import Fact, Field, Prop, Requires, sources_of
-from onespec.validators_runtime.flavors.checks import CHECKS, compiled, involved
+from onespec.validators_runtime._generated.flavor_rules import ALWAYS, RULES, TRIGGERS, broken
+from onespec.validators_runtime.flavors.checks import involved
 from onespec.validators_runtime.flavors.facts import View
 from onespec.validators_runtime.flavors.findings import FlavorFinding
 from onespec.validators_runtime.flavors.image_props import typed_properties, unknown_properties
@@ -46,13 +45,6 @@ from onespec.validators_runtime.problems import Location
 
 #: Nova's exception for an extra spec refused on its own (microversion 2.86 and later).
 PER_KEY_EXCEPTION = "ValidationError"
-
-
-def _demands_of_image(rule: Any) -> bool:
-    """A rule that asks the image for something (``needs`` reads image properties only)."""
-    return isinstance(rule, Requires) and all(
-        isinstance(source, Prop) for source in sources_of(rule.needs)
-    )
 
 
 def _as_flavor(flavor: Flavor | Mapping[str, Any]) -> Flavor:
@@ -108,61 +100,59 @@ def _field_findings(flavor: Flavor) -> list[FlavorFinding]:
     return findings
 
 
-_GROUP_NUMBER = re.compile(r"^(resources|trait)[1-9][0-9]*:")
-_NODE_NUMBER = re.compile(r"\.[0-9]+$")
-
-
-def _names(source: Any) -> tuple[str, ...]:
-    """The input names whose presence can make a condition on ``source`` hold."""
-    if isinstance(source, Fact):
-        return FACTS_BY_NAME[source.name].reads
-    if isinstance(source, Field):
-        return (source.name,) if source.name.startswith("image.") else ()
-    return (str(source),)
-
-
-#: Each rule with the names of which at least one must be present for it to break (a rule
-#: that reads none but the flavor's vcpus and RAM always runs): most flavors set a handful of
-#: keys, so most rules are skipped without evaluating a condition. Then its condition and its
-#: check, each chosen once.
-_TRIGGERED: tuple[tuple[Any, frozenset[str]], ...] = tuple(
-    (rule, frozenset(name for source in rule.sources() for name in _names(source)))
-    for rule in RULES
-)
-_COMPILED = tuple(
-    (rule, names, None if rule.when is None else compiled(rule.when), CHECKS[type(rule)])
-    for rule, names in _TRIGGERED
-)
-
-
 #: Every name some rule reads.
-TRIGGER_NAMES: frozenset[str] = frozenset().union(*(names for _, names in _TRIGGERED))
+TRIGGER_NAMES: frozenset[str] = frozenset(TRIGGERS)
+
+#: The rules each name can break, as a bit mask (bit N: rule N), so that the rules of every key
+#: present are gathered with one ``|`` a key.
+_MASKS: dict[str, int] = {
+    name: sum(1 << index for index in found) for name, found in TRIGGERS.items()
+}
+_ALWAYS_MASK = sum(1 << index for index in ALWAYS)
+_GROUPED = ("resources", "trait")
 
 
-def _present(flavor: Flavor, image: Image | None) -> set[str]:
-    """The names set in the input, spelled as rules spell them (``resources:PCPU`` for
-    ``resources1:PCPU``, ``hw:numa_cpus.N`` and ``hw:numa_cpus`` for ``hw:numa_cpus.1``)."""
-    present: set[str] = set()
-    keys = list(flavor.extra_specs)
-    if image is not None:
-        keys += image.properties
-        present.update(
-            f"image.{name}" for name in ("min_ram", "min_disk", "size") if getattr(image, name)
-        )
-    for key in keys:
-        present |= normalized_names(key)
-    return present
+def _number(text: str) -> bool:
+    """ASCII digits only (``str.isdigit`` also takes other scripts' digits)."""
+    return text.isascii() and text.isdigit()
 
 
-def normalized_names(key: str) -> set[str]:
+def normalized_names(key: str) -> tuple[str, ...]:
     """A key as the rules name it: ``resources:PCPU`` for ``resources1:PCPU``,
     ``hw:numa_cpus.N`` and ``hw:numa_cpus`` for ``hw:numa_cpus.1``."""
     if key[:1] in ("r", "t"):
-        key = _GROUP_NUMBER.sub(r"\1:", key)
-    if key[-1:].isdigit() and _NODE_NUMBER.search(key):
-        stem = _NODE_NUMBER.sub("", key)
-        return {stem, stem + ".N"}
-    return {key}
+        head, colon, rest = key.partition(":")
+        for stem in _GROUPED:
+            number = head[len(stem) :]
+            if colon and head.startswith(stem) and _number(number) and number[0] != "0":
+                key = f"{stem}:{rest}"
+                break
+    if key[-1:].isdigit():
+        stem, dot, number = key.rpartition(".")
+        if dot and _number(number):
+            return (stem, stem + ".N")
+    return (key,)
+
+
+def _triggered(flavor: Flavor, image: Image | None) -> int:
+    """The rules that the keys present can break, as a bit mask (bit N: rule N): most flavors
+    set a handful of keys, so most rules are never looked at."""
+    mask = _ALWAYS_MASK
+    masks = _MASKS
+    keys: Iterable[str] = flavor.extra_specs
+    if image is not None:
+        keys = [*keys, *image.properties]
+        for name in ("min_ram", "min_disk", "size"):
+            if getattr(image, name):
+                mask |= masks[f"image.{name}"]
+    for key in keys:
+        found = masks.get(key)
+        if found is not None:
+            mask |= found
+        elif key[:1] in ("r", "t") or key[-1:].isdigit():
+            for name in normalized_names(key):
+                mask |= masks.get(name, 0)
+    return mask
 
 
 def rule_findings(
@@ -170,27 +160,19 @@ def rule_findings(
 ) -> list[FlavorFinding]:
     """The broken rules between keys, in Nova's order within each phase."""
     view = View(flavor, image, props)
-    present = _present(flavor, image)
     findings = []
-    for rule, triggers, when, check in _COMPILED:
-        if triggers and triggers.isdisjoint(present):
-            continue
-        if when is not None and not when(view):
-            continue
-        what = check(rule, view)
-        if what is None:
-            continue
-        keys = involved(rule, view)
-        warning = image is None and _demands_of_image(rule)
+    for index, what in broken(view, flavor.extra_specs, props, _triggered(flavor, image)):
+        name, nova_exception, phase, fix, asks_image, candidates = RULES[index]
+        keys = involved(candidates, view)
         findings.append(
             FlavorFinding(
-                code=rule.name,
-                message=f"{what}. {rule.fix}",
-                severity="warning" if warning else "error",
+                code=name,
+                message=f"{what}. {fix}",
+                severity="warning" if image is None and asks_image else "error",
                 location=Location(path=keys[0] if keys else None),
                 keys=keys,
-                nova_exception=rule.nova_exception,
-                phase=rule.phase,
+                nova_exception=nova_exception,
+                phase=phase,
             )
         )
     return findings

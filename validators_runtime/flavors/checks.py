@@ -1,104 +1,31 @@
-"""Each rule kind of :mod:`onespec.definitions.flavor_rules`, checked against a :class:`View`.
+"""What each rule kind of :mod:`onespec.definitions.flavor_rules` finds, on plain values.
 
-One function per kind says whether the rule is broken and, if so, what is wrong in words; the
-rule itself supplies the exception, the phase and what to change. Conditions are evaluated the
-way Nova reads values: a boolean spec as ``bool_from_string``, an empty string as unset.
+The generated module ``_generated/flavor_rules.py`` holds one function per rule: its condition
+written out as Python, then a call to the function of its kind here with the values already
+read (a mask, per-node lists, the two sides of a twin). So nothing here knows about rules or
+sources; each function says whether the values break the rule and, if so, what is wrong in
+words. The rule supplies the exception, the phase and what to change. Conditions read values
+the way Nova does: a boolean spec as ``bool_from_string``, an empty string as unset.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
+from collections.abc import Sequence
 from typing import Any
 
-from onespec.definitions.flavor_rule_catalogue import FACTS_BY_NAME
-from onespec.definitions.flavor_rules import (
-    AllOf,
-    AnyOf,
-    AtMost,
-    ClashPolicy,
-    Conflicts,
-    Contains,
-    CpuListsPartition,
-    Divides,
-    Fact,
-    In,
-    MaskWithinVcpus,
-    MatchesCount,
-    Not,
-    PerNodeComplete,
-    Present,
-    Prop,
-    Requires,
-    Spec,
-    SumsTo,
-    TopologyAdmits,
-    Truthy,
-    TwinClash,
-    describe,
-)
 from onespec.validators_runtime.flavors.facts import View
 from onespec.validators_runtime.flavors.image_props import flexible_bool
 from onespec.validators_runtime.problems import shown
 
-Reader = Callable[[View], Any]
-Test = Callable[[View], bool]
+
+def on(value: Any) -> bool:
+    """A boolean extra spec that is set and true as Nova reads it."""
+    return value is not None and flexible_bool(value)
 
 
-def reader(source: Any) -> Reader:
-    """A function that reads ``source`` from a view, chosen once per source."""
-    if isinstance(source, Spec):
-        key = source.key
-        return lambda view: view.specs.get(key)
-    if isinstance(source, Prop):
-        name = source.name
-        return lambda view: view.props.get(name)
-    if isinstance(source, Fact):
-        name = source.name
-        return lambda view: view.fact(name)
-    name = source.name
-    return lambda view: view.field(name)
-
-
-@functools.cache
-def compiled(condition: Any) -> Test:
-    """``condition`` as a function of a view, built once per condition (conditions are frozen
-    values, so the cache is keyed by what they say)."""
-    if isinstance(condition, AnyOf | AllOf):
-        parts = tuple(compiled(part) for part in condition.conditions)
-        if isinstance(condition, AnyOf):
-            return lambda view: any(part(view) for part in parts)
-        return lambda view: all(part(view) for part in parts)
-    if isinstance(condition, Not):
-        inner = compiled(condition.condition)
-        return lambda view: not inner(view)
-    read = reader(condition.source)
-    if isinstance(condition, Present):
-        return lambda view: (value := read(view)) is not None and value != ""
-    if isinstance(condition, Truthy):
-        if isinstance(condition.source, Spec):
-            return lambda view: (value := read(view)) is not None and flexible_bool(value)
-        return lambda view: bool(read(view))
-    if isinstance(condition, In):
-        values = condition.values
-        return lambda view: read(view) in values
-    if isinstance(condition, Contains):
-        text = condition.text
-        return lambda view: isinstance(value := read(view), str) and text in value
-    raise TypeError(f"not a condition: {condition!r}")
-
-
-#: Compiled conditions by identity: the rules' conditions live as long as the rules, and looking
-#: one up by ``id`` spares hashing a nested frozen dataclass on every check.
-_BY_ID: dict[int, tuple[Any, Test]] = {}
-
-
-def holds(condition: Any, view: View) -> bool:
-    """Whether ``condition`` holds for ``view``."""
-    entry = _BY_ID.get(id(condition))
-    if entry is None or entry[0] is not condition:
-        entry = _BY_ID[id(condition)] = (condition, compiled(condition))
-    return entry[1](view)
+def contains(value: Any, text: str) -> bool:
+    """``value`` is a string that contains ``text``."""
+    return isinstance(value, str) and text in value
 
 
 def _shown_set(cpus: set[int]) -> str:
@@ -110,85 +37,74 @@ def _shown_set(cpus: set[int]) -> str:
     )
 
 
-def _requires(rule: Requires, view: View) -> str | None:
-    if holds(rule.needs, view):
-        return None
-    return f"When {describe(rule.when)}, Nova needs {describe(rule.needs)}"
-
-
-def _conflicts(rule: Conflicts, view: View) -> str | None:
-    if holds(rule.first, view) and holds(rule.second, view):
-        return f"{describe(rule.first)} while {describe(rule.second)}"
-    return None
-
-
-def _mask_within(rule: MaskWithinVcpus, view: View) -> str | None:
-    mask = view.value(rule.mask)
+def mask_within(name: str, mask: set[int] | None, vcpus: int, all_allowed: bool) -> str | None:
+    """A vCPU mask is not empty, lies within the vCPUs and, unless ``all_allowed``, leaves
+    one out."""
     if mask is None:
         return None
-    vcpus = view.flavor.vcpus
-    every = set(range(vcpus))
     if not mask:
-        return f"The {rule.mask} mask selects no vCPU"
+        return f"The {name} mask selects no vCPU"
+    every = set(range(vcpus))
     outside = mask - every
     if outside:
-        return (
-            f"The {rule.mask} mask lists vCPUs {_shown_set(outside)}, beyond the flavor's {vcpus}"
-        )
-    allowed = rule.all_allowed_when is not None and holds(rule.all_allowed_when, view)
-    if mask == every and not allowed:
-        return f"The {rule.mask} mask covers all {vcpus} vCPUs"
+        return f"The {name} mask lists vCPUs {_shown_set(outside)}, beyond the flavor's {vcpus}"
+    if mask == every and not all_allowed:
+        return f"The {name} mask covers all {vcpus} vCPUs"
     return None
 
 
-def _partition(rule: CpuListsPartition, view: View) -> str | None:
-    lists = view.value(rule.lists) or []
-    vcpus = view.flavor.vcpus
-    if rule.aspect == "within":
-        outside = set().union(*lists) - set(range(vcpus)) if lists else set()
-        return f"vCPUs {_shown_set(outside)} are beyond the flavor's {vcpus}" if outside else None
-    if rule.aspect == "disjoint":
-        seen: set[int] = set()
-        twice: set[int] = set()
-        for cpus in lists:
-            twice |= seen & cpus
-            seen |= cpus
-        return f"vCPUs {_shown_set(twice)} are listed on more than one node" if twice else None
+def cpus_within(lists: Sequence[set[int]] | None, vcpus: int) -> str | None:
+    """Every CPU of the per-node lists is one of the flavor's vCPUs."""
+    outside = set().union(*lists) - set(range(vcpus)) if lists else set()
+    return f"vCPUs {_shown_set(outside)} are beyond the flavor's {vcpus}" if outside else None
+
+
+def cpus_disjoint(lists: Sequence[set[int]] | None, vcpus: int) -> str | None:
+    """No CPU is on two nodes."""
+    seen: set[int] = set()
+    twice: set[int] = set()
+    for cpus in lists or ():
+        twice |= seen & cpus
+        seen |= cpus
+    return f"vCPUs {_shown_set(twice)} are listed on more than one node" if twice else None
+
+
+def cpus_cover(lists: Sequence[set[int]] | None, vcpus: int) -> str | None:
+    """Every vCPU is on some node."""
     missing = set(range(vcpus)) - (set().union(*lists) if lists else set())
     return f"vCPUs {_shown_set(missing)} are on no node" if missing else None
 
 
-def _sums_to(rule: SumsTo, view: View) -> str | None:
-    parts = view.value(rule.parts) or []
-    total = view.value(rule.total)
-    if sum(parts) != total:
-        return f"The per-node memory adds up to {sum(parts)} MiB, not the flavor's {total} MiB"
+def sums_to(parts: Sequence[int] | None, total: int) -> str | None:
+    """The per-node memory adds up to the flavor's RAM."""
+    added = sum(parts or ())
+    if added != total:
+        return f"The per-node memory adds up to {added} MiB, not the flavor's {total} MiB"
     return None
 
 
-def _divides(rule: Divides, view: View) -> str | None:
-    count = view.value(rule.count)
-    uneven = [f"{t} ({view.value(t)})" for t in rule.totals if view.value(t) % count]
+def divides(count: int, totals: Sequence[tuple[str, int]]) -> str | None:
+    """``count`` divides every total (each given with its name)."""
+    uneven = [f"{name} ({value})" for name, value in totals if value % count]
     if uneven:
         return f"{count} NUMA nodes do not divide {' and '.join(uneven)} evenly"
     return None
 
 
-def _matches(rule: MatchesCount, view: View) -> str | None:
-    value, expected = view.value(rule.value), view.value(rule.expected)
+def matches(value: int, expected: int) -> str | None:
+    """The PCPUs requested are exactly the PCPUs the flavor needs."""
     if value != expected:
         return f"{value} PCPUs are requested where the flavor needs exactly {expected}"
     return None
 
 
-def _complete(rule: PerNodeComplete, view: View) -> str | None:
-    lists = [view.value(fact) for fact in rule.lists]
-    count = view.value(rule.count)
+def complete(lists: Sequence[list | None], count: int) -> str | None:
+    """Per-node lists are given together, each for every node."""
     if all(found is None for found in lists):
         return None
     if any(found is None for found in lists):
         return "Per-node CPUs and memory must be given together"
-    if any(len(found) != count for found in lists):
+    if any(len(found) != count for found in lists):  # type: ignore[arg-type]
         return f"Per-node lists must cover each of the {count} NUMA nodes, from 0 up"
     return None
 
@@ -206,21 +122,20 @@ def topology_admits(vcpus: int, sockets: int, cores: int, threads: int) -> bool:
     return False
 
 
-def _topology(rule: TopologyAdmits, view: View) -> str | None:
-    limits = [view.fact(f"max_{part}") for part in ("sockets", "cores", "threads")]
-    if topology_admits(view.flavor.vcpus, *limits):
+def topology(vcpus: int, sockets: int, cores: int, threads: int) -> str | None:
+    """Some topology within the limits has exactly the flavor's vCPUs."""
+    if topology_admits(vcpus, sockets, cores, threads):
         return None
-    shown_limits = " x ".join(str(min(limit, view.flavor.vcpus)) for limit in limits)
-    vcpus = view.flavor.vcpus
+    shown_limits = " x ".join(str(min(limit, vcpus)) for limit in (sockets, cores, threads))
     return f"No topology within {shown_limits} (sockets x cores x threads) has {vcpus} vCPUs"
 
 
-def _at_most(rule: AtMost, view: View) -> str | None:
-    value, limit = view.value(rule.value), view.value(rule.limit)
+def at_most(name: str, value: Any, limit_name: str, limit: Any, scale: int) -> str | None:
+    """``value`` (when set) is no more than ``limit`` times ``scale``."""
     if not value or limit is None:
         return None
-    if value > limit * rule.scale:
-        return f"{rule.value} ({value}) exceeds {rule.limit} ({limit})"
+    if value > limit * scale:
+        return f"{name} ({value}) exceeds {limit_name} ({limit})"
     return None
 
 
@@ -237,63 +152,67 @@ def _side(value: Any, kind: str) -> Any:
     return value
 
 
-def _twin(rule: TwinClash, view: View) -> str | None:
-    flavor_raw, image_raw = view.specs.get(rule.spec), view.props.get(rule.prop)
+def _both(spec: str, prop: str, flavor: Any, image: Any) -> str:
+    return f"the flavor's {spec}={shown(flavor)} and the image's {prop}={shown(image)}"
+
+
+def twin_equal(spec: str, prop: str, kind: str, flavor_raw: Any, image_raw: Any) -> str | None:
+    """Twins that may both be set only to the same value."""
     if flavor_raw is None and image_raw is None:
         return None
-    flavor, image = _side(flavor_raw, rule.kind), _side(image_raw, rule.kind)
-    both = f"the flavor's {rule.spec}={{}} and the image's {rule.prop}={{}}"
-    if rule.policy is ClashPolicy.EQUAL:
-        if rule.kind == "bool":
-            clash = flavor is not None and image is not None and flavor != image
-        else:
-            # Set means a non-empty string in the flavor (even '0') and a non-zero image value.
-            clash = bool(flavor_raw) and bool(image_raw) and flavor != image
-        return f"T{both[1:]} differ".format(shown(flavor), shown(image)) if clash else None
-    if rule.policy is ClashPolicy.ONE_SIDE:
-        clash = bool(flavor_raw) and bool(image_raw)
-        return f"Both {both} are set".format(shown(flavor), shown(image)) if clash else None
-    if rule.policy is ClashPolicy.FLAVOR_LIMITS:
-        if rule.flavor_allows:
-            if image and flavor not in rule.flavor_allows:
-                return (
-                    f"The image's {rule.prop}={shown(image)} is not allowed by the flavor's "
-                    f"{rule.spec}={shown(flavor)}"
-                )
-            return None
-        if flavor and image and image > flavor:
-            return f"The image's {rule.prop}={image} exceeds the flavor's {rule.spec}={flavor}"
+    flavor, image = _side(flavor_raw, kind), _side(image_raw, kind)
+    if kind == "bool":
+        clash = flavor is not None and image is not None and flavor != image
+    else:
+        # Set means a non-empty string in the flavor (even '0') and a non-zero image value.
+        clash = bool(flavor_raw) and bool(image_raw) and flavor != image
+    if not clash:
+        return None
+    both = _both(spec, prop, flavor, image)
+    return f"T{both[1:]} differ"
+
+
+def twin_one_side(spec: str, prop: str, kind: str, flavor_raw: Any, image_raw: Any) -> str | None:
+    """Twins of which only one may be set."""
+    if flavor_raw and image_raw:
+        return f"Both {_both(spec, prop, _side(flavor_raw, kind), _side(image_raw, kind))} are set"
     return None
 
 
-CHECKS: dict[type, Callable[[Any, View], str | None]] = {
-    Requires: _requires,
-    Conflicts: _conflicts,
-    MaskWithinVcpus: _mask_within,
-    CpuListsPartition: _partition,
-    SumsTo: _sums_to,
-    Divides: _divides,
-    MatchesCount: _matches,
-    PerNodeComplete: _complete,
-    TopologyAdmits: _topology,
-    AtMost: _at_most,
-    TwinClash: _twin,
-}
+def twin_flavor_limits(
+    spec: str,
+    prop: str,
+    kind: str,
+    flavor_raw: Any,
+    image_raw: Any,
+    flavor_allows: tuple[str, ...],
+) -> str | None:
+    """Twins where the flavor sets a limit the image may only narrow: a numeric limit, or
+    (``flavor_allows``) the flavor values that let the image choose."""
+    if flavor_raw is None and image_raw is None:
+        return None
+    flavor, image = _side(flavor_raw, kind), _side(image_raw, kind)
+    if flavor_allows:
+        if image and flavor not in flavor_allows:
+            return (
+                f"The image's {prop}={shown(image)} is not allowed by the flavor's "
+                f"{spec}={shown(flavor)}"
+            )
+        return None
+    if flavor and image and image > flavor:
+        return f"The image's {prop}={image} exceeds the flavor's {spec}={flavor}"
+    return None
 
 
-def involved(rule: Any, view: View) -> tuple[str, ...]:
-    """The keys, properties and fields a broken rule involves, as the input spells them: a
-    fact stands for the keys it is read from that are present."""
+def involved(candidates: tuple[str, ...], view: View) -> tuple[str, ...]:
+    """The keys, properties and fields a broken rule involves, as the input spells them:
+    ``candidates`` are the names the rule reads (a fact stands for the keys it is read from),
+    and each becomes the spellings present."""
     names: list[str] = []
-    for source in rule.sources():
-        if isinstance(source, Fact):
-            candidates = FACTS_BY_NAME[source.name].reads
-        else:
-            candidates = (str(source),)
-        for name in candidates:
-            for spelled in _spellings(name, view):
-                if spelled not in names:
-                    names.append(spelled)
+    for name in candidates:
+        for spelled in _spellings(name, view):
+            if spelled not in names:
+                names.append(spelled)
     return tuple(names)
 
 

@@ -1,17 +1,17 @@
 """The values Nova derives from a flavor and an image (the facts the rules name), computed once.
 
 Each fact of :data:`onespec.definitions.flavor_rule_catalogue.FACTS` has one method here, named
-after it; :meth:`View.fact` computes it on first use and keeps it, so a rule that reads the CPU
-policy in force does not recompute it.
+after it and marked :class:`fact`, and is read as an attribute of the view
+(``view.cpu_policy``): the first read computes it and stores it on the view, so later reads are
+plain attribute look-ups and a rule that reads the CPU policy in force does not recompute it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from onespec.definitions.flavor_rules import Fact, Field, Prop, Spec
 from onespec.validators_runtime.flavors.cpusets import (
     CpuSpecError,
     page_size,
@@ -25,6 +25,8 @@ _VCPU = re.compile(r"resources([1-9][0-9]*)?:VCPU")
 _PCPU = re.compile(r"resources([1-9][0-9]*)?:PCPU")
 _HT_TRAIT = re.compile(r"trait([1-9][0-9]*)?:HW_CPU_HYPERTHREADING")
 _NO_LIMIT = 65536
+#: The thread policy the hyperthreading trait imposes.
+_THREAD_POLICY_OF_TRAIT = {"forbidden": "isolate", "required": "require"}
 
 
 def _int(value: Any, default: int = 0) -> int:
@@ -36,6 +38,64 @@ def _int(value: Any, default: int = 0) -> int:
         return default
 
 
+def _mask(mask: str, vcpus: int) -> set[int]:
+    try:
+        return vcpu_mask(mask, vcpus)
+    except CpuSpecError:
+        return set()
+
+
+def _flavor_lists(specs: Mapping[str, str], prefix: str, read: Any) -> list | None:
+    """Per-node values ``prefix.0``, ``prefix.1``, ... up to the first missing."""
+    found = []
+    for node in range(NUMA_NODES_MAX):
+        value = specs.get(f"{prefix}.{node}")
+        if value is None:
+            break
+        try:
+            found.append(read(value))
+        except (ValueError, CpuSpecError):
+            found.append(set() if read is not int else 0)
+    return found or None
+
+
+class fact:
+    """A fact of :class:`View`: computed on its first read, then stored on the view, where it
+    shadows this descriptor (it defines no ``__set__``), so later reads are plain attribute
+    look-ups. Like ``functools.cached_property`` without the lock it takes before Python 3.12:
+    a view belongs to one check in one thread."""
+
+    def __init__(self, compute: Callable[[View], Any]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __get__(self, view: View | None, owner: type | None = None) -> Any:
+        if view is None:
+            return self
+        found = view.__dict__[self.name] = self.compute(view)
+        return found
+
+
+class grouped:
+    """A fact of :class:`View` computed with others by one method (``compute``), which stores
+    them all on the view: facts read from the same keys are worked out in one pass, and the
+    first read of any of them leaves every one a plain attribute."""
+
+    def __init__(self, compute: Callable[[View], None]) -> None:
+        self.compute = compute
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, view: View | None, owner: type | None = None) -> Any:
+        if view is None:
+            return self
+        self.compute(view)
+        return view.__dict__[self.name]
+
+
 class View:
     """A flavor, its image's typed properties and the facts derived from them."""
 
@@ -44,229 +104,195 @@ class View:
         self.image = image
         self.specs = flavor.extra_specs
         self.props = props
-        self._facts: dict[str, Any] = {}
+        self.vcpus = flavor.vcpus
 
     # --- reading sources ----------------------------------------------------------------
 
-    def value(self, source: Any) -> Any:
-        if isinstance(source, Spec):
-            return self.specs.get(source.key)
-        if isinstance(source, Prop):
-            return self.props.get(source.name)
-        if isinstance(source, Fact):
-            return self.fact(source.name)
-        if isinstance(source, Field):
-            return self.field(source.name)
-        raise TypeError(f"not a source: {source!r}")
-
     def field(self, name: str) -> Any:
+        """A flavor field (``ram``) or an image's (``image.min_ram``; None without an image)."""
         if name.startswith("image."):
             return None if self.image is None else getattr(self.image, name[6:])
         return getattr(self.flavor, name)
 
-    def fact(self, name: str) -> Any:
-        facts = self._facts
-        if name in facts:
-            return facts[name]
-        found = facts[name] = _COMPUTE[name](self)
-        return found
-
     # --- CPU policy -----------------------------------------------------------------------
 
-    def _requested_cpu_policy(self) -> str | None:
-        return self.specs.get("hw:cpu_policy") or self.props.get("hw_cpu_policy") or None
-
-    def _cpu_policy(self) -> str | None:
-        if self.fact("requested_vcpu"):
-            return "shared"
-        if self.fact("requested_pcpu"):
-            return "dedicated"
-        return self.fact("requested_cpu_policy")
-
-    def _resource_sum(self, pattern: re.Pattern[str]) -> int:
-        return sum(
-            _int(v) for k, v in self.specs.items() if k[:9] == "resources" and pattern.match(k)
+    def _cpu(self) -> None:
+        """The CPU request, read together: the policy asked for, the VCPU and PCPU resources,
+        the hyperthreading trait, the thread policy asked for, and what is in force."""
+        specs, props = self.specs, self.props
+        vcpu = pcpu = 0
+        trait = None
+        for key, value in specs.items():
+            if key[:9] == "resources":
+                if _VCPU.match(key):
+                    vcpu += _int(value)
+                elif _PCPU.match(key):
+                    pcpu += _int(value)
+            elif trait is None and key[:5] == "trait" and _HT_TRAIT.match(key):
+                trait = value
+        if trait is None and "HW_CPU_HYPERTHREADING" in props.get("traits_required", ()):
+            trait = "required"
+        requested = specs.get("hw:cpu_policy") or props.get("hw_cpu_policy") or None
+        thread = specs.get("hw:cpu_thread_policy")
+        if thread in (None, "prefer"):
+            thread = thread or props.get("hw_cpu_thread_policy")
+        self.__dict__.update(
+            requested_vcpu=vcpu,
+            requested_pcpu=pcpu,
+            requested_cpu_policy=requested,
+            cpu_policy="shared" if vcpu else "dedicated" if pcpu else requested,
+            hyperthreading_trait=trait,
+            requested_cpu_thread_policy=thread,
+            cpu_thread_policy=_THREAD_POLICY_OF_TRAIT.get(trait, thread),
         )
 
-    def _requested_vcpu(self) -> int:
-        return self._resource_sum(_VCPU)
+    requested_cpu_policy = grouped(_cpu)
+    cpu_policy = grouped(_cpu)
+    requested_vcpu = grouped(_cpu)
+    requested_pcpu = grouped(_cpu)
+    requested_cpu_thread_policy = grouped(_cpu)
+    hyperthreading_trait = grouped(_cpu)
+    cpu_thread_policy = grouped(_cpu)
 
-    def _requested_pcpu(self) -> int:
-        return self._resource_sum(_PCPU)
-
-    def _expected_pcpu(self) -> int:
+    @fact
+    def expected_pcpu(self) -> int:
         isolated = self.specs.get("hw:emulator_threads_policy") == "isolate"
-        return self.flavor.vcpus + (1 if isolated else 0)
+        return self.vcpus + (1 if isolated else 0)
 
-    def _requested_cpu_thread_policy(self) -> str | None:
-        flavor = self.specs.get("hw:cpu_thread_policy")
-        if flavor in (None, "prefer"):
-            return flavor or self.props.get("hw_cpu_thread_policy")
-        return flavor
-
-    def _hyperthreading_trait(self) -> str | None:
-        for key, value in self.specs.items():
-            if key[:5] == "trait" and _HT_TRAIT.match(key):
-                return value
-        if "HW_CPU_HYPERTHREADING" in self.props.get("traits_required", ()):
-            return "required"
-        return None
-
-    def _cpu_thread_policy(self) -> str | None:
-        trait = self.fact("hyperthreading_trait")
-        if trait == "forbidden":
-            return "isolate"
-        if trait == "required":
-            return "require"
-        return self.fact("requested_cpu_thread_policy")
-
-    def _mask(self, mask: str) -> set[int]:
-        try:
-            return vcpu_mask(mask, self.flavor.vcpus)
-        except CpuSpecError:
-            return set()
-
-    def _realtime_cpus(self) -> set[int] | None:
+    @fact
+    def realtime_cpus(self) -> set[int] | None:
         if not flexible_bool(self.specs.get("hw:cpu_realtime", "")):
             return None
         mask = self.props.get("hw_cpu_realtime_mask") or self.specs.get("hw:cpu_realtime_mask")
-        return self._mask(mask) if mask else set(range(self.flavor.vcpus))
+        return _mask(mask, self.vcpus) if mask else set(range(self.vcpus))
 
-    def _dedicated_cpus(self) -> set[int] | None:
+    @fact
+    def dedicated_cpus(self) -> set[int] | None:
         mask = self.specs.get("hw:cpu_dedicated_mask")
-        return self._mask(mask) if mask else None
+        return _mask(mask, self.vcpus) if mask else None
 
-    def _several_vcpus(self) -> bool:
-        return self.flavor.vcpus >= 2
+    @fact
+    def several_vcpus(self) -> bool:
+        return self.vcpus >= 2
 
     # --- NUMA -------------------------------------------------------------------------------
 
-    def _numa_nodes(self) -> int | None:
-        nodes = self.specs.get("hw:numa_nodes") or self.props.get("hw_numa_nodes")
-        return _int(nodes) if nodes else None
-
-    def _page_size(self) -> float | None:
-        request = self.specs.get("hw:mem_page_size")
-        if not request:
-            return None
-        size = page_size(request)
-        image = self.props.get("hw_mem_page_size")
-        if image and size in (-3, -2):
-            return page_size(image)
-        return size
-
-    def _numa_topology(self) -> bool:
-        pmem = self.specs.get("hw:pmem") or ""
-        return bool(
-            self.fact("numa_nodes")
-            or self.fact("page_size")
+    def _numa(self) -> None:
+        """The guest NUMA topology, read together: the node count, the page size, whether Nova
+        builds a topology, the per-node lists and whether Nova or the lists split the guest."""
+        specs, props = self.specs, self.props
+        nodes = specs.get("hw:numa_nodes") or props.get("hw_numa_nodes")
+        nodes = _int(nodes) if nodes else None
+        size = None
+        request = specs.get("hw:mem_page_size")
+        if request:
+            size = page_size(request)
+            image = props.get("hw_mem_page_size")
+            if image and size in (-3, -2):
+                size = page_size(image)
+        pmem = specs.get("hw:pmem") or ""
+        topology = bool(
+            nodes
+            or size
             or any(label.strip() for label in pmem.split(","))
-            or self.fact("cpu_policy") in ("dedicated", "mixed")
+            or self.cpu_policy in ("dedicated", "mixed")
+        )
+        flavor_cpus = flavor_mem = None
+        if "hw:numa_cpus.0" in specs:
+            flavor_cpus = _flavor_lists(specs, "hw:numa_cpus", parse_cpu_spec)
+        if "hw:numa_mem.0" in specs:
+            flavor_mem = _flavor_lists(specs, "hw:numa_mem", int)
+        cpus = flavor_cpus if flavor_cpus is not None else props.get("hw_numa_cpus")
+        mem = flavor_mem if flavor_mem is not None else props.get("hw_numa_mem")
+        count = nodes or 1
+        self.__dict__.update(
+            numa_nodes=nodes,
+            page_size=size,
+            numa_topology=topology,
+            flavor_numa_cpus=flavor_cpus,
+            flavor_numa_mem=flavor_mem,
+            numa_cpus=cpus,
+            numa_mem=mem,
+            numa_node_count=count,
+            automatic_numa=topology and cpus is None and mem is None,
+            manual_numa=bool(
+                topology
+                and cpus is not None
+                and mem is not None
+                and len(cpus) == count
+                and len(mem) == count
+            ),
         )
 
-    def _flavor_lists(self, prefix: str, read: Any) -> list | None:
-        found = []
-        for node in range(NUMA_NODES_MAX):
-            value = self.specs.get(f"{prefix}.{node}")
-            if value is None:
-                break
-            try:
-                found.append(read(value))
-            except (ValueError, CpuSpecError):
-                found.append(set() if read is not int else 0)
-        return found or None
-
-    def _flavor_numa_cpus(self) -> list[set[int]] | None:
-        return self._flavor_lists("hw:numa_cpus", parse_cpu_spec)
-
-    def _flavor_numa_mem(self) -> list[int] | None:
-        return self._flavor_lists("hw:numa_mem", int)
-
-    def _numa_cpus(self) -> list[set[int]] | None:
-        flavor = self.fact("flavor_numa_cpus")
-        return flavor if flavor is not None else self.props.get("hw_numa_cpus")
-
-    def _numa_mem(self) -> list[int] | None:
-        flavor = self.fact("flavor_numa_mem")
-        return flavor if flavor is not None else self.props.get("hw_numa_mem")
-
-    def _numa_node_count(self) -> int:
-        return self.fact("numa_nodes") or 1
-
-    def _automatic_numa(self) -> bool:
-        return (
-            self.fact("numa_topology")
-            and self.fact("numa_cpus") is None
-            and self.fact("numa_mem") is None
-        )
-
-    def _manual_numa(self) -> bool:
-        cpus, mem, count = (
-            self.fact("numa_cpus"),
-            self.fact("numa_mem"),
-            self.fact("numa_node_count"),
-        )
-        return bool(
-            self.fact("numa_topology")
-            and cpus is not None
-            and mem is not None
-            and len(cpus) == count
-            and len(mem) == count
-        )
+    numa_nodes = grouped(_numa)
+    page_size = grouped(_numa)
+    numa_topology = grouped(_numa)
+    flavor_numa_cpus = grouped(_numa)
+    flavor_numa_mem = grouped(_numa)
+    numa_cpus = grouped(_numa)
+    numa_mem = grouped(_numa)
+    numa_node_count = grouped(_numa)
+    automatic_numa = grouped(_numa)
+    manual_numa = grouped(_numa)
 
     # --- memory -----------------------------------------------------------------------------
 
-    def _locked_memory(self) -> bool | None:
+    @fact
+    def locked_memory(self) -> bool | None:
         flavor = self.specs.get("hw:locked_memory")
         if flavor is not None:
             return flexible_bool(flavor)
         return self.props.get("hw_locked_memory")
 
-    def _mem_encryption(self) -> bool:
+    @fact
+    def mem_encryption(self) -> bool:
         flavor = self.specs.get("hw:mem_encryption")
         return bool(flexible_bool(flavor or "") or self.props.get("hw_mem_encryption"))
 
-    def _mem_encryption_model(self) -> str:
+    @fact
+    def mem_encryption_model(self) -> str:
         return (
             self.props.get("hw_mem_encryption_model")
             or self.specs.get("hw:mem_encryption_model")
             or "amd-sev"
         )
 
-    def _stateless_firmware(self) -> bool | None:
+    @fact
+    def stateless_firmware(self) -> bool | None:
         if self.props.get("hw_firmware_type") != "uefi":
             return None
         return self.props.get("hw_firmware_stateless")
 
     # --- topology, vTPM ----------------------------------------------------------------------
 
-    def _limit(self, part: str) -> int:
-        image = self.props.get(f"hw_cpu_max_{part}") or 0
-        return image or _int(self.specs.get(f"hw:cpu_max_{part}")) or _NO_LIMIT
+    def _limits(self) -> None:
+        """The topology limits: each the image's, else the flavor's, else none."""
+        props, specs = self.props, self.specs
+        self.__dict__.update(
+            max_sockets=props.get("hw_cpu_max_sockets")
+            or _int(specs.get("hw:cpu_max_sockets"))
+            or _NO_LIMIT,
+            max_cores=props.get("hw_cpu_max_cores")
+            or _int(specs.get("hw:cpu_max_cores"))
+            or _NO_LIMIT,
+            max_threads=props.get("hw_cpu_max_threads")
+            or _int(specs.get("hw:cpu_max_threads"))
+            or _NO_LIMIT,
+        )
 
-    def _max_sockets(self) -> int:
-        return self._limit("sockets")
+    max_sockets = grouped(_limits)
+    max_cores = grouped(_limits)
+    max_threads = grouped(_limits)
 
-    def _max_cores(self) -> int:
-        return self._limit("cores")
-
-    def _max_threads(self) -> int:
-        return self._limit("threads")
-
-    def _ephemeral_encryption(self) -> bool:
+    @fact
+    def ephemeral_encryption(self) -> bool:
         flavor = self.specs.get("hw:ephemeral_encryption")
         return bool(flexible_bool(flavor or "") or self.props.get("hw_ephemeral_encryption"))
 
-    def _tpm_version(self) -> str | None:
+    @fact
+    def tpm_version(self) -> str | None:
         return self.specs.get("hw:tpm_version") or self.props.get("hw_tpm_version")
 
-    def _tpm_model(self) -> str:
+    @fact
+    def tpm_model(self) -> str:
         return self.specs.get("hw:tpm_model") or self.props.get("hw_tpm_model") or "tpm-tis"
-
-
-#: Each fact's method, looked up once.
-_COMPUTE = {
-    name[1:]: method
-    for name, method in vars(View).items()
-    if name.startswith("_") and not name.startswith("__") and callable(method)
-}

@@ -15,8 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from onespec.definitions.flavor_rule_catalogue import RULES
-from onespec.definitions.flavor_rules import AtMost, Field
+from onespec.validators_runtime._generated.flavor_rules import RULES, SIZE_RULES
 from onespec.validators_runtime.flavors import (
     TRIGGER_NAMES,
     Flavor,
@@ -26,7 +25,6 @@ from onespec.validators_runtime.flavors import (
     rule_findings,
     validate_flavor,
 )
-from onespec.validators_runtime.flavors.checks import compiled
 from onespec.validators_runtime.flavors.facts import View
 from onespec.validators_runtime.flavors.image_props import typed_properties
 from onespec.validators_runtime.problems import Location
@@ -41,20 +39,9 @@ def signature(image: Image) -> tuple:
         sorted(
             (key, str(value))
             for key, value in image.properties.items()
-            if not normalized_names(key).isdisjoint(TRIGGER_NAMES)
+            if not TRIGGER_NAMES.isdisjoint(normalized_names(key))
         )
     )
-
-
-#: The rules that compare an image's size fields with the flavor's (min_ram with RAM, size and
-#: min_disk with the root disk): checked per image by counting, not per group.
-SIZE_RULES = tuple(
-    rule
-    for rule in RULES
-    if isinstance(rule, AtMost)
-    and isinstance(rule.value, Field)
-    and rule.value.name.startswith("image.")
-)
 
 
 class _Sizes:
@@ -127,7 +114,9 @@ def check_fleet(
     """Every flavor that cannot boot on its own, and every flavor x image pair Nova would
     refuse, grouped by (flavor, rule)."""
     groups: dict[tuple, tuple[Image, Mapping[str, Any], list[str]]] = {}
-    sizes: dict[str, list[tuple[int, str]]] = {rule.name: [] for rule in SIZE_RULES}
+    # The rules that compare an image's size fields with the flavor's (min_ram with RAM, size
+    # and min_disk with the root disk) are checked per image by counting, not per group.
+    sizes: dict[int, list[tuple[int, str]]] = {rule[0]: [] for rule in SIZE_RULES}
     image_count = 0
     for index, image in enumerate(images):
         image_count += 1
@@ -137,11 +126,11 @@ def check_fleet(
             typed, _ = typed_properties(image.properties)
             groups[key] = (Image(properties=image.properties), typed, [])
         groups[key][2].append(label)
-        for rule in SIZE_RULES:
-            value = getattr(image, rule.value.name[6:])
+        for index, image_field, *_ in SIZE_RULES:
+            value = getattr(image, image_field)
             if value:
-                sizes[rule.name].append((value, label))
-    sorted_sizes = {name: _Sizes(values) for name, values in sizes.items()}
+                sizes[index].append((value, label))
+    sorted_sizes = {index: _Sizes(values) for index, values in sizes.items()}
     alone: list[tuple[str, FlavorFinding]] = []
     causes: dict[tuple[int, str], Cause] = {}
     flavor_count = 0
@@ -160,29 +149,30 @@ def check_fleet(
                     cause = causes[(index, finding.code)] = Cause(name, finding)
                 cause.add(names)
         for rule in SIZE_RULES:
-            _size_cause(rule, flavor, index, name, sorted_sizes[rule.name], causes)
+            _size_cause(rule, flavor, index, name, sorted_sizes[rule[0]], causes)
     return FleetReport(flavor_count, image_count, len(groups), alone, list(causes.values()))
 
 
 def _size_cause(
-    rule: AtMost, flavor: Flavor, index: int, name: str, sizes: _Sizes, causes: dict
+    size_rule: tuple, flavor: Flavor, index: int, name: str, sizes: _Sizes, causes: dict
 ) -> None:
     """The images whose size field exceeds what ``flavor`` allows, as one cause."""
-    view = View(flavor, None, {})
-    if rule.when is not None and not compiled(rule.when)(view):
+    rule_index, image_field, limit_field, scale, when = size_rule
+    if when is not None and not when(View(flavor, None, {}), flavor.extra_specs, {}):
         return
-    limit = view.value(rule.limit) * rule.scale
-    count, examples = sizes.above(limit)
+    code, nova_exception, phase, fix, _, _ = RULES[rule_index]
+    flavor_limit = getattr(flavor, limit_field)
+    count, examples = sizes.above(flavor_limit * scale)
     if not count:
         return
     finding = FlavorFinding(
-        code=rule.name,
-        message=f"The image's {rule.value.name[6:]} exceeds the flavor's {rule.limit} "
-        f"({view.value(rule.limit)}). {rule.fix}",
-        location=Location(path=str(rule.limit)),
-        keys=(str(rule.limit), rule.value.name),
-        nova_exception=rule.nova_exception,
-        phase=rule.phase,
+        code=code,
+        message=f"The image's {image_field} exceeds the flavor's {limit_field} "
+        f"({flavor_limit}). {fix}",
+        location=Location(path=limit_field),
+        keys=(limit_field, f"image.{image_field}"),
+        nova_exception=nova_exception,
+        phase=phase,
     )
-    cause = causes[(index, rule.name)] = Cause(name, finding)
+    cause = causes[(index, code)] = Cause(name, finding)
     cause.pairs, cause.images = count, examples

@@ -13,8 +13,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from onespec.definitions.image_properties import BY_NAME
 from onespec.definitions.model import TRUE_STRINGS
+from onespec.validators_runtime._generated.image_properties import PROPERTY_KINDS
 from onespec.validators_runtime.flavors.cpusets import CpuSpecError, parse_cpu_spec
 from onespec.validators_runtime.flavors.findings import FlavorFinding
 from onespec.validators_runtime.problems import Location, did_you_mean
@@ -22,6 +22,9 @@ from onespec.validators_runtime.problems import Location, did_you_mean
 #: How many per-node entries Nova reads at most (``ImageMetaProps.NUMA_NODES_MAX``).
 NUMA_NODES_MAX = 128
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
+_INTEGER = re.compile(r"[-+]?[0-9]{1,18}")
+#: The per-node properties, typed as lists from ``NAME.0``, ``NAME.1``, ...
+_PER_NODE = ("hw_numa_cpus", "hw_numa_mem")
 _PREFIXES = ("hw_", "os_", "img_")
 
 
@@ -52,7 +55,7 @@ def _typed(name: str, kind: str, enum: tuple[str, ...], value: Any) -> tuple[Any
         if isinstance(value, int) and not isinstance(value, bool):
             return value, None
         text = str(value).strip()
-        if re.fullmatch(r"[-+]?[0-9]{1,18}", text):
+        if _INTEGER.fullmatch(text):
             return int(text), None
         return None, f"must be a whole number, not {value!r}"
     if kind == "enum":
@@ -87,35 +90,48 @@ def typed_properties(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[Flavo
     """The properties Nova reads, typed, and a finding for each it could not read."""
     typed: dict[str, Any] = {}
     findings: list[FlavorFinding] = []
+    per_node = traits = False
     for name, value in raw.items():
-        prop = BY_NAME.get(name)
-        if prop is None or prop.kind in ("cpu-lists", "int-list"):
+        known = PROPERTY_KINDS.get(name)
+        if known is None:
+            per_node = per_node or name.startswith(_PER_NODE)
+            traits = traits or name.startswith("trait:")
             continue
-        result, why = _typed(name, prop.kind, prop.enum, value)
-        if why is not None:
-            findings.append(_invalid(name, value, why))
-        elif name != "traits_required":
-            typed[name] = result
-    for name, read in (("hw_numa_cpus", parse_cpu_spec), ("hw_numa_mem", int)):
-        lists, why = _per_node(raw, name, read)
-        if why is not None:
-            findings.append(_invalid(name, raw, why))
-        elif lists is not None:
-            typed[name] = lists
-    traits = [k[6:] for k, v in raw.items() if k.startswith("trait:") and str(v) == "required"]
+        kind, enum = known
+        if kind == "enum" and value in enum:
+            typed[name] = value
+        elif kind == "bool":
+            typed[name] = flexible_bool(value)
+        elif kind not in ("cpu-lists", "int-list"):
+            result, why = _typed(name, kind, enum, value)
+            if why is not None:
+                findings.append(_invalid(name, value, why))
+            elif name != "traits_required":
+                typed[name] = result
+    if per_node:
+        for name, read in (("hw_numa_cpus", parse_cpu_spec), ("hw_numa_mem", int)):
+            lists, why = _per_node(raw, name, read)
+            if why is not None:
+                findings.append(_invalid(name, raw, why))
+            elif lists is not None:
+                typed[name] = lists
     if traits:
-        typed["traits_required"] = traits
+        required = [
+            k[6:] for k, v in raw.items() if k.startswith("trait:") and str(v) == "required"
+        ]
+        if required:
+            typed["traits_required"] = required
     return typed, findings
 
 
 def unknown_properties(raw: Mapping[str, Any]) -> list[FlavorFinding]:
     """Warnings for properties that look like Nova's (``hw_``, ``os_``, ``img_``) but are not
     one of them: Nova ignores them silently, which is rarely what was meant."""
-    names = list(BY_NAME)
+    names = list(PROPERTY_KINDS)
     warnings = []
     for name in raw:
         base = name.split(".", 1)[0]
-        if base in BY_NAME or not name.startswith(_PREFIXES):
+        if base in PROPERTY_KINDS or not name.startswith(_PREFIXES):
             continue
         warnings.append(
             FlavorFinding(

@@ -104,6 +104,8 @@ class Image:
 
 
 def _count(raw: Any, where: str, *, required: bool) -> int:
+    if type(raw) is int:
+        return raw
     if raw is None or raw == "":
         if required:
             raise InputError(f"{where} is missing")
@@ -151,19 +153,39 @@ def _specs(raw: Any, where: str) -> dict[str, str]:
     return specs
 
 
-def read_flavor(document: Any, where: str = "flavor") -> Flavor:
-    """A :class:`Flavor` from any of the shapes above."""
-    if isinstance(document, Mapping) and set(document) == {"flavor"}:
-        document, where = document["flavor"], f"{where}.flavor"
+def _unwrapped(document: Any, name: str, where: str) -> tuple[Mapping[str, Any], str]:
+    """The document, or what it wraps under its one key ``name`` (Nova's and Glance's shape)."""
+    if isinstance(document, Mapping) and len(document) == 1 and name in document:
+        document, where = document[name], f"{where}.{name}"
     if not isinstance(document, Mapping):
         raise InputError(f"{where} must be a mapping, not {type(document).__name__}")
+    return document, where
+
+
+def _spelling(document: Mapping[str, Any], spellings: tuple[str, ...]) -> str:
+    """The first of ``spellings`` the document uses, else the first."""
+    for spelled in spellings:
+        if spelled in document:
+            return spelled
+    return spellings[0]
+
+
+#: Where the extra specs are: Nova's API, `openstack flavor show`, `... list --long`.
+_EXTRA_SPECS = ("extra_specs", "properties", "Properties")
+
+
+def read_flavor(document: Any, where: str = "flavor") -> Flavor:
+    """A :class:`Flavor` from any of the shapes above."""
+    document, where = _unwrapped(document, "flavor", where)
     values: dict[str, int] = {}
     for name, spellings in _FLAVOR_FIELDS.items():
-        spelled = next((s for s in spellings if s in document), spellings[0])
-        required = name in ("vcpus", "ram")
-        values[name] = _count(document.get(spelled), f"{where}.{spelled}", required=required)
-    spelled = next((k for k in ("extra_specs", "properties", "Properties") if k in document), None)
-    specs = _specs(document.get(spelled) if spelled else None, f"{where}.{spelled}")
+        spelled = _spelling(document, spellings)
+        raw = document.get(spelled)
+        if type(raw) is not int:
+            raw = _count(raw, f"{where}.{spelled}", required=name in ("vcpus", "ram"))
+        values[name] = raw
+    spelled = _spelling(document, _EXTRA_SPECS)
+    specs = _specs(document.get(spelled), f"{where}.{spelled}")
     name = document.get("name", document.get("Name"))
     return Flavor(**values, extra_specs=specs, name=name if isinstance(name, str) else None)
 
@@ -171,10 +193,7 @@ def read_flavor(document: Any, where: str = "flavor") -> Flavor:
 def read_image(document: Any, where: str = "image") -> Image:
     """An :class:`Image` from any of the shapes above: properties nested under ``properties``
     and at the top level are merged (top level first)."""
-    if isinstance(document, Mapping) and set(document) == {"image"}:
-        document, where = document["image"], f"{where}.image"
-    if not isinstance(document, Mapping):
-        raise InputError(f"{where} must be a mapping, not {type(document).__name__}")
+    document, where = _unwrapped(document, "image", where)
     properties: dict[str, Any] = {
         key: value
         for key, value in document.items()
