@@ -217,16 +217,27 @@ def _at_most(rule: AtMost) -> tuple[str, str]:
 
 
 def _twin(rule: TwinClash) -> tuple[str, str] | None:
-    sides = (
-        f"{literal(rule.spec)}, {literal(rule.prop)}, {literal(rule.kind)}, "
-        f"{read(Spec(rule.spec))}, {read(Prop(rule.prop))}"
-    )
+    """A twin is read into ``flavor_value`` and ``image_value`` behind a test that both (or,
+    when the flavor lists what lets the image choose, the image) are set: without it no
+    policy can find a clash, so most pairs never call the policy's function."""
+    flavor, image = read(Spec(rule.spec)), read(Prop(rule.prop))
+    names = f"{literal(rule.spec)}, {literal(rule.prop)}, {literal(rule.kind)}"
+    sides = f"{names}, flavor_value, image_value"
+    if rule.policy is ClashPolicy.EQUAL and rule.kind == "bool":
+        both = f"(flavor_value := {flavor}) is not None and (image_value := {image}) is not None"
+    else:
+        both = f"(flavor_value := {flavor}) and (image_value := {image})"
     if rule.policy is ClashPolicy.EQUAL:
-        return _found(f"twin_equal({sides})")
+        return f"{both} and (what := twin_equal({sides})) is not None", "what"
     if rule.policy is ClashPolicy.ONE_SIDE:
-        return _found(f"twin_one_side({sides})")
+        return f"{both} and (what := twin_one_side({sides})) is not None", "what"
+    if rule.policy is ClashPolicy.FLAVOR_LIMITS and rule.flavor_allows:
+        allows = literal(rule.flavor_allows)
+        choice = f"twin_flavor_limits({names}, {flavor}, image_value, {allows})"
+        return f"(image_value := {image}) and (what := {choice}) is not None", "what"
     if rule.policy is ClashPolicy.FLAVOR_LIMITS:
-        return _found(f"twin_flavor_limits({sides}, {literal(rule.flavor_allows)})")
+        limit = f"twin_flavor_limits({sides}, ())"
+        return f"{both} and (what := {limit}) is not None", "what"
     # The image or the flavor silently wins: Nova never refuses the pair.
     return None
 

@@ -37,7 +37,7 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], rules: int) -> l
     if rules & 2 and (what := at_most('image.min_ram', v.field('image.min_ram'), 'ram', v.flavor.ram, 1)) is not None:
         found.append((1, what))
     # 2: packed-ring-flavor-image-differ
-    if rules & 4 and (what := twin_equal('hw:virtio_packed_ring', 'hw_virtio_packed_ring', 'bool', s.get('hw:virtio_packed_ring'), p.get('hw_virtio_packed_ring'))) is not None:
+    if rules & 4 and (flavor_value := s.get('hw:virtio_packed_ring')) is not None and (image_value := p.get('hw_virtio_packed_ring')) is not None and (what := twin_equal('hw:virtio_packed_ring', 'hw_virtio_packed_ring', 'bool', flavor_value, image_value)) is not None:
         found.append((2, what))
     # 3: flavor-disk-below-image-size
     if rules & 8 and v.flavor.disk and (what := at_most('image.size', v.field('image.size'), 'disk', v.flavor.disk, 1073741824)) is not None:
@@ -46,10 +46,10 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], rules: int) -> l
     if rules & 16 and v.flavor.disk and (what := at_most('image.min_disk', v.field('image.min_disk'), 'disk', v.flavor.disk, 1)) is not None:
         found.append((4, what))
     # 5: mem-encryption-flavor-image-differ
-    if rules & 32 and (what := twin_equal('hw:mem_encryption', 'hw_mem_encryption', 'bool', s.get('hw:mem_encryption'), p.get('hw_mem_encryption'))) is not None:
+    if rules & 32 and (flavor_value := s.get('hw:mem_encryption')) is not None and (image_value := p.get('hw_mem_encryption')) is not None and (what := twin_equal('hw:mem_encryption', 'hw_mem_encryption', 'bool', flavor_value, image_value)) is not None:
         found.append((5, what))
     # 6: mem-encryption-model-flavor-image-differ
-    if rules & 64 and v.mem_encryption and (what := twin_equal('hw:mem_encryption_model', 'hw_mem_encryption_model', 'str', s.get('hw:mem_encryption_model'), p.get('hw_mem_encryption_model'))) is not None:
+    if rules & 64 and v.mem_encryption and (flavor_value := s.get('hw:mem_encryption_model')) and (image_value := p.get('hw_mem_encryption_model')) and (what := twin_equal('hw:mem_encryption_model', 'hw_mem_encryption_model', 'str', flavor_value, image_value)) is not None:
         found.append((6, what))
     # 7: mem-encryption-needs-uefi
     if rules & 128 and v.mem_encryption and p.get('hw_firmware_type') not in ('uefi',):
@@ -64,22 +64,22 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], rules: int) -> l
     if rules & 1024 and (v.mem_encryption and v.mem_encryption_model in ('intel-tdx',)) and p.get('hw_video_model') not in ('none',):
         found.append((10, "When mem_encryption is on and mem_encryption_model is 'intel-tdx', Nova needs hw_video_model is 'none'"))
     # 11: pmu-flavor-image-differ
-    if rules & 2048 and (what := twin_equal('hw:pmu', 'hw_pmu', 'bool', s.get('hw:pmu'), p.get('hw_pmu'))) is not None:
+    if rules & 2048 and (flavor_value := s.get('hw:pmu')) is not None and (image_value := p.get('hw_pmu')) is not None and (what := twin_equal('hw:pmu', 'hw_pmu', 'bool', flavor_value, image_value)) is not None:
         found.append((11, what))
     # 12: image-serial-ports-above-flavor
-    if rules & 4096 and (what := twin_flavor_limits('hw:serial_port_count', 'hw_serial_port_count', 'int', s.get('hw:serial_port_count'), p.get('hw_serial_port_count'), ())) is not None:
+    if rules & 4096 and (flavor_value := s.get('hw:serial_port_count')) and (image_value := p.get('hw_serial_port_count')) and (what := twin_flavor_limits('hw:serial_port_count', 'hw_serial_port_count', 'int', flavor_value, image_value, ())) is not None:
         found.append((12, what))
     # 13: realtime-mask-invalid
     if rules & 8192 and on(s.get('hw:cpu_realtime')) and (what := mask_within('realtime_cpus', v.realtime_cpus, v.vcpus, s.get('hw:emulator_threads_policy') not in (None, ''))) is not None:
         found.append((13, what))
     # 14: image-sockets-limit-above-flavor
-    if rules & 16384 and (what := twin_flavor_limits('hw:cpu_max_sockets', 'hw_cpu_max_sockets', 'int', s.get('hw:cpu_max_sockets'), p.get('hw_cpu_max_sockets'), ())) is not None:
+    if rules & 16384 and (flavor_value := s.get('hw:cpu_max_sockets')) and (image_value := p.get('hw_cpu_max_sockets')) and (what := twin_flavor_limits('hw:cpu_max_sockets', 'hw_cpu_max_sockets', 'int', flavor_value, image_value, ())) is not None:
         found.append((14, what))
     # 15: image-cores-limit-above-flavor
-    if rules & 32768 and (what := twin_flavor_limits('hw:cpu_max_cores', 'hw_cpu_max_cores', 'int', s.get('hw:cpu_max_cores'), p.get('hw_cpu_max_cores'), ())) is not None:
+    if rules & 32768 and (flavor_value := s.get('hw:cpu_max_cores')) and (image_value := p.get('hw_cpu_max_cores')) and (what := twin_flavor_limits('hw:cpu_max_cores', 'hw_cpu_max_cores', 'int', flavor_value, image_value, ())) is not None:
         found.append((15, what))
     # 16: image-threads-limit-above-flavor
-    if rules & 65536 and (what := twin_flavor_limits('hw:cpu_max_threads', 'hw_cpu_max_threads', 'int', s.get('hw:cpu_max_threads'), p.get('hw_cpu_max_threads'), ())) is not None:
+    if rules & 65536 and (flavor_value := s.get('hw:cpu_max_threads')) and (image_value := p.get('hw_cpu_max_threads')) and (what := twin_flavor_limits('hw:cpu_max_threads', 'hw_cpu_max_threads', 'int', flavor_value, image_value, ())) is not None:
         found.append((16, what))
     # 17: image-sockets-above-limit
     if rules & 131072 and (what := at_most('hw_cpu_sockets', p.get('hw_cpu_sockets'), 'max_sockets', v.max_sockets, 1)) is not None:
@@ -91,7 +91,7 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], rules: int) -> l
     if rules & 524288 and (what := at_most('hw_cpu_threads', p.get('hw_cpu_threads'), 'max_threads', v.max_threads, 1)) is not None:
         found.append((19, what))
     # 20: multiqueue-flavor-image-differ
-    if rules & 1048576 and v.several_vcpus and (what := twin_equal('hw:vif_multiqueue_enabled', 'hw_vif_multiqueue_enabled', 'bool', s.get('hw:vif_multiqueue_enabled'), p.get('hw_vif_multiqueue_enabled'))) is not None:
+    if rules & 1048576 and v.several_vcpus and (flavor_value := s.get('hw:vif_multiqueue_enabled')) is not None and (image_value := p.get('hw_vif_multiqueue_enabled')) is not None and (what := twin_equal('hw:vif_multiqueue_enabled', 'hw_vif_multiqueue_enabled', 'bool', flavor_value, image_value)) is not None:
         found.append((20, what))
     # 21: image-pins-shared-flavor
     if rules & 2097152 and s.get('hw:cpu_policy') in ('shared',) and p.get('hw_cpu_policy') in ('dedicated', 'mixed'):
@@ -100,7 +100,7 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], rules: int) -> l
     if rules & 4194304 and s.get('hw:cpu_policy') in ('mixed',) and p.get('hw_cpu_policy') in ('dedicated',):
         found.append((22, "hw:cpu_policy is 'mixed' while hw_cpu_policy is 'dedicated'"))
     # 23: thread-policy-flavor-image-differ
-    if rules & 8388608 and s.get('hw:cpu_thread_policy') in ('isolate', 'require') and (what := twin_equal('hw:cpu_thread_policy', 'hw_cpu_thread_policy', 'str', s.get('hw:cpu_thread_policy'), p.get('hw_cpu_thread_policy'))) is not None:
+    if rules & 8388608 and s.get('hw:cpu_thread_policy') in ('isolate', 'require') and (flavor_value := s.get('hw:cpu_thread_policy')) and (image_value := p.get('hw_cpu_thread_policy')) and (what := twin_equal('hw:cpu_thread_policy', 'hw_cpu_thread_policy', 'str', flavor_value, image_value)) is not None:
         found.append((23, what))
     # 24: dedicated-mask-invalid
     if rules & 16777216 and s.get('hw:cpu_dedicated_mask') not in (None, '') and (what := mask_within('dedicated_cpus', v.dedicated_cpus, v.vcpus, False)) is not None:
@@ -136,13 +136,13 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], rules: int) -> l
     if rules & 17179869184 and v.cpu_policy in ('mixed',) and not (v.realtime_cpus or v.dedicated_cpus):
         found.append((34, "When cpu_policy is 'mixed', Nova needs realtime_cpus is on or dedicated_cpus is on"))
     # 35: numa-nodes-on-both-sides
-    if rules & 34359738368 and (what := twin_one_side('hw:numa_nodes', 'hw_numa_nodes', 'int', s.get('hw:numa_nodes'), p.get('hw_numa_nodes'))) is not None:
+    if rules & 34359738368 and (flavor_value := s.get('hw:numa_nodes')) and (image_value := p.get('hw_numa_nodes')) and (what := twin_one_side('hw:numa_nodes', 'hw_numa_nodes', 'int', flavor_value, image_value)) is not None:
         found.append((35, what))
     # 36: image-page-size-not-allowed
-    if rules & 68719476736 and (what := twin_flavor_limits('hw:mem_page_size', 'hw_mem_page_size', 'str', s.get('hw:mem_page_size'), p.get('hw_mem_page_size'), ('any', 'large'))) is not None:
+    if rules & 68719476736 and (image_value := p.get('hw_mem_page_size')) and (what := twin_flavor_limits('hw:mem_page_size', 'hw_mem_page_size', 'str', s.get('hw:mem_page_size'), image_value, ('any', 'large'))) is not None:
         found.append((36, what))
     # 37: locked-memory-flavor-image-differ
-    if rules & 137438953472 and (what := twin_equal('hw:locked_memory', 'hw_locked_memory', 'bool', s.get('hw:locked_memory'), p.get('hw_locked_memory'))) is not None:
+    if rules & 137438953472 and (flavor_value := s.get('hw:locked_memory')) is not None and (image_value := p.get('hw_locked_memory')) is not None and (what := twin_equal('hw:locked_memory', 'hw_locked_memory', 'bool', flavor_value, image_value)) is not None:
         found.append((37, what))
     # 38: locked-memory-needs-page-size
     if rules & 274877906944 and v.locked_memory and not (s.get('hw:mem_page_size') not in (None, '') or p.get('hw_mem_page_size') not in (None, '')):
@@ -172,40 +172,40 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], rules: int) -> l
     if rules & 70368744177664 and v.manual_numa and (what := sums_to(v.numa_mem, v.flavor.ram)) is not None:
         found.append((46, what))
     # 47: pci-numa-policy-flavor-image-differ
-    if rules & 140737488355328 and (what := twin_equal('hw:pci_numa_affinity_policy', 'hw_pci_numa_affinity_policy', 'str', s.get('hw:pci_numa_affinity_policy'), p.get('hw_pci_numa_affinity_policy'))) is not None:
+    if rules & 140737488355328 and (flavor_value := s.get('hw:pci_numa_affinity_policy')) and (image_value := p.get('hw_pci_numa_affinity_policy')) and (what := twin_equal('hw:pci_numa_affinity_policy', 'hw_pci_numa_affinity_policy', 'str', flavor_value, image_value)) is not None:
         found.append((47, what))
     # 48: sound-model-flavor-image-differ
-    if rules & 281474976710656 and (what := twin_equal('hw:sound_model', 'hw_sound_model', 'str', s.get('hw:sound_model'), p.get('hw_sound_model'))) is not None:
+    if rules & 281474976710656 and (flavor_value := s.get('hw:sound_model')) and (image_value := p.get('hw_sound_model')) and (what := twin_equal('hw:sound_model', 'hw_sound_model', 'str', flavor_value, image_value)) is not None:
         found.append((48, what))
     # 49: ephemeral-encryption-flavor-image-differ
-    if rules & 562949953421312 and (what := twin_equal('hw:ephemeral_encryption', 'hw_ephemeral_encryption', 'bool', s.get('hw:ephemeral_encryption'), p.get('hw_ephemeral_encryption'))) is not None:
+    if rules & 562949953421312 and (flavor_value := s.get('hw:ephemeral_encryption')) is not None and (image_value := p.get('hw_ephemeral_encryption')) is not None and (what := twin_equal('hw:ephemeral_encryption', 'hw_ephemeral_encryption', 'bool', flavor_value, image_value)) is not None:
         found.append((49, what))
     # 50: ephemeral-encryption-format-flavor-image-differ
-    if rules & 1125899906842624 and v.ephemeral_encryption and (what := twin_equal('hw:ephemeral_encryption_format', 'hw_ephemeral_encryption_format', 'str', s.get('hw:ephemeral_encryption_format'), p.get('hw_ephemeral_encryption_format'))) is not None:
+    if rules & 1125899906842624 and v.ephemeral_encryption and (flavor_value := s.get('hw:ephemeral_encryption_format')) and (image_value := p.get('hw_ephemeral_encryption_format')) and (what := twin_equal('hw:ephemeral_encryption_format', 'hw_ephemeral_encryption_format', 'str', flavor_value, image_value)) is not None:
         found.append((50, what))
     # 51: tpm-version-flavor-image-differ
-    if rules & 2251799813685248 and (what := twin_equal('hw:tpm_version', 'hw_tpm_version', 'str', s.get('hw:tpm_version'), p.get('hw_tpm_version'))) is not None:
+    if rules & 2251799813685248 and (flavor_value := s.get('hw:tpm_version')) and (image_value := p.get('hw_tpm_version')) and (what := twin_equal('hw:tpm_version', 'hw_tpm_version', 'str', flavor_value, image_value)) is not None:
         found.append((51, what))
     # 52: tpm-model-flavor-image-differ
-    if rules & 4503599627370496 and v.tpm_version not in (None, '') and (what := twin_equal('hw:tpm_model', 'hw_tpm_model', 'str', s.get('hw:tpm_model'), p.get('hw_tpm_model'))) is not None:
+    if rules & 4503599627370496 and v.tpm_version not in (None, '') and (flavor_value := s.get('hw:tpm_model')) and (image_value := p.get('hw_tpm_model')) and (what := twin_equal('hw:tpm_model', 'hw_tpm_model', 'str', flavor_value, image_value)) is not None:
         found.append((52, what))
     # 53: tpm-crb-needs-version-2
     if rules & 9007199254740992 and (v.tpm_version not in (None, '') and v.tpm_model in ('tpm-crb',)) and v.tpm_version not in ('2.0',):
         found.append((53, "When tpm_version is set and tpm_model is 'tpm-crb', Nova needs tpm_version is '2.0'"))
     # 54: secure-boot-flavor-image-differ
-    if rules & 18014398509481984 and (what := twin_equal('os:secure_boot', 'os_secure_boot', 'str', s.get('os:secure_boot'), p.get('os_secure_boot'))) is not None:
+    if rules & 18014398509481984 and (flavor_value := s.get('os:secure_boot')) and (image_value := p.get('os_secure_boot')) and (what := twin_equal('os:secure_boot', 'os_secure_boot', 'str', flavor_value, image_value)) is not None:
         found.append((54, what))
     # 55: maxphysaddr-mode-flavor-image-differ
-    if rules & 36028797018963968 and (what := twin_equal('hw:maxphysaddr_mode', 'hw_maxphysaddr_mode', 'str', s.get('hw:maxphysaddr_mode'), p.get('hw_maxphysaddr_mode'))) is not None:
+    if rules & 36028797018963968 and (flavor_value := s.get('hw:maxphysaddr_mode')) and (image_value := p.get('hw_maxphysaddr_mode')) and (what := twin_equal('hw:maxphysaddr_mode', 'hw_maxphysaddr_mode', 'str', flavor_value, image_value)) is not None:
         found.append((55, what))
     # 56: topology-limits-exclude-vcpus
     if rules & 72057594037927936 and (what := topology(v.vcpus, v.max_sockets, v.max_cores, v.max_threads)) is not None:
         found.append((56, what))
     # 57: usb-model-flavor-image-differ
-    if rules & 144115188075855872 and (what := twin_equal('hw:usb_model', 'hw_usb_model', 'str', s.get('hw:usb_model'), p.get('hw_usb_model'))) is not None:
+    if rules & 144115188075855872 and (flavor_value := s.get('hw:usb_model')) and (image_value := p.get('hw_usb_model')) and (what := twin_equal('hw:usb_model', 'hw_usb_model', 'str', flavor_value, image_value)) is not None:
         found.append((57, what))
     # 58: redirected-usb-ports-on-both-sides
-    if rules & 288230376151711744 and (what := twin_one_side('hw:redirected_usb_ports', 'hw_redirected_usb_ports', 'int', s.get('hw:redirected_usb_ports'), p.get('hw_redirected_usb_ports'))) is not None:
+    if rules & 288230376151711744 and (flavor_value := s.get('hw:redirected_usb_ports')) and (image_value := p.get('hw_redirected_usb_ports')) and (what := twin_one_side('hw:redirected_usb_ports', 'hw_redirected_usb_ports', 'int', flavor_value, image_value)) is not None:
         found.append((58, what))
     return found
 

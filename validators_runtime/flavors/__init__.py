@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from onespec.validators_runtime._generated.flavor_rules import ALWAYS, RULES, TRIGGERS, broken
+from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, validate
 from onespec.validators_runtime.flavors.checks import involved
 from onespec.validators_runtime.flavors.facts import View
 from onespec.validators_runtime.flavors.findings import FlavorFinding
@@ -59,8 +60,6 @@ def _as_image(image: Image | Mapping[str, Any] | None) -> Image | None:
 
 def per_key_findings(specs: Mapping[str, str], mode: str = "strict") -> list[FlavorFinding]:
     """The extra-spec runtime's findings, in the whole-flavor shape."""
-    from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, validate
-
     try:
         found = validate(specs, mode=mode)  # type: ignore[arg-type]
     except ExtraSpecValidationError as error:
@@ -109,6 +108,9 @@ _MASKS: dict[str, int] = {
     name: sum(1 << index for index in found) for name, found in TRIGGERS.items()
 }
 _ALWAYS_MASK = sum(1 << index for index in ALWAYS)
+_MIN_RAM_MASK = _MASKS["image.min_ram"]
+_MIN_DISK_MASK = _MASKS["image.min_disk"]
+_SIZE_MASK = _MASKS["image.size"]
 _GROUPED = ("resources", "trait")
 
 
@@ -141,10 +143,12 @@ def _triggered(flavor: Flavor, image: Image | None) -> int:
     masks = _MASKS
     keys: Iterable[str] = flavor.extra_specs
     if image is not None:
-        keys = [*keys, *image.properties]
-        for name in ("min_ram", "min_disk", "size"):
-            if getattr(image, name):
-                mask |= masks[f"image.{name}"]
+        mask |= (
+            (image.min_ram and _MIN_RAM_MASK)
+            | (image.min_disk and _MIN_DISK_MASK)
+            | (image.size and _SIZE_MASK)
+        )
+        keys = (*keys, *image.properties)
     for key in keys:
         found = masks.get(key)
         if found is not None:

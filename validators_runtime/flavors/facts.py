@@ -25,6 +25,8 @@ _VCPU = re.compile(r"resources([1-9][0-9]*)?:VCPU")
 _PCPU = re.compile(r"resources([1-9][0-9]*)?:PCPU")
 _HT_TRAIT = re.compile(r"trait([1-9][0-9]*)?:HW_CPU_HYPERTHREADING")
 _NO_LIMIT = 65536
+#: How the keys of numbered request groups start (``resources1:``, ``trait2:``).
+_GROUPED_HEADS = ("resou", "trait")
 #: The thread policy the hyperthreading trait imposes.
 _THREAD_POLICY_OF_TRAIT = {"forbidden": "isolate", "required": "require"}
 
@@ -122,14 +124,14 @@ class View:
         specs, props = self.specs, self.props
         vcpu = pcpu = 0
         trait = None
-        for key, value in specs.items():
+        for key in [key for key in specs if key[:5] in _GROUPED_HEADS]:
             if key[:9] == "resources":
                 if _VCPU.match(key):
-                    vcpu += _int(value)
+                    vcpu += _int(specs[key])
                 elif _PCPU.match(key):
-                    pcpu += _int(value)
-            elif trait is None and key[:5] == "trait" and _HT_TRAIT.match(key):
-                trait = value
+                    pcpu += _int(specs[key])
+            elif trait is None and _HT_TRAIT.match(key):
+                trait = specs[key]
         if trait is None and "HW_CPU_HYPERTHREADING" in props.get("traits_required", ()):
             trait = "required"
         requested = specs.get("hw:cpu_policy") or props.get("hw_cpu_policy") or None

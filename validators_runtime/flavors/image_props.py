@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from onespec.definitions.model import TRUE_STRINGS
+from onespec.definitions.model import FALSE_STRINGS, TRUE_STRINGS
 from onespec.validators_runtime._generated.image_properties import PROPERTY_KINDS
 from onespec.validators_runtime.flavors.cpusets import CpuSpecError, parse_cpu_spec
 from onespec.validators_runtime.flavors.findings import FlavorFinding
@@ -30,9 +30,20 @@ _PREFIXES = ("hw_", "os_", "img_")
 
 def flexible_bool(value: Any) -> bool:
     """Nova's ``FlexibleBoolean``: a true spelling is true, anything else false."""
-    if isinstance(value, bool):
+    if type(value) is str:
+        # The spellings as they are usually written, without a copy.
+        if value in TRUE_STRINGS:
+            return True
+        if not value or value in FALSE_STRINGS:
+            return False
+    elif isinstance(value, bool):
         return value
     return str(value).strip().lower() in TRUE_STRINGS
+
+
+def _digits(text: str) -> bool:
+    """ASCII digits only (``str.isdigit`` also takes other scripts' digits)."""
+    return text.isascii() and text.isdigit()
 
 
 def _invalid(name: str, value: Any, why: str) -> FlavorFinding:
@@ -98,10 +109,14 @@ def typed_properties(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[Flavo
             traits = traits or name.startswith("trait:")
             continue
         kind, enum = known
-        if kind == "enum" and value in enum:
+        # The common spellings first, without a call: an allowed value, a boolean, a string,
+        # a plain count.
+        if (kind == "enum" and value in enum) or kind == "str":
             typed[name] = value
         elif kind == "bool":
             typed[name] = flexible_bool(value)
+        elif kind == "int" and type(value) is str and len(value) < 19 and _digits(value):
+            typed[name] = int(value)
         elif kind not in ("cpu-lists", "int-list"):
             result, why = _typed(name, kind, enum, value)
             if why is not None:
