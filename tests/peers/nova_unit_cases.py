@@ -8,10 +8,11 @@ fields and string extra specs; image properties as Glance would hold them). Only
 are taken from the tests: the verdicts come from running Nova's functions on them again.
 
 The output is committed as ``tests/cases/nova_hardware_unit_cases.json``. Nova's test module
-imports ``ddt``, which the ``nova-tests`` environment does not pin; to harvest again::
+imports ``ddt``, which the ``nova-tests`` environment pins (``nova-tests.txt``); to harvest
+again::
 
-    pip download ddt==1.7.2 --no-deps -d /tmp/ddt && unzip -d /tmp/ddt /tmp/ddt/*.whl
-    PYTHONPATH=/tmp/ddt .peers/venvs/nova-tests/bin/python tests/peers/nova_unit_cases.py
+    .peers/venvs/nova-tests/bin/python tests/peers/nova_unit_cases.py \
+        > tests/cases/nova_hardware_unit_cases.json
 """
 
 import functools
