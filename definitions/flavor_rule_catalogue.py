@@ -19,6 +19,7 @@ from onespec.definitions.flavor_rules import (
     AnyOf,
     AtMost,
     ClashPolicy,
+    Condition,
     Conflicts,
     Contains,
     CpuListsPartition,
@@ -34,6 +35,7 @@ from onespec.definitions.flavor_rules import (
     Present,
     Prop,
     Requires,
+    Rule,
     Spec,
     SumsTo,
     TopologyAdmits,
@@ -804,3 +806,119 @@ SILENT_TWINS: tuple[tuple[str, str, ClashPolicy], ...] = (
 
 #: Facts by name, for the runtime and the reference.
 FACTS_BY_NAME = {fact.name: fact for fact in FACTS}
+
+
+def _takes_effect_with(name: str, key: str, needs: Condition, fix: str) -> Requires:
+    return Requires(name, None, None, fix, when=Present(Spec(key)), needs=needs, severity="warning")
+
+
+def _needs_key(name: str, key: str, other: str) -> Requires:
+    return _takes_effect_with(
+        name, key, Present(Spec(other)), f"{key} is read with {other}: set both, or neither."
+    )
+
+
+def _not_with(name: str, key: str, other: str) -> Conflicts:
+    return Conflicts(
+        name,
+        None,
+        None,
+        f"Set either {other} or {key}: libvirt does not take a total limit with a read or "
+        "write limit of the same kind, and the guest fails to start on the host.",
+        first=Present(Spec(key)),
+        second=Present(Spec(other)),
+        severity="warning",
+    )
+
+
+#: Keys that take effect only together, or not at all together, without a refusal Nova's own
+#: checks make: warnings. (Where Nova does refuse -- a thread policy without pinned CPUs, locked
+#: memory without a page size, per-node lists without each other -- the rule is in RULES.)
+WARNINGS: tuple = (
+    _takes_effect_with(
+        "realtime-mask-without-realtime",
+        "hw:cpu_realtime_mask",
+        Truthy(Spec("hw:cpu_realtime")),
+        "Set hw:cpu_realtime=yes, or drop hw:cpu_realtime_mask: alone it is ignored.",
+    ),
+    _takes_effect_with(
+        "mem-encryption-model-without-encryption",
+        "hw:mem_encryption_model",
+        _MEM_ENC,
+        "Turn memory encryption on (hw:mem_encryption or the image's hw_mem_encryption), or "
+        "drop hw:mem_encryption_model: alone it is ignored.",
+    ),
+    _takes_effect_with(
+        "tpm-model-without-version",
+        "hw:tpm_model",
+        Present(Fact("tpm_version")),
+        "Set hw:tpm_version (or the image's hw_tpm_version), or drop hw:tpm_model: alone it "
+        "is ignored.",
+    ),
+    _takes_effect_with(
+        "tpm-secret-security-without-version",
+        "hw:tpm_secret_security",
+        Present(Fact("tpm_version")),
+        "Set hw:tpm_version (or the image's hw_tpm_version), or drop hw:tpm_secret_security: "
+        "alone it is ignored.",
+    ),
+    _needs_key("redirected-usb-ports-without-usb-model", "hw:redirected_usb_ports", "hw:usb_model"),
+    _takes_effect_with(
+        "ephemeral-encryption-format-without-encryption",
+        "hw:ephemeral_encryption_format",
+        Truthy(Fact("ephemeral_encryption")),
+        "Turn ephemeral encryption on (hw:ephemeral_encryption or the image's "
+        "hw_ephemeral_encryption), or drop hw:ephemeral_encryption_format: alone it is ignored.",
+    ),
+    _needs_key("maxphysaddr-bits-without-mode", "hw:maxphysaddr_bits", "hw:maxphysaddr_mode"),
+    _needs_key("rng-rate-bytes-without-period", "hw_rng:rate_bytes", "hw_rng:rate_period"),
+    _needs_key("rng-rate-period-without-bytes", "hw_rng:rate_period", "hw_rng:rate_bytes"),
+    *(
+        _needs_key(
+            f"{kind.replace('_', '-')}-shares-share-without-level",
+            f"quota:{kind}_shares_share",
+            f"quota:{kind}_shares_level",
+        )
+        for kind in ("cpu", "memory", "disk_io", "vif")
+    ),
+    _needs_key("cpu-quota-without-period", "quota:cpu_quota", "quota:cpu_period"),
+    *(
+        _needs_key(
+            f"vif-{direction}-{limit}-without-average",
+            f"quota:vif_{direction}_{limit}",
+            f"quota:vif_{direction}_average",
+        )
+        for direction in ("inbound", "outbound")
+        for limit in ("peak", "burst")
+    ),
+    *(
+        _not_with(
+            f"disk-{side}-{unit}-with-total",
+            f"quota:disk_{side}_{unit}_sec",
+            f"quota:disk_total_{unit}_sec",
+        )
+        for unit in ("bytes", "iops")
+        for side in ("read", "write")
+    ),
+)
+
+
+def names_read(rule: Rule) -> frozenset[str]:
+    """The keys, image properties and image fields whose presence can make ``rule`` apply: a
+    fact stands for the keys it is read from; the flavor's own fields, always there, are left
+    out. Names as the rules spell them (``hw:numa_cpus.N``, ``resources:PCPU``)."""
+    names: set[str] = set()
+    for source in rule.sources():
+        if isinstance(source, Fact):
+            names.update(FACTS_BY_NAME[source.name].reads)
+        elif isinstance(source, Field):
+            if source.name.startswith("image."):
+                names.add(source.name)
+        else:
+            names.add(str(source))
+    return frozenset(names)
+
+
+def rules_reading(key: str) -> tuple[Rule, ...]:
+    """The rules (refusals, then warnings) that ``key`` can make apply."""
+    return tuple(rule for rule in (*RULES, *WARNINGS) if key in names_read(rule))

@@ -181,18 +181,33 @@ def describe(condition: Condition | None) -> str:
 # --- Rules -------------------------------------------------------------------------------------
 
 
+Severity = Literal["error", "warning"]
+
+
 @dataclass(frozen=True)
 class Rule:
     """What every rule has: a stable ``name`` (its finding's code), the exception class Nova
     raises (``nova_exception``), the ``phase`` in which it does, and ``fix``, the sentence that
-    says what to change."""
+    says what to change.
+
+    A rule of ``severity="warning"`` is one Nova does not refuse: a key that takes effect only
+    with another (Nova, or its driver, ignores it alone) or two keys the hypervisor will not
+    take together. It names no exception and no phase (both None)."""
 
     name: str
-    nova_exception: str
-    phase: Phase
+    nova_exception: str | None
+    phase: Phase | None
     fix: str
     #: The rule applies only when this holds (None: always).
     when: Condition | None = field(default=None, kw_only=True)
+    severity: Severity = field(default="error", kw_only=True)
+
+    def __post_init__(self) -> None:
+        refused = self.nova_exception is not None and self.phase in PHASES
+        if self.severity == "error" and not refused:
+            raise ValueError(f"rule {self.name!r}: an error names Nova's exception and a phase")
+        if self.severity == "warning" and (self.nova_exception or self.phase):
+            raise ValueError(f"rule {self.name!r}: a warning is no refusal of Nova's")
 
     def sources(self) -> tuple[Source, ...]:
         return sources_of(self.when)

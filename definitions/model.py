@@ -346,8 +346,9 @@ Segment = LiteralText | Parameter
 class ExtraSpec:
     """A flavor extra spec: a key (or a key pattern), what its value may be, and why to set it.
 
-    ``virt_drivers``, ``requires`` and ``conflicts`` are documentation only: they are never
-    enforced, because the drivers already check them, later and with more context.
+    ``virt_drivers`` is documentation only. How a key depends on or excludes another is not
+    said here: those are rules between keys, enforced, in
+    :mod:`onespec.definitions.flavor_rule_catalogue`.
     ``namespace`` is derived from the name when it is not given: the text before the first colon,
     without its parameters (``trait{group}:HW_CPU_X86_AVX`` belongs to ``trait``); keys without a
     colon belong to the unnamed namespace ``""``.
@@ -359,8 +360,6 @@ class ExtraSpec:
     parameters: tuple[Parameter, ...] = ()
     status: Status = SUPPORTED
     virt_drivers: tuple[str, ...] = ()
-    requires: tuple[str, ...] = ()
-    conflicts: tuple[str, ...] = ()
     namespace: str | None = None
     segments: tuple[Segment, ...] = field(init=False, repr=False, compare=False)
 
@@ -381,17 +380,16 @@ class ExtraSpec:
                 f"value must be a Value, not {type(self.value).__name__}", name, "value"
             )
         self.value._check(name)
-        for label in ("parameters", "virt_drivers", "requires", "conflicts"):
+        for label in ("parameters", "virt_drivers"):
             items = getattr(self, label)
             if isinstance(items, str | bytes) or not isinstance(items, Iterable):
                 raise definition_error(f"{label} must be a list", name, label)
             object.__setattr__(self, label, tuple(items))
-        for label in ("virt_drivers", "requires", "conflicts"):
-            for item in getattr(self, label):
-                if not isinstance(item, str) or not item:
-                    raise definition_error(
-                        f"every entry must be a non-empty string, not {item!r}", name, label
-                    )
+        for item in self.virt_drivers:
+            if not isinstance(item, str) or not item:
+                raise definition_error(
+                    f"every entry must be a non-empty string, not {item!r}", name, "virt_drivers"
+                )
         if not isinstance(self.status, Status):
             raise definition_error("status must be a Status", name, "status")
         object.__setattr__(self, "segments", self._parse_name())

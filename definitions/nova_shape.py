@@ -116,7 +116,7 @@ def ExtraSpecValidator(
                 "give either deprecated=True or a status, not both", name, "status"
             )
         fields["status"] = Status(Support.DEPRECATED)
-    allowed = {"status", "virt_drivers", "requires", "conflicts", "namespace"}
+    allowed = {"status", "virt_drivers", "namespace"}
     unknown = sorted(set(fields) - allowed)
     if unknown:
         raise definition_error(f"unknown fields {unknown}", name)

@@ -67,7 +67,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
             pattern_hint="a guest CPU list such as 2-7 or ^0-1",
         ),
         virt_drivers=_LIBVIRT,
-        requires=("hw:cpu_realtime",),
         status=Status(Support.SUPPORTED, since="13.0.0"),
     ),
     ExtraSpec(
@@ -143,7 +142,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
             default="prefer",
         ),
         virt_drivers=_LIBVIRT,
-        requires=("hw:cpu_policy",),
         status=Status(Support.SUPPORTED, since="13.0.0"),
     ),
     ExtraSpec(
@@ -171,7 +169,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
             ),
         ),
         virt_drivers=_LIBVIRT,
-        requires=("hw:cpu_policy",),
         status=Status(Support.SUPPORTED, since="16.0.0"),
     ),
     ExtraSpec(
@@ -188,7 +185,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
             pattern_hint="a guest CPU list such as 0-1 or 0-3,^2",
         ),
         virt_drivers=_LIBVIRT,
-        requires=("hw:cpu_policy",),
         status=Status(Support.SUPPORTED, since="22.0.0"),
     ),
     # --- Memory -------------------------------------------------------------------------------------
@@ -221,7 +217,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=bool, description="Whether to lock guest memory."),
         virt_drivers=_LIBVIRT,
-        requires=("hw:mem_page_size",),
         status=Status(Support.SUPPORTED, since="26.0.0"),
     ),
     # --- NUMA ---------------------------------------------------------------------------------------
@@ -252,7 +247,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
             pattern_hint="a guest CPU list such as 0-3,^2,8",
         ),
         virt_drivers=_LIBVIRT,
-        requires=("hw:numa_nodes", "hw:numa_mem.{id}"),
     ),
     ExtraSpec(
         name="hw:numa_mem.{id}",
@@ -264,7 +258,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         parameters=(Parameter("id", int, "The guest NUMA node number, counted from 0.", min=0),),
         value=Value(type=int, description="The memory of this node, in MiB.", min=1),
         virt_drivers=_LIBVIRT,
-        requires=("hw:numa_nodes", "hw:numa_cpus.{id}"),
     ),
     ExtraSpec(
         name="hw:pci_numa_affinity_policy",
@@ -421,7 +414,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
             default="amd-sev",
         ),
         virt_drivers=_LIBVIRT,
-        requires=("hw:mem_encryption",),
     ),
     ExtraSpec(
         name="hw:pmem",
@@ -478,7 +470,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
             default="tpm-tis",
         ),
         virt_drivers=_LIBVIRT,
-        requires=("hw:tpm_version",),
         status=Status(Support.SUPPORTED, since="22.0.0"),
     ),
     ExtraSpec(
@@ -529,7 +520,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
             default="user",
         ),
         virt_drivers=_LIBVIRT,
-        requires=("hw:tpm_version",),
         status=Status(Support.SUPPORTED, since="33.0.0"),
     ),
     ExtraSpec(
@@ -633,7 +623,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=int, description="The number of USB redirection ports.", min=0, max=15),
         virt_drivers=_LIBVIRT,
-        requires=("hw:usb_model",),
     ),
     ExtraSpec(
         name="hw:ephemeral_encryption",
@@ -662,7 +651,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
             ),
         ),
         virt_drivers=_LIBVIRT,
-        requires=("hw:ephemeral_encryption",),
     ),
     # --- Read by Nova but never registered there -----------------------------------------------------
     ExtraSpec(
@@ -702,7 +690,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         # No upper bound: Nova documents none (it compares with each host's own limit).
         value=Value(type=int, description="The guest's physical address width, in bits.", min=1),
         virt_drivers=_LIBVIRT,
-        requires=("hw:maxphysaddr_mode",),
         status=Status(Support.SUPPORTED, since="29.0.0"),
     ),
 )

@@ -46,7 +46,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
             min=0,
         ),
         virt_drivers=("libvirt",),
-        requires=("hw_rng:rate_period",),
     ),
     ExtraSpec(
         name="hw_rng:rate_period",
@@ -62,6 +61,5 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
             min=0,
         ),
         virt_drivers=("libvirt",),
-        requires=("hw_rng:rate_bytes",),
     ),
 )

@@ -79,7 +79,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=int, description="A relative number of CPU shares.", min=0),
         virt_drivers=_VMWARE,
-        requires=("quota:cpu_shares_level",),
     ),
     # --- VMware: memory ----------------------------------------------------------------------
     ExtraSpec(
@@ -123,7 +122,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=int, description="A relative number of memory shares.", min=0),
         virt_drivers=_VMWARE,
-        requires=("quota:memory_shares_level",),
         status=_MITAKA,
     ),
     # --- VMware: disk I/O --------------------------------------------------------------------
@@ -169,7 +167,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=int, description="A relative number of disk I/O shares.", min=0),
         virt_drivers=_VMWARE,
-        requires=("quota:disk_io_shares_level",),
         status=_MITAKA,
     ),
     # --- VMware: network ---------------------------------------------------------------------
@@ -214,7 +211,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=int, description="A relative number of network shares.", min=0),
         virt_drivers=_VMWARE,
-        requires=("quota:vif_shares_level",),
         status=_MITAKA,
     ),
     # --- libvirt: CPU ------------------------------------------------------------------------
@@ -258,7 +254,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
             description="Microseconds of CPU time per period; negative means unlimited.",
         ),
         virt_drivers=_LIBVIRT,
-        requires=("quota:cpu_period",),
     ),
     # --- libvirt: disk I/O -------------------------------------------------------------------
     ExtraSpec(
@@ -269,7 +264,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=int, description="Bytes per second.", min=0),
         virt_drivers=_LIBVIRT,
-        conflicts=("quota:disk_total_bytes_sec",),
     ),
     ExtraSpec(
         name="quota:disk_read_iops_sec",
@@ -279,7 +273,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=int, description="Read operations per second.", min=0),
         virt_drivers=_LIBVIRT,
-        conflicts=("quota:disk_total_iops_sec",),
     ),
     ExtraSpec(
         name="quota:disk_write_bytes_sec",
@@ -290,7 +283,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=int, description="Bytes per second.", min=0),
         virt_drivers=_LIBVIRT,
-        conflicts=("quota:disk_total_bytes_sec",),
     ),
     ExtraSpec(
         name="quota:disk_write_iops_sec",
@@ -300,7 +292,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=int, description="Write operations per second.", min=0),
         virt_drivers=_LIBVIRT,
-        conflicts=("quota:disk_total_iops_sec",),
     ),
     ExtraSpec(
         name="quota:disk_total_bytes_sec",
@@ -311,7 +302,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=int, description="Bytes per second.", min=0),
         virt_drivers=_LIBVIRT,
-        conflicts=("quota:disk_read_bytes_sec", "quota:disk_write_bytes_sec"),
     ),
     ExtraSpec(
         name="quota:disk_total_iops_sec",
@@ -322,7 +312,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=int, description="Operations per second.", min=0),
         virt_drivers=_LIBVIRT,
-        conflicts=("quota:disk_read_iops_sec", "quota:disk_write_iops_sec"),
     ),
     # --- libvirt: network --------------------------------------------------------------------
     ExtraSpec(
@@ -343,7 +332,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=int, description="Kilobytes per second.", min=0),
         virt_drivers=_LIBVIRT,
-        requires=("quota:vif_inbound_average",),
     ),
     ExtraSpec(
         name="quota:vif_inbound_burst",
@@ -353,7 +341,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=int, description="Kilobytes.", min=0),
         virt_drivers=_LIBVIRT,
-        requires=("quota:vif_inbound_average",),
     ),
     ExtraSpec(
         name="quota:vif_outbound_average",
@@ -373,7 +360,6 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=int, description="Kilobytes per second.", min=0),
         virt_drivers=_LIBVIRT,
-        requires=("quota:vif_outbound_average",),
     ),
     ExtraSpec(
         name="quota:vif_outbound_burst",
@@ -383,6 +369,5 @@ EXTRA_SPECS: tuple[ExtraSpec, ...] = (
         ),
         value=Value(type=int, description="Kilobytes.", min=0),
         virt_drivers=_LIBVIRT,
-        requires=("quota:vif_outbound_average",),
     ),
 )

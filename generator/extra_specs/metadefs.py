@@ -357,14 +357,9 @@ def _shown(value: object) -> str:
 
 
 def _relations(key: Key) -> Iterator[str]:
-    definition = key.definition
-    for label, items in (
-        ("Virt drivers", definition.virt_drivers),
-        ("Used with", definition.requires),
-        ("Conflicts with", definition.conflicts),
-    ):
-        if items:
-            yield f"{label}: " + ", ".join(key.substitute(item) for item in items) + "."
+    drivers = key.definition.virt_drivers
+    if drivers:
+        yield "Virt drivers: " + ", ".join(key.substitute(item) for item in drivers) + "."
 
 
 def property_description(key: Key, carried: str = "") -> str:

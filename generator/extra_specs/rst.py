@@ -15,6 +15,8 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Literal
 
 from onespec.definitions.extra_spec_purposes import Purpose
+from onespec.definitions.flavor_rule_catalogue import rules_reading
+from onespec.definitions.flavor_rules import Rule
 from onespec.definitions.model import (
     ExtraSpec,
     Namespace,
@@ -129,6 +131,11 @@ def _value_fields(spec: ExtraSpec, known: Collection[str]) -> Iterator[str]:
         yield f":Value: {' '.join(link_specs(value.description, known).split())}"
 
 
+def _rule_kind(rule: Rule) -> str:
+    """How a rule between keys bites: the exception Nova raises, or a warning."""
+    return f"Nova raises {rule.nova_exception}" if rule.severity == "error" else "a warning"
+
+
 def _relation_fields(spec: ExtraSpec) -> Iterator[str]:
     if spec.parameters:
         yield ":Parameters:"
@@ -136,10 +143,10 @@ def _relation_fields(spec: ExtraSpec) -> Iterator[str]:
             yield f"   * {_parameter_text(parameter)}"
     if spec.virt_drivers:
         yield f":Virt drivers: {', '.join(spec.virt_drivers)}"
-    if spec.requires:
-        yield f":Requires: {', '.join(spec_ref(name) for name in spec.requires)}"
-    if spec.conflicts:
-        yield f":Conflicts with: {', '.join(spec_ref(name) for name in spec.conflicts)}"
+    rules = rules_reading(spec.name.replace(".{id}", ".N"))
+    if rules:
+        named = ", ".join(f"``{rule.name}`` ({_rule_kind(rule)})" for rule in rules)
+        yield f":Rules with other keys: {named}"
     status = spec.status
     if status.level is not Support.DEPRECATED:
         text = status.level.value
@@ -208,8 +215,6 @@ def repeated(definitions: Iterable[ExtraSpec]) -> frozenset[str]:
                 spec.parameters,
                 spec.status,
                 spec.virt_drivers,
-                spec.requires,
-                spec.conflicts,
             )
         )
         families.setdefault(shape, []).append(spec.name)

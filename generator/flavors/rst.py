@@ -1,13 +1,14 @@
 """The reference of the whole-flavor area as reStructuredText lines: the rules between keys
-(by phase, each with Nova's exception and what to change), the facts they read, every image
-property with its flavor twin and clash policy, and the deliberate differences from Nova."""
+(by phase, each with Nova's exception and what to change; then the warnings), the facts they
+read, every image property with its flavor twin and clash policy, and the deliberate
+differences from Nova."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from onespec.definitions.flavor_differences import DIFFERENCES
-from onespec.definitions.flavor_rule_catalogue import FACTS, RULES
+from onespec.definitions.flavor_rule_catalogue import FACTS, RULES, WARNINGS
 from onespec.definitions.flavor_rules import (
     PHASES,
     AtMost,
@@ -81,7 +82,10 @@ def _what(rule: object) -> str:
 
 def rules_lines() -> Iterator[str]:
     """Every rule, grouped by phase, in Nova's order."""
-    yield f"{len(RULES)} rules, each a refusal of Nova 34.0.0 read from its code."
+    yield (
+        f"{len(RULES)} rules, each a refusal of Nova 34.0.0 read from its code, and "
+        f"{len(WARNINGS)} warnings."
+    )
     yield ""
     for phase in PHASES:
         title = f"Phase ``{phase}``"
@@ -96,6 +100,20 @@ def rules_lines() -> Iterator[str]:
             yield ""
             yield f"   To fix: {rule.fix}"
             yield ""
+    yield "Warnings"
+    yield "--------"
+    yield ""
+    yield (
+        "Keys that take effect only with another, or that the hypervisor does not take "
+        "together: Nova accepts the flavor, so these are warnings, with no exception or phase."
+    )
+    yield ""
+    for rule in WARNINGS:
+        yield f"``{rule.name}``"
+        yield f"   {_what(rule)}"
+        yield ""
+        yield f"   To fix: {rule.fix}"
+        yield ""
     yield "Facts"
     yield "-----"
     yield ""

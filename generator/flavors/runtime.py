@@ -10,9 +10,9 @@ values already read. So checking a rule costs no call, no look-up of its kind an
 its condition. Beside ``broken`` the module holds:
 
 ``RULES``
-    per rule, in the catalogue's order (Nova's order within each phase): its name, Nova
-    exception, phase, what to change, whether it only asks something of the image, and
-    the names whose spellings a finding lists;
+    per rule, in the catalogue's order (Nova's refusals in Nova's order within each phase,
+    then the warnings): its name, Nova exception, phase, severity, what to change, whether it
+    only asks something of the image, and the names whose spellings a finding lists;
 ``TRIGGERS`` and ``ALWAYS``
     which rules a name (a key as the rules spell it) can break, and the rules that read
     nothing but the flavor's vCPUs and RAM, so the runtime evaluates only the rules whose keys
@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from onespec.definitions.flavor_rule_catalogue import FACTS_BY_NAME, RULES
+from onespec.definitions.flavor_rule_catalogue import FACTS_BY_NAME, RULES, WARNINGS, names_read
 from onespec.definitions.flavor_rules import (
     AllOf,
     AnyOf,
@@ -65,6 +65,9 @@ from onespec.definitions.flavor_rules import (
 from onespec.definitions.image_properties import IMAGE_PROPERTIES
 from onespec.generator.literals import literal, module_header, module_text
 from onespec.generator.outputs import Output, generated_module
+
+#: Nova's refusals, then the warnings: the runtime checks both, in this order.
+ALL_RULES = (*RULES, *WARNINGS)
 
 #: Where the modules are written.
 OUTPUT = generated_module("flavor_rules")
@@ -165,6 +168,10 @@ def negation(condition: Any) -> str:
 
 def _requires(rule: Requires) -> tuple[str, str]:
     message = f"When {describe(rule.when)}, Nova needs {describe(rule.needs)}"
+    if rule.severity == "warning":
+        message = f"{describe(rule.when)}, but what makes it count does not hold: " + describe(
+            rule.needs
+        )
     return negation(rule.needs), literal(message)
 
 
@@ -281,7 +288,7 @@ def broken_function() -> Iterator[str]:
     yield "    (rule number, what is wrong), in the catalogue's order."
     yield '    """'
     yield "    found: list[tuple[int, str]] = []"
-    for index, rule in enumerate(RULES):
+    for index, rule in enumerate(ALL_RULES):
         yield from rule_lines(index, rule)
     yield "    return found"
     yield ""
@@ -289,16 +296,6 @@ def broken_function() -> Iterator[str]:
 
 
 # --- The tables -----------------------------------------------------------------------------
-
-
-def reads(source: Any) -> tuple[str, ...]:
-    """The input names whose presence can make a condition on ``source`` hold: a fact stands
-    for the keys it is read from; a flavor field is always there and triggers nothing."""
-    if isinstance(source, Fact):
-        return FACTS_BY_NAME[source.name].reads
-    if isinstance(source, Field):
-        return (source.name,) if source.name.startswith("image.") else ()
-    return (str(source),)
 
 
 def candidates(rule: Any) -> tuple[str, ...]:
@@ -323,8 +320,8 @@ def triggers() -> tuple[dict[str, tuple[int, ...]], tuple[int, ...]]:
     """Which rules each name can break, and the rules every flavor runs."""
     by_name: dict[str, list[int]] = {}
     always = []
-    for index, rule in enumerate(RULES):
-        names = {name for source in rule.sources() for name in reads(source)}
+    for index, rule in enumerate(ALL_RULES):
+        names = names_read(rule)
         if not names:
             always.append(index)
         for name in sorted(names):
@@ -335,7 +332,7 @@ def triggers() -> tuple[dict[str, tuple[int, ...]], tuple[int, ...]]:
 def _size_rules() -> Iterator[str]:
     """``SIZE_RULES``: (rule index, image field, flavor field, scale, condition or None)."""
     rows = []
-    for index, rule in enumerate(RULES):
+    for index, rule in enumerate(ALL_RULES):
         if not (isinstance(rule, AtMost) and isinstance(rule.value, Field)):
             continue
         if not rule.value.name.startswith("image.") or not isinstance(rule.limit, Field):
@@ -357,11 +354,12 @@ def _size_rules() -> Iterator[str]:
 
 def _rule_table() -> Iterator[str]:
     yield "RULES = ("
-    for rule in RULES:
+    for rule in ALL_RULES:
         row = (
             rule.name,
             rule.nova_exception,
             rule.phase,
+            rule.severity,
             rule.fix,
             demands_of_image(rule),
             candidates(rule),

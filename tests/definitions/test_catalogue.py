@@ -17,7 +17,7 @@ import pytest
 from onespec.definitions import extra_specs as catalogue
 from onespec.definitions import registry
 from onespec.definitions.entry_points import ENTRY_POINT_GROUP
-from onespec.definitions.model import ExtraSpec, Namespace
+from onespec.definitions.model import ExtraSpec, Namespace, Value
 from tests import peers
 
 #: Nova's module for each namespace, where its file name is not the namespace.
@@ -194,18 +194,22 @@ def test_every_enum_member_is_described(spec):
     assert undescribed == []
 
 
-def test_requires_and_conflicts_name_existing_definitions():
-    dangling = [
-        (spec.name, other)
-        for spec in SPECS
-        for other in (*spec.requires, *spec.conflicts)
-        if other not in BY_NAME
-    ]
-    assert dangling == []
+def test_every_extra_spec_a_rule_between_keys_reads_is_defined():
+    """The rules between keys (refusals and warnings) are the one home of "a key requires or
+    conflicts with another"; each extra spec they name exists."""
+    from onespec.definitions.flavor_rule_catalogue import RULES, WARNINGS, names_read
+
+    defined = {name.replace(".{id}", ".N") for name in BY_NAME}
+    named = {name for rule in (*RULES, *WARNINGS) for name in names_read(rule) if ":" in name}
+    # resources:PCPU and trait:... stand for numbered groups of patterned definitions.
+    grouped = {name for name in named if name.startswith(("resources:", "trait:"))}
+    assert named - grouped - defined == set()
+    assert grouped
 
 
-def test_requires_and_conflicts_are_used():
-    assert any(spec.requires for spec in SPECS)
+def test_extra_specs_carry_no_relations_of_their_own():
+    with pytest.raises(TypeError):
+        ExtraSpec(name="hw:x", description="x", value=Value(str), requires=("hw:y",))  # type: ignore[call-arg]
 
 
 def test_every_string_pattern_has_a_hint():

@@ -159,11 +159,9 @@ def test_seed_takes_extra_spec_fields_as_keywords():
         name="hw:x",
         value={"type": int},
         virt_drivers=["libvirt"],
-        requires=["hw:y"],
         status=Status(Support.EXPERIMENTAL, since="30.0.0"),
     )
     assert spec.virt_drivers == ("libvirt",)
-    assert spec.requires == ("hw:y",)
     assert spec.status.level is Support.EXPERIMENTAL
 
 

@@ -355,7 +355,6 @@ def edge_specs() -> tuple[ExtraSpec, ...]:
             description="Still settling.",
             value=Value(str, enum=(("a``b", "Backquotes."), ("x`", ""), ("plain", "Plain."))),
             status=Status(Support.EXPERIMENTAL, since="31.0.0"),
-            requires=["edge:max_only"],
         ),
         ExtraSpecValidator(
             name="edge:old",
@@ -364,7 +363,6 @@ def edge_specs() -> tuple[ExtraSpec, ...]:
             status=Status(
                 Support.DEPRECATED, since="30.0.0", removal="32.0.0", replacement="edge:max_only"
             ),
-            conflicts=["edge:experimental"],
         ),
         ExtraSpecValidator(
             name="edge:{slot}.name",
@@ -413,7 +411,10 @@ def edge(tmp_path_factory: pytest.TempPathFactory) -> Build:
 
 def test_a_dangling_reference_in_generated_entries_names_the_document(tmp_path: Path):
     spec = ExtraSpecValidator(
-        name="edge:needy", description="Needs more.", value={"type": int}, requires=["edge:absent"]
+        name="edge:needy",
+        description="Replaced.",
+        value={"type": int},
+        status=Status(Support.DEPRECATED, since="30.0.0", replacement="edge:absent"),
     )
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(onespec.sphinxext.directives, "load", lambda: registry_of(spec))

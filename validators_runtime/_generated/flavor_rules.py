@@ -207,69 +207,157 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], rules: int) -> l
     # 58: redirected-usb-ports-on-both-sides
     if rules & 288230376151711744 and (flavor_value := s.get('hw:redirected_usb_ports')) and (image_value := p.get('hw_redirected_usb_ports')) and (what := twin_one_side('hw:redirected_usb_ports', 'hw_redirected_usb_ports', 'int', flavor_value, image_value)) is not None:
         found.append((58, what))
+    # 59: realtime-mask-without-realtime
+    if rules & 576460752303423488 and s.get('hw:cpu_realtime_mask') not in (None, '') and not on(s.get('hw:cpu_realtime')):
+        found.append((59, 'hw:cpu_realtime_mask is set, but what makes it count does not hold: hw:cpu_realtime is on'))
+    # 60: mem-encryption-model-without-encryption
+    if rules & 1152921504606846976 and s.get('hw:mem_encryption_model') not in (None, '') and not v.mem_encryption:
+        found.append((60, 'hw:mem_encryption_model is set, but what makes it count does not hold: mem_encryption is on'))
+    # 61: tpm-model-without-version
+    if rules & 2305843009213693952 and s.get('hw:tpm_model') not in (None, '') and v.tpm_version in (None, ''):
+        found.append((61, 'hw:tpm_model is set, but what makes it count does not hold: tpm_version is set'))
+    # 62: tpm-secret-security-without-version
+    if rules & 4611686018427387904 and s.get('hw:tpm_secret_security') not in (None, '') and v.tpm_version in (None, ''):
+        found.append((62, 'hw:tpm_secret_security is set, but what makes it count does not hold: tpm_version is set'))
+    # 63: redirected-usb-ports-without-usb-model
+    if rules & 9223372036854775808 and s.get('hw:redirected_usb_ports') not in (None, '') and s.get('hw:usb_model') in (None, ''):
+        found.append((63, 'hw:redirected_usb_ports is set, but what makes it count does not hold: hw:usb_model is set'))
+    # 64: ephemeral-encryption-format-without-encryption
+    if rules & 18446744073709551616 and s.get('hw:ephemeral_encryption_format') not in (None, '') and not v.ephemeral_encryption:
+        found.append((64, 'hw:ephemeral_encryption_format is set, but what makes it count does not hold: ephemeral_encryption is on'))
+    # 65: maxphysaddr-bits-without-mode
+    if rules & 36893488147419103232 and s.get('hw:maxphysaddr_bits') not in (None, '') and s.get('hw:maxphysaddr_mode') in (None, ''):
+        found.append((65, 'hw:maxphysaddr_bits is set, but what makes it count does not hold: hw:maxphysaddr_mode is set'))
+    # 66: rng-rate-bytes-without-period
+    if rules & 73786976294838206464 and s.get('hw_rng:rate_bytes') not in (None, '') and s.get('hw_rng:rate_period') in (None, ''):
+        found.append((66, 'hw_rng:rate_bytes is set, but what makes it count does not hold: hw_rng:rate_period is set'))
+    # 67: rng-rate-period-without-bytes
+    if rules & 147573952589676412928 and s.get('hw_rng:rate_period') not in (None, '') and s.get('hw_rng:rate_bytes') in (None, ''):
+        found.append((67, 'hw_rng:rate_period is set, but what makes it count does not hold: hw_rng:rate_bytes is set'))
+    # 68: cpu-shares-share-without-level
+    if rules & 295147905179352825856 and s.get('quota:cpu_shares_share') not in (None, '') and s.get('quota:cpu_shares_level') in (None, ''):
+        found.append((68, 'quota:cpu_shares_share is set, but what makes it count does not hold: quota:cpu_shares_level is set'))
+    # 69: memory-shares-share-without-level
+    if rules & 590295810358705651712 and s.get('quota:memory_shares_share') not in (None, '') and s.get('quota:memory_shares_level') in (None, ''):
+        found.append((69, 'quota:memory_shares_share is set, but what makes it count does not hold: quota:memory_shares_level is set'))
+    # 70: disk-io-shares-share-without-level
+    if rules & 1180591620717411303424 and s.get('quota:disk_io_shares_share') not in (None, '') and s.get('quota:disk_io_shares_level') in (None, ''):
+        found.append((70, 'quota:disk_io_shares_share is set, but what makes it count does not hold: quota:disk_io_shares_level is set'))
+    # 71: vif-shares-share-without-level
+    if rules & 2361183241434822606848 and s.get('quota:vif_shares_share') not in (None, '') and s.get('quota:vif_shares_level') in (None, ''):
+        found.append((71, 'quota:vif_shares_share is set, but what makes it count does not hold: quota:vif_shares_level is set'))
+    # 72: cpu-quota-without-period
+    if rules & 4722366482869645213696 and s.get('quota:cpu_quota') not in (None, '') and s.get('quota:cpu_period') in (None, ''):
+        found.append((72, 'quota:cpu_quota is set, but what makes it count does not hold: quota:cpu_period is set'))
+    # 73: vif-inbound-peak-without-average
+    if rules & 9444732965739290427392 and s.get('quota:vif_inbound_peak') not in (None, '') and s.get('quota:vif_inbound_average') in (None, ''):
+        found.append((73, 'quota:vif_inbound_peak is set, but what makes it count does not hold: quota:vif_inbound_average is set'))
+    # 74: vif-inbound-burst-without-average
+    if rules & 18889465931478580854784 and s.get('quota:vif_inbound_burst') not in (None, '') and s.get('quota:vif_inbound_average') in (None, ''):
+        found.append((74, 'quota:vif_inbound_burst is set, but what makes it count does not hold: quota:vif_inbound_average is set'))
+    # 75: vif-outbound-peak-without-average
+    if rules & 37778931862957161709568 and s.get('quota:vif_outbound_peak') not in (None, '') and s.get('quota:vif_outbound_average') in (None, ''):
+        found.append((75, 'quota:vif_outbound_peak is set, but what makes it count does not hold: quota:vif_outbound_average is set'))
+    # 76: vif-outbound-burst-without-average
+    if rules & 75557863725914323419136 and s.get('quota:vif_outbound_burst') not in (None, '') and s.get('quota:vif_outbound_average') in (None, ''):
+        found.append((76, 'quota:vif_outbound_burst is set, but what makes it count does not hold: quota:vif_outbound_average is set'))
+    # 77: disk-read-bytes-with-total
+    if rules & 151115727451828646838272 and s.get('quota:disk_read_bytes_sec') not in (None, '') and s.get('quota:disk_total_bytes_sec') not in (None, ''):
+        found.append((77, 'quota:disk_read_bytes_sec is set while quota:disk_total_bytes_sec is set'))
+    # 78: disk-write-bytes-with-total
+    if rules & 302231454903657293676544 and s.get('quota:disk_write_bytes_sec') not in (None, '') and s.get('quota:disk_total_bytes_sec') not in (None, ''):
+        found.append((78, 'quota:disk_write_bytes_sec is set while quota:disk_total_bytes_sec is set'))
+    # 79: disk-read-iops-with-total
+    if rules & 604462909807314587353088 and s.get('quota:disk_read_iops_sec') not in (None, '') and s.get('quota:disk_total_iops_sec') not in (None, ''):
+        found.append((79, 'quota:disk_read_iops_sec is set while quota:disk_total_iops_sec is set'))
+    # 80: disk-write-iops-with-total
+    if rules & 1208925819614629174706176 and s.get('quota:disk_write_iops_sec') not in (None, '') and s.get('quota:disk_total_iops_sec') not in (None, ''):
+        found.append((80, 'quota:disk_write_iops_sec is set while quota:disk_total_iops_sec is set'))
     return found
 
 
 RULES = (
-    ('image-config-drive-unknown', 'InvalidImageConfigDrive', 'api', "Set the image's img_config_drive to 'optional' or 'mandatory'.", True, ('img_config_drive',)),
-    ('flavor-ram-below-image-min-ram', 'FlavorMemoryTooSmall', 'api', "Give the flavor at least the image's min_ram of RAM, or lower the image's min_ram.", False, ('image.min_ram', 'ram')),
-    ('packed-ring-flavor-image-differ', 'FlavorImageConflict', 'api', "Set hw:virtio_packed_ring and the image's hw_virtio_packed_ring alike, or drop one.", False, ('hw:virtio_packed_ring', 'hw_virtio_packed_ring')),
-    ('flavor-disk-below-image-size', 'FlavorDiskSmallerThanImage', 'api', 'Give the flavor a root disk at least as large as the image (or boot from a volume).', False, ('image.size', 'disk')),
-    ('flavor-disk-below-image-min-disk', 'FlavorDiskSmallerThanMinDisk', 'api', "Give the flavor a root disk of at least the image's min_disk GiB, or lower min_disk.", False, ('image.min_disk', 'disk')),
-    ('mem-encryption-flavor-image-differ', 'FlavorImageConflict', 'api', "Set hw:mem_encryption and the image's hw_mem_encryption alike, or drop one.", False, ('hw:mem_encryption', 'hw_mem_encryption')),
-    ('mem-encryption-model-flavor-image-differ', 'FlavorImageConflict', 'api', 'Set hw:mem_encryption_model and hw_mem_encryption_model alike, or drop one.', False, ('hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw:mem_encryption', 'hw_mem_encryption')),
-    ('mem-encryption-needs-uefi', 'FlavorImageConflict', 'api', 'Boot an image with hw_firmware_type=uefi, or drop memory encryption.', True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw_firmware_type')),
-    ('mem-encryption-needs-q35', 'InvalidMachineType', 'api', "Set the image's hw_machine_type to a q35 machine type, or drop it.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw_machine_type')),
-    ('mem-encryption-needs-stateless-firmware', 'StatelessFirmwareRequired', 'api', "Set the image's hw_firmware_stateless=true (with hw_firmware_type=uefi) for this memory encryption model.", False, ('hw:mem_encryption', 'hw_mem_encryption', 'hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw_firmware_stateless', 'hw_firmware_type')),
-    ('mem-encryption-tdx-forbids-video', 'InvalidVideoMode', 'api', "Set the image's hw_video_model=none: intel-tdx cannot have a video device.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw_video_model')),
-    ('pmu-flavor-image-differ', 'FlavorImageConflict', 'api', "Set hw:pmu and the image's hw_pmu alike, or drop one.", False, ('hw:pmu', 'hw_pmu')),
-    ('image-serial-ports-above-flavor', 'ImageSerialPortNumberExceedFlavorValue', 'api', "Lower the image's hw_serial_port_count to at most the flavor's hw:serial_port_count.", False, ('hw:serial_port_count', 'hw_serial_port_count')),
-    ('realtime-mask-invalid', 'RealtimeMaskNotFoundOrInvalid', 'api', "Give hw:cpu_realtime_mask (or the image's hw_cpu_realtime_mask) a non-empty set of vCPUs below the flavor's vcpus that leaves at least one vCPU out (for example '^0'), or set hw:emulator_threads_policy.", False, ('hw:cpu_realtime', 'hw:cpu_realtime_mask', 'hw_cpu_realtime_mask', 'hw:emulator_threads_policy')),
-    ('image-sockets-limit-above-flavor', 'ImageVCPULimitsRangeExceeded', 'api', "Lower the image's hw_cpu_max_sockets to at most the flavor's hw:cpu_max_sockets, or raise the flavor's limit.", False, ('hw:cpu_max_sockets', 'hw_cpu_max_sockets')),
-    ('image-cores-limit-above-flavor', 'ImageVCPULimitsRangeExceeded', 'api', "Lower the image's hw_cpu_max_cores to at most the flavor's hw:cpu_max_cores, or raise the flavor's limit.", False, ('hw:cpu_max_cores', 'hw_cpu_max_cores')),
-    ('image-threads-limit-above-flavor', 'ImageVCPULimitsRangeExceeded', 'api', "Lower the image's hw_cpu_max_threads to at most the flavor's hw:cpu_max_threads, or raise the flavor's limit.", False, ('hw:cpu_max_threads', 'hw_cpu_max_threads')),
-    ('image-sockets-above-limit', 'ImageVCPUTopologyRangeExceeded', 'api', "Lower the image's hw_cpu_sockets to at most the sockets limit (hw_cpu_max_sockets, else hw:cpu_max_sockets).", False, ('hw_cpu_sockets', 'hw:cpu_max_sockets', 'hw_cpu_max_sockets')),
-    ('image-cores-above-limit', 'ImageVCPUTopologyRangeExceeded', 'api', "Lower the image's hw_cpu_cores to at most the cores limit (hw_cpu_max_cores, else hw:cpu_max_cores).", False, ('hw_cpu_cores', 'hw:cpu_max_cores', 'hw_cpu_max_cores')),
-    ('image-threads-above-limit', 'ImageVCPUTopologyRangeExceeded', 'api', "Lower the image's hw_cpu_threads to at most the threads limit (hw_cpu_max_threads, else hw:cpu_max_threads).", False, ('hw_cpu_threads', 'hw:cpu_max_threads', 'hw_cpu_max_threads')),
-    ('multiqueue-flavor-image-differ', 'FlavorImageConflict', 'api', "Set hw:vif_multiqueue_enabled and the image's hw_vif_multiqueue_enabled alike, or drop one.", False, ('hw:vif_multiqueue_enabled', 'hw_vif_multiqueue_enabled', 'vcpus')),
-    ('image-pins-shared-flavor', 'ImageCPUPinningForbidden', 'api', "Drop the image's hw_cpu_policy, or give the flavor a pinned hw:cpu_policy.", False, ('hw:cpu_policy', 'hw_cpu_policy')),
-    ('image-dedicates-mixed-flavor', 'ImageCPUPinningForbidden', 'api', "Drop the image's hw_cpu_policy=dedicated: the flavor's policy is 'mixed'.", False, ('hw:cpu_policy', 'hw_cpu_policy')),
-    ('thread-policy-flavor-image-differ', 'ImageCPUThreadPolicyForbidden', 'api', "Drop the image's hw_cpu_thread_policy or make it equal to the flavor's.", False, ('hw:cpu_thread_policy', 'hw_cpu_thread_policy')),
-    ('dedicated-mask-invalid', 'InvalidMixedInstanceDedicatedMask', 'api', "Give hw:cpu_dedicated_mask a non-empty set of vCPUs below the flavor's vcpus that leaves at least one shared vCPU (for example '^0').", False, ('hw:cpu_dedicated_mask',)),
-    ('cpu-resources-with-cpu-policy', 'InvalidRequest', 'api', 'Use either resources:VCPU/resources:PCPU or hw:cpu_policy (hw_cpu_policy), not both.', False, ('hw:cpu_policy', 'hw_cpu_policy', 'resources:VCPU', 'resources:PCPU')),
-    ('vcpu-and-pcpu-resources', 'InvalidRequest', 'api', 'Request either resources:VCPU or resources:PCPU, not both.', False, ('resources:VCPU', 'resources:PCPU')),
-    ('pcpu-resources-not-vcpus', 'InvalidRequest', 'api', "Request exactly the flavor's vcpus as resources:PCPU (one more with hw:emulator_threads_policy=isolate).", False, ('resources:PCPU', 'vcpus', 'hw:emulator_threads_policy')),
-    ('thread-policy-with-hyperthreading-trait', 'InvalidRequest', 'api', 'Use either trait:HW_CPU_HYPERTHREADING or hw:cpu_thread_policy (hw_cpu_thread_policy), not both.', False, ('hw:cpu_thread_policy', 'hw_cpu_thread_policy', 'trait:HW_CPU_HYPERTHREADING', 'traits_required')),
-    ('thread-policy-needs-pinning', 'CPUThreadPolicyConfigurationInvalid', 'api', 'Set hw:cpu_policy=dedicated (or mixed), or drop the CPU thread policy.', False, ('hw:cpu_thread_policy', 'hw_cpu_thread_policy', 'trait:HW_CPU_HYPERTHREADING', 'traits_required', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
-    ('isolated-emulator-needs-pinning', 'BadRequirementEmulatorThreadsPolicy', 'api', 'Set hw:cpu_policy=dedicated (or mixed), or drop hw:emulator_threads_policy=isolate.', False, ('hw:emulator_threads_policy', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
-    ('dedicated-mask-needs-mixed', 'RequiredMixedInstancePolicy', 'api', 'Set hw:cpu_policy=mixed, or drop hw:cpu_dedicated_mask.', False, ('hw:cpu_dedicated_mask', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
-    ('realtime-needs-pinning', 'RealtimeConfigurationInvalid', 'api', 'Set hw:cpu_policy=dedicated (or mixed), or drop hw:cpu_realtime.', False, ('hw:cpu_realtime', 'hw:cpu_realtime_mask', 'hw_cpu_realtime_mask', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
-    ('mixed-with-two-masks', 'RequiredMixedOrRealtimeCPUMask', 'api', "Give a 'mixed' flavor hw:cpu_dedicated_mask or a real-time mask, not both.", False, ('hw:cpu_realtime', 'hw:cpu_realtime_mask', 'hw_cpu_realtime_mask', 'hw:cpu_dedicated_mask', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
-    ('mixed-needs-a-mask', 'RequiredMixedOrRealtimeCPUMask', 'api', "Give a 'mixed' flavor hw:cpu_dedicated_mask (or hw:cpu_realtime with a mask).", False, ('hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU', 'hw:cpu_realtime', 'hw:cpu_realtime_mask', 'hw_cpu_realtime_mask', 'hw:cpu_dedicated_mask')),
-    ('numa-nodes-on-both-sides', 'ImageNUMATopologyForbidden', 'api', 'Set the NUMA node count in the flavor (hw:numa_nodes) or the image (hw_numa_nodes), not both.', False, ('hw:numa_nodes', 'hw_numa_nodes')),
-    ('image-page-size-not-allowed', 'MemoryPageSizeForbidden', 'api', "Set the flavor's hw:mem_page_size to 'large' or 'any' so the image may choose, or drop the image's hw_mem_page_size.", False, ('hw:mem_page_size', 'hw_mem_page_size')),
-    ('locked-memory-flavor-image-differ', 'FlavorImageLockedMemoryConflict', 'api', "Set hw:locked_memory and the image's hw_locked_memory alike, or drop one.", False, ('hw:locked_memory', 'hw_locked_memory')),
-    ('locked-memory-needs-page-size', 'LockMemoryForbidden', 'api', "Set hw:mem_page_size (or the image's hw_mem_page_size), or drop locked memory.", False, ('hw:locked_memory', 'hw_locked_memory', 'hw:mem_page_size', 'hw_mem_page_size')),
-    ('numa-cpus-on-both-sides', 'ImageNUMATopologyForbidden', 'api', 'Set the per-node cpus in the flavor (hw:numa_cpus.N) or the image (hw_numa_cpus.N), not both.', False, ('hw:numa_cpus.N', 'hw_numa_cpus', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
-    ('numa-mem-on-both-sides', 'ImageNUMATopologyForbidden', 'api', 'Set the per-node mem in the flavor (hw:numa_mem.N) or the image (hw_numa_mem.N), not both.', False, ('hw:numa_mem.N', 'hw_numa_mem', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
-    ('numa-nodes-split-unevenly', 'ImageNUMATopologyAsymmetric', 'api', 'Choose a NUMA node count that divides both the vCPUs and the RAM, or give per-node hw:numa_cpus.N and hw:numa_mem.N.', False, ('hw:numa_nodes', 'hw_numa_nodes', 'vcpus', 'ram', 'hw:numa_cpus.N', 'hw:numa_mem.N', 'hw_numa_cpus.N', 'hw_numa_mem.N', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
-    ('numa-lists-incomplete', 'ImageNUMATopologyIncomplete', 'api', 'Give hw:numa_cpus.N and hw:numa_mem.N for every node from 0 to hw:numa_nodes - 1.', False, ('hw:numa_cpus.N', 'hw:numa_mem.N', 'hw_numa_cpus.N', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU', 'hw_numa_mem.N')),
-    ('numa-cpu-out-of-range', 'ImageNUMATopologyCPUOutOfRange', 'api', "List only vCPUs below the flavor's vcpus in hw:numa_cpus.N.", False, ('hw:numa_cpus.N', 'hw_numa_cpus.N', 'vcpus', 'hw:numa_mem.N', 'hw_numa_mem.N', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
-    ('numa-cpu-duplicated', 'ImageNUMATopologyCPUDuplicates', 'api', 'List each vCPU in one hw:numa_cpus.N only.', False, ('hw:numa_cpus.N', 'hw_numa_cpus.N', 'hw:numa_mem.N', 'hw_numa_mem.N', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
-    ('numa-cpu-unassigned', 'ImageNUMATopologyCPUsUnassigned', 'api', 'Assign every vCPU from 0 to vcpus - 1 to one hw:numa_cpus.N.', False, ('hw:numa_cpus.N', 'hw_numa_cpus.N', 'vcpus', 'hw:numa_mem.N', 'hw_numa_mem.N', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
-    ('numa-memory-not-ram', 'ImageNUMATopologyMemoryOutOfRange', 'api', "Make the hw:numa_mem.N add up to the flavor's RAM.", False, ('hw:numa_mem.N', 'hw_numa_mem.N', 'ram', 'hw:numa_cpus.N', 'hw_numa_cpus.N', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
-    ('pci-numa-policy-flavor-image-differ', 'ImagePCINUMAPolicyForbidden', 'api', 'Set hw:pci_numa_affinity_policy and hw_pci_numa_affinity_policy alike, or drop one.', False, ('hw:pci_numa_affinity_policy', 'hw_pci_numa_affinity_policy')),
-    ('sound-model-flavor-image-differ', 'FlavorImageConflict', 'api', "Set hw:sound_model and the image's hw_sound_model alike, or drop one.", False, ('hw:sound_model', 'hw_sound_model')),
-    ('ephemeral-encryption-flavor-image-differ', 'FlavorImageConflict', 'api', "Set hw:ephemeral_encryption and the image's hw_ephemeral_encryption alike, or drop one.", False, ('hw:ephemeral_encryption', 'hw_ephemeral_encryption')),
-    ('ephemeral-encryption-format-flavor-image-differ', 'FlavorImageConflict', 'api', 'Set hw:ephemeral_encryption_format and hw_ephemeral_encryption_format alike, or drop one.', False, ('hw:ephemeral_encryption_format', 'hw_ephemeral_encryption_format', 'hw:ephemeral_encryption', 'hw_ephemeral_encryption')),
-    ('tpm-version-flavor-image-differ', 'FlavorImageConflict', 'scheduler', "Set hw:tpm_version and the image's hw_tpm_version alike, or drop one.", False, ('hw:tpm_version', 'hw_tpm_version')),
-    ('tpm-model-flavor-image-differ', 'FlavorImageConflict', 'scheduler', "Set hw:tpm_model and the image's hw_tpm_model alike, or drop one.", False, ('hw:tpm_model', 'hw_tpm_model', 'hw:tpm_version', 'hw_tpm_version')),
-    ('tpm-crb-needs-version-2', 'Invalid', 'scheduler', 'Use the tpm-crb model only with TPM version 2.0 (or choose tpm-tis).', False, ('hw:tpm_version', 'hw_tpm_version', 'hw:tpm_model', 'hw_tpm_model')),
-    ('secure-boot-flavor-image-differ', 'FlavorImageConflict', 'scheduler', "Set os:secure_boot and the image's os_secure_boot alike, or drop one.", False, ('os:secure_boot', 'os_secure_boot')),
-    ('maxphysaddr-mode-flavor-image-differ', 'FlavorImageConflict', 'scheduler', "Set hw:maxphysaddr_mode and the image's hw_maxphysaddr_mode alike, or drop one.", False, ('hw:maxphysaddr_mode', 'hw_maxphysaddr_mode')),
-    ('topology-limits-exclude-vcpus', 'ImageVCPULimitsRangeImpossible', 'spawn', "Raise hw:cpu_max_sockets, hw:cpu_max_cores or hw:cpu_max_threads (or the image's) so that sockets x cores x threads can equal the flavor's vcpus.", False, ('vcpus', 'hw:cpu_max_sockets', 'hw:cpu_max_cores', 'hw:cpu_max_threads', 'hw_cpu_max_sockets', 'hw_cpu_max_cores', 'hw_cpu_max_threads')),
-    ('usb-model-flavor-image-differ', 'FlavorImageConflict', 'spawn', "Set hw:usb_model and the image's hw_usb_model alike, or drop one.", False, ('hw:usb_model', 'hw_usb_model')),
-    ('redirected-usb-ports-on-both-sides', 'FlavorImageConflict', 'spawn', "Set the USB redirection port count in the flavor or the image, not both: Nova compares the flavor's string with the image's integer, so even equal counts clash.", False, ('hw:redirected_usb_ports', 'hw_redirected_usb_ports')),
+    ('image-config-drive-unknown', 'InvalidImageConfigDrive', 'api', 'error', "Set the image's img_config_drive to 'optional' or 'mandatory'.", True, ('img_config_drive',)),
+    ('flavor-ram-below-image-min-ram', 'FlavorMemoryTooSmall', 'api', 'error', "Give the flavor at least the image's min_ram of RAM, or lower the image's min_ram.", False, ('image.min_ram', 'ram')),
+    ('packed-ring-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:virtio_packed_ring and the image's hw_virtio_packed_ring alike, or drop one.", False, ('hw:virtio_packed_ring', 'hw_virtio_packed_ring')),
+    ('flavor-disk-below-image-size', 'FlavorDiskSmallerThanImage', 'api', 'error', 'Give the flavor a root disk at least as large as the image (or boot from a volume).', False, ('image.size', 'disk')),
+    ('flavor-disk-below-image-min-disk', 'FlavorDiskSmallerThanMinDisk', 'api', 'error', "Give the flavor a root disk of at least the image's min_disk GiB, or lower min_disk.", False, ('image.min_disk', 'disk')),
+    ('mem-encryption-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:mem_encryption and the image's hw_mem_encryption alike, or drop one.", False, ('hw:mem_encryption', 'hw_mem_encryption')),
+    ('mem-encryption-model-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', 'Set hw:mem_encryption_model and hw_mem_encryption_model alike, or drop one.', False, ('hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw:mem_encryption', 'hw_mem_encryption')),
+    ('mem-encryption-needs-uefi', 'FlavorImageConflict', 'api', 'error', 'Boot an image with hw_firmware_type=uefi, or drop memory encryption.', True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw_firmware_type')),
+    ('mem-encryption-needs-q35', 'InvalidMachineType', 'api', 'error', "Set the image's hw_machine_type to a q35 machine type, or drop it.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw_machine_type')),
+    ('mem-encryption-needs-stateless-firmware', 'StatelessFirmwareRequired', 'api', 'error', "Set the image's hw_firmware_stateless=true (with hw_firmware_type=uefi) for this memory encryption model.", False, ('hw:mem_encryption', 'hw_mem_encryption', 'hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw_firmware_stateless', 'hw_firmware_type')),
+    ('mem-encryption-tdx-forbids-video', 'InvalidVideoMode', 'api', 'error', "Set the image's hw_video_model=none: intel-tdx cannot have a video device.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw_video_model')),
+    ('pmu-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:pmu and the image's hw_pmu alike, or drop one.", False, ('hw:pmu', 'hw_pmu')),
+    ('image-serial-ports-above-flavor', 'ImageSerialPortNumberExceedFlavorValue', 'api', 'error', "Lower the image's hw_serial_port_count to at most the flavor's hw:serial_port_count.", False, ('hw:serial_port_count', 'hw_serial_port_count')),
+    ('realtime-mask-invalid', 'RealtimeMaskNotFoundOrInvalid', 'api', 'error', "Give hw:cpu_realtime_mask (or the image's hw_cpu_realtime_mask) a non-empty set of vCPUs below the flavor's vcpus that leaves at least one vCPU out (for example '^0'), or set hw:emulator_threads_policy.", False, ('hw:cpu_realtime', 'hw:cpu_realtime_mask', 'hw_cpu_realtime_mask', 'hw:emulator_threads_policy')),
+    ('image-sockets-limit-above-flavor', 'ImageVCPULimitsRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_max_sockets to at most the flavor's hw:cpu_max_sockets, or raise the flavor's limit.", False, ('hw:cpu_max_sockets', 'hw_cpu_max_sockets')),
+    ('image-cores-limit-above-flavor', 'ImageVCPULimitsRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_max_cores to at most the flavor's hw:cpu_max_cores, or raise the flavor's limit.", False, ('hw:cpu_max_cores', 'hw_cpu_max_cores')),
+    ('image-threads-limit-above-flavor', 'ImageVCPULimitsRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_max_threads to at most the flavor's hw:cpu_max_threads, or raise the flavor's limit.", False, ('hw:cpu_max_threads', 'hw_cpu_max_threads')),
+    ('image-sockets-above-limit', 'ImageVCPUTopologyRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_sockets to at most the sockets limit (hw_cpu_max_sockets, else hw:cpu_max_sockets).", False, ('hw_cpu_sockets', 'hw:cpu_max_sockets', 'hw_cpu_max_sockets')),
+    ('image-cores-above-limit', 'ImageVCPUTopologyRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_cores to at most the cores limit (hw_cpu_max_cores, else hw:cpu_max_cores).", False, ('hw_cpu_cores', 'hw:cpu_max_cores', 'hw_cpu_max_cores')),
+    ('image-threads-above-limit', 'ImageVCPUTopologyRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_threads to at most the threads limit (hw_cpu_max_threads, else hw:cpu_max_threads).", False, ('hw_cpu_threads', 'hw:cpu_max_threads', 'hw_cpu_max_threads')),
+    ('multiqueue-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:vif_multiqueue_enabled and the image's hw_vif_multiqueue_enabled alike, or drop one.", False, ('hw:vif_multiqueue_enabled', 'hw_vif_multiqueue_enabled', 'vcpus')),
+    ('image-pins-shared-flavor', 'ImageCPUPinningForbidden', 'api', 'error', "Drop the image's hw_cpu_policy, or give the flavor a pinned hw:cpu_policy.", False, ('hw:cpu_policy', 'hw_cpu_policy')),
+    ('image-dedicates-mixed-flavor', 'ImageCPUPinningForbidden', 'api', 'error', "Drop the image's hw_cpu_policy=dedicated: the flavor's policy is 'mixed'.", False, ('hw:cpu_policy', 'hw_cpu_policy')),
+    ('thread-policy-flavor-image-differ', 'ImageCPUThreadPolicyForbidden', 'api', 'error', "Drop the image's hw_cpu_thread_policy or make it equal to the flavor's.", False, ('hw:cpu_thread_policy', 'hw_cpu_thread_policy')),
+    ('dedicated-mask-invalid', 'InvalidMixedInstanceDedicatedMask', 'api', 'error', "Give hw:cpu_dedicated_mask a non-empty set of vCPUs below the flavor's vcpus that leaves at least one shared vCPU (for example '^0').", False, ('hw:cpu_dedicated_mask',)),
+    ('cpu-resources-with-cpu-policy', 'InvalidRequest', 'api', 'error', 'Use either resources:VCPU/resources:PCPU or hw:cpu_policy (hw_cpu_policy), not both.', False, ('hw:cpu_policy', 'hw_cpu_policy', 'resources:VCPU', 'resources:PCPU')),
+    ('vcpu-and-pcpu-resources', 'InvalidRequest', 'api', 'error', 'Request either resources:VCPU or resources:PCPU, not both.', False, ('resources:VCPU', 'resources:PCPU')),
+    ('pcpu-resources-not-vcpus', 'InvalidRequest', 'api', 'error', "Request exactly the flavor's vcpus as resources:PCPU (one more with hw:emulator_threads_policy=isolate).", False, ('resources:PCPU', 'vcpus', 'hw:emulator_threads_policy')),
+    ('thread-policy-with-hyperthreading-trait', 'InvalidRequest', 'api', 'error', 'Use either trait:HW_CPU_HYPERTHREADING or hw:cpu_thread_policy (hw_cpu_thread_policy), not both.', False, ('hw:cpu_thread_policy', 'hw_cpu_thread_policy', 'trait:HW_CPU_HYPERTHREADING', 'traits_required')),
+    ('thread-policy-needs-pinning', 'CPUThreadPolicyConfigurationInvalid', 'api', 'error', 'Set hw:cpu_policy=dedicated (or mixed), or drop the CPU thread policy.', False, ('hw:cpu_thread_policy', 'hw_cpu_thread_policy', 'trait:HW_CPU_HYPERTHREADING', 'traits_required', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
+    ('isolated-emulator-needs-pinning', 'BadRequirementEmulatorThreadsPolicy', 'api', 'error', 'Set hw:cpu_policy=dedicated (or mixed), or drop hw:emulator_threads_policy=isolate.', False, ('hw:emulator_threads_policy', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
+    ('dedicated-mask-needs-mixed', 'RequiredMixedInstancePolicy', 'api', 'error', 'Set hw:cpu_policy=mixed, or drop hw:cpu_dedicated_mask.', False, ('hw:cpu_dedicated_mask', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
+    ('realtime-needs-pinning', 'RealtimeConfigurationInvalid', 'api', 'error', 'Set hw:cpu_policy=dedicated (or mixed), or drop hw:cpu_realtime.', False, ('hw:cpu_realtime', 'hw:cpu_realtime_mask', 'hw_cpu_realtime_mask', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
+    ('mixed-with-two-masks', 'RequiredMixedOrRealtimeCPUMask', 'api', 'error', "Give a 'mixed' flavor hw:cpu_dedicated_mask or a real-time mask, not both.", False, ('hw:cpu_realtime', 'hw:cpu_realtime_mask', 'hw_cpu_realtime_mask', 'hw:cpu_dedicated_mask', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
+    ('mixed-needs-a-mask', 'RequiredMixedOrRealtimeCPUMask', 'api', 'error', "Give a 'mixed' flavor hw:cpu_dedicated_mask (or hw:cpu_realtime with a mask).", False, ('hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU', 'hw:cpu_realtime', 'hw:cpu_realtime_mask', 'hw_cpu_realtime_mask', 'hw:cpu_dedicated_mask')),
+    ('numa-nodes-on-both-sides', 'ImageNUMATopologyForbidden', 'api', 'error', 'Set the NUMA node count in the flavor (hw:numa_nodes) or the image (hw_numa_nodes), not both.', False, ('hw:numa_nodes', 'hw_numa_nodes')),
+    ('image-page-size-not-allowed', 'MemoryPageSizeForbidden', 'api', 'error', "Set the flavor's hw:mem_page_size to 'large' or 'any' so the image may choose, or drop the image's hw_mem_page_size.", False, ('hw:mem_page_size', 'hw_mem_page_size')),
+    ('locked-memory-flavor-image-differ', 'FlavorImageLockedMemoryConflict', 'api', 'error', "Set hw:locked_memory and the image's hw_locked_memory alike, or drop one.", False, ('hw:locked_memory', 'hw_locked_memory')),
+    ('locked-memory-needs-page-size', 'LockMemoryForbidden', 'api', 'error', "Set hw:mem_page_size (or the image's hw_mem_page_size), or drop locked memory.", False, ('hw:locked_memory', 'hw_locked_memory', 'hw:mem_page_size', 'hw_mem_page_size')),
+    ('numa-cpus-on-both-sides', 'ImageNUMATopologyForbidden', 'api', 'error', 'Set the per-node cpus in the flavor (hw:numa_cpus.N) or the image (hw_numa_cpus.N), not both.', False, ('hw:numa_cpus.N', 'hw_numa_cpus', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
+    ('numa-mem-on-both-sides', 'ImageNUMATopologyForbidden', 'api', 'error', 'Set the per-node mem in the flavor (hw:numa_mem.N) or the image (hw_numa_mem.N), not both.', False, ('hw:numa_mem.N', 'hw_numa_mem', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
+    ('numa-nodes-split-unevenly', 'ImageNUMATopologyAsymmetric', 'api', 'error', 'Choose a NUMA node count that divides both the vCPUs and the RAM, or give per-node hw:numa_cpus.N and hw:numa_mem.N.', False, ('hw:numa_nodes', 'hw_numa_nodes', 'vcpus', 'ram', 'hw:numa_cpus.N', 'hw:numa_mem.N', 'hw_numa_cpus.N', 'hw_numa_mem.N', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
+    ('numa-lists-incomplete', 'ImageNUMATopologyIncomplete', 'api', 'error', 'Give hw:numa_cpus.N and hw:numa_mem.N for every node from 0 to hw:numa_nodes - 1.', False, ('hw:numa_cpus.N', 'hw:numa_mem.N', 'hw_numa_cpus.N', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU', 'hw_numa_mem.N')),
+    ('numa-cpu-out-of-range', 'ImageNUMATopologyCPUOutOfRange', 'api', 'error', "List only vCPUs below the flavor's vcpus in hw:numa_cpus.N.", False, ('hw:numa_cpus.N', 'hw_numa_cpus.N', 'vcpus', 'hw:numa_mem.N', 'hw_numa_mem.N', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
+    ('numa-cpu-duplicated', 'ImageNUMATopologyCPUDuplicates', 'api', 'error', 'List each vCPU in one hw:numa_cpus.N only.', False, ('hw:numa_cpus.N', 'hw_numa_cpus.N', 'hw:numa_mem.N', 'hw_numa_mem.N', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
+    ('numa-cpu-unassigned', 'ImageNUMATopologyCPUsUnassigned', 'api', 'error', 'Assign every vCPU from 0 to vcpus - 1 to one hw:numa_cpus.N.', False, ('hw:numa_cpus.N', 'hw_numa_cpus.N', 'vcpus', 'hw:numa_mem.N', 'hw_numa_mem.N', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
+    ('numa-memory-not-ram', 'ImageNUMATopologyMemoryOutOfRange', 'api', 'error', "Make the hw:numa_mem.N add up to the flavor's RAM.", False, ('hw:numa_mem.N', 'hw_numa_mem.N', 'ram', 'hw:numa_cpus.N', 'hw_numa_cpus.N', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
+    ('pci-numa-policy-flavor-image-differ', 'ImagePCINUMAPolicyForbidden', 'api', 'error', 'Set hw:pci_numa_affinity_policy and hw_pci_numa_affinity_policy alike, or drop one.', False, ('hw:pci_numa_affinity_policy', 'hw_pci_numa_affinity_policy')),
+    ('sound-model-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:sound_model and the image's hw_sound_model alike, or drop one.", False, ('hw:sound_model', 'hw_sound_model')),
+    ('ephemeral-encryption-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:ephemeral_encryption and the image's hw_ephemeral_encryption alike, or drop one.", False, ('hw:ephemeral_encryption', 'hw_ephemeral_encryption')),
+    ('ephemeral-encryption-format-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', 'Set hw:ephemeral_encryption_format and hw_ephemeral_encryption_format alike, or drop one.', False, ('hw:ephemeral_encryption_format', 'hw_ephemeral_encryption_format', 'hw:ephemeral_encryption', 'hw_ephemeral_encryption')),
+    ('tpm-version-flavor-image-differ', 'FlavorImageConflict', 'scheduler', 'error', "Set hw:tpm_version and the image's hw_tpm_version alike, or drop one.", False, ('hw:tpm_version', 'hw_tpm_version')),
+    ('tpm-model-flavor-image-differ', 'FlavorImageConflict', 'scheduler', 'error', "Set hw:tpm_model and the image's hw_tpm_model alike, or drop one.", False, ('hw:tpm_model', 'hw_tpm_model', 'hw:tpm_version', 'hw_tpm_version')),
+    ('tpm-crb-needs-version-2', 'Invalid', 'scheduler', 'error', 'Use the tpm-crb model only with TPM version 2.0 (or choose tpm-tis).', False, ('hw:tpm_version', 'hw_tpm_version', 'hw:tpm_model', 'hw_tpm_model')),
+    ('secure-boot-flavor-image-differ', 'FlavorImageConflict', 'scheduler', 'error', "Set os:secure_boot and the image's os_secure_boot alike, or drop one.", False, ('os:secure_boot', 'os_secure_boot')),
+    ('maxphysaddr-mode-flavor-image-differ', 'FlavorImageConflict', 'scheduler', 'error', "Set hw:maxphysaddr_mode and the image's hw_maxphysaddr_mode alike, or drop one.", False, ('hw:maxphysaddr_mode', 'hw_maxphysaddr_mode')),
+    ('topology-limits-exclude-vcpus', 'ImageVCPULimitsRangeImpossible', 'spawn', 'error', "Raise hw:cpu_max_sockets, hw:cpu_max_cores or hw:cpu_max_threads (or the image's) so that sockets x cores x threads can equal the flavor's vcpus.", False, ('vcpus', 'hw:cpu_max_sockets', 'hw:cpu_max_cores', 'hw:cpu_max_threads', 'hw_cpu_max_sockets', 'hw_cpu_max_cores', 'hw_cpu_max_threads')),
+    ('usb-model-flavor-image-differ', 'FlavorImageConflict', 'spawn', 'error', "Set hw:usb_model and the image's hw_usb_model alike, or drop one.", False, ('hw:usb_model', 'hw_usb_model')),
+    ('redirected-usb-ports-on-both-sides', 'FlavorImageConflict', 'spawn', 'error', "Set the USB redirection port count in the flavor or the image, not both: Nova compares the flavor's string with the image's integer, so even equal counts clash.", False, ('hw:redirected_usb_ports', 'hw_redirected_usb_ports')),
+    ('realtime-mask-without-realtime', None, None, 'warning', 'Set hw:cpu_realtime=yes, or drop hw:cpu_realtime_mask: alone it is ignored.', False, ('hw:cpu_realtime_mask', 'hw:cpu_realtime')),
+    ('mem-encryption-model-without-encryption', None, None, 'warning', "Turn memory encryption on (hw:mem_encryption or the image's hw_mem_encryption), or drop hw:mem_encryption_model: alone it is ignored.", False, ('hw:mem_encryption_model', 'hw:mem_encryption', 'hw_mem_encryption')),
+    ('tpm-model-without-version', None, None, 'warning', "Set hw:tpm_version (or the image's hw_tpm_version), or drop hw:tpm_model: alone it is ignored.", False, ('hw:tpm_model', 'hw:tpm_version', 'hw_tpm_version')),
+    ('tpm-secret-security-without-version', None, None, 'warning', "Set hw:tpm_version (or the image's hw_tpm_version), or drop hw:tpm_secret_security: alone it is ignored.", False, ('hw:tpm_secret_security', 'hw:tpm_version', 'hw_tpm_version')),
+    ('redirected-usb-ports-without-usb-model', None, None, 'warning', 'hw:redirected_usb_ports is read with hw:usb_model: set both, or neither.', False, ('hw:redirected_usb_ports', 'hw:usb_model')),
+    ('ephemeral-encryption-format-without-encryption', None, None, 'warning', "Turn ephemeral encryption on (hw:ephemeral_encryption or the image's hw_ephemeral_encryption), or drop hw:ephemeral_encryption_format: alone it is ignored.", False, ('hw:ephemeral_encryption_format', 'hw:ephemeral_encryption', 'hw_ephemeral_encryption')),
+    ('maxphysaddr-bits-without-mode', None, None, 'warning', 'hw:maxphysaddr_bits is read with hw:maxphysaddr_mode: set both, or neither.', False, ('hw:maxphysaddr_bits', 'hw:maxphysaddr_mode')),
+    ('rng-rate-bytes-without-period', None, None, 'warning', 'hw_rng:rate_bytes is read with hw_rng:rate_period: set both, or neither.', False, ('hw_rng:rate_bytes', 'hw_rng:rate_period')),
+    ('rng-rate-period-without-bytes', None, None, 'warning', 'hw_rng:rate_period is read with hw_rng:rate_bytes: set both, or neither.', False, ('hw_rng:rate_period', 'hw_rng:rate_bytes')),
+    ('cpu-shares-share-without-level', None, None, 'warning', 'quota:cpu_shares_share is read with quota:cpu_shares_level: set both, or neither.', False, ('quota:cpu_shares_share', 'quota:cpu_shares_level')),
+    ('memory-shares-share-without-level', None, None, 'warning', 'quota:memory_shares_share is read with quota:memory_shares_level: set both, or neither.', False, ('quota:memory_shares_share', 'quota:memory_shares_level')),
+    ('disk-io-shares-share-without-level', None, None, 'warning', 'quota:disk_io_shares_share is read with quota:disk_io_shares_level: set both, or neither.', False, ('quota:disk_io_shares_share', 'quota:disk_io_shares_level')),
+    ('vif-shares-share-without-level', None, None, 'warning', 'quota:vif_shares_share is read with quota:vif_shares_level: set both, or neither.', False, ('quota:vif_shares_share', 'quota:vif_shares_level')),
+    ('cpu-quota-without-period', None, None, 'warning', 'quota:cpu_quota is read with quota:cpu_period: set both, or neither.', False, ('quota:cpu_quota', 'quota:cpu_period')),
+    ('vif-inbound-peak-without-average', None, None, 'warning', 'quota:vif_inbound_peak is read with quota:vif_inbound_average: set both, or neither.', False, ('quota:vif_inbound_peak', 'quota:vif_inbound_average')),
+    ('vif-inbound-burst-without-average', None, None, 'warning', 'quota:vif_inbound_burst is read with quota:vif_inbound_average: set both, or neither.', False, ('quota:vif_inbound_burst', 'quota:vif_inbound_average')),
+    ('vif-outbound-peak-without-average', None, None, 'warning', 'quota:vif_outbound_peak is read with quota:vif_outbound_average: set both, or neither.', False, ('quota:vif_outbound_peak', 'quota:vif_outbound_average')),
+    ('vif-outbound-burst-without-average', None, None, 'warning', 'quota:vif_outbound_burst is read with quota:vif_outbound_average: set both, or neither.', False, ('quota:vif_outbound_burst', 'quota:vif_outbound_average')),
+    ('disk-read-bytes-with-total', None, None, 'warning', 'Set either quota:disk_total_bytes_sec or quota:disk_read_bytes_sec: libvirt does not take a total limit with a read or write limit of the same kind, and the guest fails to start on the host.', False, ('quota:disk_read_bytes_sec', 'quota:disk_total_bytes_sec')),
+    ('disk-write-bytes-with-total', None, None, 'warning', 'Set either quota:disk_total_bytes_sec or quota:disk_write_bytes_sec: libvirt does not take a total limit with a read or write limit of the same kind, and the guest fails to start on the host.', False, ('quota:disk_write_bytes_sec', 'quota:disk_total_bytes_sec')),
+    ('disk-read-iops-with-total', None, None, 'warning', 'Set either quota:disk_total_iops_sec or quota:disk_read_iops_sec: libvirt does not take a total limit with a read or write limit of the same kind, and the guest fails to start on the host.', False, ('quota:disk_read_iops_sec', 'quota:disk_total_iops_sec')),
+    ('disk-write-iops-with-total', None, None, 'warning', 'Set either quota:disk_total_iops_sec or quota:disk_write_iops_sec: libvirt does not take a total limit with a read or write limit of the same kind, and the guest fails to start on the host.', False, ('quota:disk_write_iops_sec', 'quota:disk_total_iops_sec')),
 )
 
 TRIGGERS = {
@@ -278,16 +366,17 @@ TRIGGERS = {
     'hw:cpu_max_sockets': (14, 17, 56),
     'hw:cpu_max_threads': (16, 19, 56),
     'hw:cpu_policy': (21, 22, 25, 29, 30, 31, 32, 33, 34, 39, 40, 41, 42, 43, 44, 45, 46),
-    'hw:cpu_realtime': (13, 32, 33, 34),
-    'hw:cpu_realtime_mask': (13, 32, 33, 34),
+    'hw:cpu_realtime': (13, 32, 33, 34, 59),
+    'hw:cpu_realtime_mask': (13, 32, 33, 34, 59),
     'hw:cpu_thread_policy': (23, 28, 29),
     'hw:emulator_threads_policy': (13, 27, 30),
-    'hw:ephemeral_encryption': (49, 50),
-    'hw:ephemeral_encryption_format': (50,),
+    'hw:ephemeral_encryption': (49, 50, 64),
+    'hw:ephemeral_encryption_format': (50, 64),
     'hw:locked_memory': (37, 38),
-    'hw:maxphysaddr_mode': (55,),
-    'hw:mem_encryption': (5, 6, 7, 8, 9, 10),
-    'hw:mem_encryption_model': (6, 9, 10),
+    'hw:maxphysaddr_bits': (65,),
+    'hw:maxphysaddr_mode': (55, 65),
+    'hw:mem_encryption': (5, 6, 7, 8, 9, 10, 60),
+    'hw:mem_encryption_model': (6, 9, 10, 60),
     'hw:mem_page_size': (36, 38, 39, 40, 41, 42, 43, 44, 45, 46),
     'hw:numa_cpus.N': (39, 41, 42, 43, 44, 45, 46),
     'hw:numa_mem.N': (40, 41, 42, 43, 44, 45, 46),
@@ -295,12 +384,13 @@ TRIGGERS = {
     'hw:pci_numa_affinity_policy': (47,),
     'hw:pmem': (39, 40, 41, 42, 43, 44, 45, 46),
     'hw:pmu': (11,),
-    'hw:redirected_usb_ports': (58,),
+    'hw:redirected_usb_ports': (58, 63),
     'hw:serial_port_count': (12,),
     'hw:sound_model': (48,),
-    'hw:tpm_model': (52, 53),
-    'hw:tpm_version': (51, 52, 53),
-    'hw:usb_model': (57,),
+    'hw:tpm_model': (52, 53, 61),
+    'hw:tpm_secret_security': (62,),
+    'hw:tpm_version': (51, 52, 53, 61, 62),
+    'hw:usb_model': (57, 63),
     'hw:vif_multiqueue_enabled': (20,),
     'hw:virtio_packed_ring': (2,),
     'hw_cpu_cores': (18,),
@@ -312,14 +402,14 @@ TRIGGERS = {
     'hw_cpu_sockets': (17,),
     'hw_cpu_thread_policy': (23, 28, 29),
     'hw_cpu_threads': (19,),
-    'hw_ephemeral_encryption': (49, 50),
+    'hw_ephemeral_encryption': (49, 50, 64),
     'hw_ephemeral_encryption_format': (50,),
     'hw_firmware_stateless': (9,),
     'hw_firmware_type': (7, 9),
     'hw_locked_memory': (37, 38),
     'hw_machine_type': (8,),
     'hw_maxphysaddr_mode': (55,),
-    'hw_mem_encryption': (5, 6, 7, 8, 9, 10),
+    'hw_mem_encryption': (5, 6, 7, 8, 9, 10, 60),
     'hw_mem_encryption_model': (6, 9, 10),
     'hw_mem_page_size': (36, 38),
     'hw_numa_cpus': (39,),
@@ -330,10 +420,12 @@ TRIGGERS = {
     'hw_pci_numa_affinity_policy': (47,),
     'hw_pmu': (11,),
     'hw_redirected_usb_ports': (58,),
+    'hw_rng:rate_bytes': (66, 67),
+    'hw_rng:rate_period': (66, 67),
     'hw_serial_port_count': (12,),
     'hw_sound_model': (48,),
     'hw_tpm_model': (52, 53),
-    'hw_tpm_version': (51, 52, 53),
+    'hw_tpm_version': (51, 52, 53, 61, 62),
     'hw_usb_model': (57,),
     'hw_video_model': (10,),
     'hw_vif_multiqueue_enabled': (20,),
@@ -344,6 +436,28 @@ TRIGGERS = {
     'img_config_drive': (0,),
     'os:secure_boot': (54,),
     'os_secure_boot': (54,),
+    'quota:cpu_period': (72,),
+    'quota:cpu_quota': (72,),
+    'quota:cpu_shares_level': (68,),
+    'quota:cpu_shares_share': (68,),
+    'quota:disk_io_shares_level': (70,),
+    'quota:disk_io_shares_share': (70,),
+    'quota:disk_read_bytes_sec': (77,),
+    'quota:disk_read_iops_sec': (79,),
+    'quota:disk_total_bytes_sec': (77, 78),
+    'quota:disk_total_iops_sec': (79, 80),
+    'quota:disk_write_bytes_sec': (78,),
+    'quota:disk_write_iops_sec': (80,),
+    'quota:memory_shares_level': (69,),
+    'quota:memory_shares_share': (69,),
+    'quota:vif_inbound_average': (73, 74),
+    'quota:vif_inbound_burst': (74,),
+    'quota:vif_inbound_peak': (73,),
+    'quota:vif_outbound_average': (75, 76),
+    'quota:vif_outbound_burst': (76,),
+    'quota:vif_outbound_peak': (75,),
+    'quota:vif_shares_level': (71,),
+    'quota:vif_shares_share': (71,),
     'resources:PCPU': (25, 26, 27, 29, 30, 31, 32, 33, 34, 39, 40, 41, 42, 43, 44, 45, 46),
     'resources:VCPU': (25, 26, 29, 30, 31, 32, 33, 34, 39, 40, 41, 42, 43, 44, 45, 46),
     'trait:HW_CPU_HYPERTHREADING': (28, 29),

@@ -166,13 +166,16 @@ def rule_findings(
     view = View(flavor, image, props)
     findings = []
     for index, what in broken(view, flavor.extra_specs, props, _triggered(flavor, image)):
-        name, nova_exception, phase, fix, asks_image, candidates = RULES[index]
+        name, nova_exception, phase, severity, fix, asks_image, candidates = RULES[index]
         keys = involved(candidates, view)
+        if image is None and asks_image:
+            # What the flavor asks of its image: any image that meets it will do.
+            severity = "warning"
         findings.append(
             FlavorFinding(
                 code=name,
                 message=f"{what}. {fix}",
-                severity="warning" if image is None and asks_image else "error",
+                severity=severity,
                 location=Location(path=keys[0] if keys else None),
                 keys=keys,
                 nova_exception=nova_exception,

@@ -160,7 +160,7 @@ def _size_cause(
     rule_index, image_field, limit_field, scale, when = size_rule
     if when is not None and not when(View(flavor, None, {}), flavor.extra_specs, {}):
         return
-    code, nova_exception, phase, fix, _, _ = RULES[rule_index]
+    code, nova_exception, phase, _, fix, _, _ = RULES[rule_index]
     flavor_limit = getattr(flavor, limit_field)
     count, examples = sizes.above(flavor_limit * scale)
     if not count:

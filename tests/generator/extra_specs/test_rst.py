@@ -244,25 +244,17 @@ def test_virt_drivers_are_listed():
     assert field(small(), "Virt drivers") == []
 
 
-def test_requires_are_references_to_the_required_specs():
-    assert field(SPECS["hw:numa_cpus.{id}"], "Requires") == [
-        "   :Requires: :onespec:extra-spec:`hw:numa_nodes`, :onespec:extra-spec:`hw:numa_mem.{id}`"
-    ]
+def test_the_rules_with_other_keys_are_listed_with_how_they_bite():
+    (line,) = field(SPECS["hw:locked_memory"], "Rules with other keys")
+    assert "``locked-memory-needs-page-size`` (Nova raises LockMemoryForbidden)" in line
+    (line,) = field(SPECS["quota:disk_read_bytes_sec"], "Rules with other keys")
+    assert line == "   :Rules with other keys: ``disk-read-bytes-with-total`` (a warning)"
+    assert field(SPECS["hw:watchdog_action"], "Rules with other keys") == []
 
 
-def test_conflicts_are_references_to_the_conflicting_specs():
-    assert field(SPECS["quota:disk_read_bytes_sec"], "Conflicts with") == [
-        "   :Conflicts with: :onespec:extra-spec:`quota:disk_total_bytes_sec`"
-    ]
-    assert field(SPECS["hw:cpu_policy"], "Conflicts with") == []
-    assert field(SPECS["hw:cpu_policy"], "Requires") == []
-
-
-def test_every_in_tree_relation_is_a_reference():
-    for spec in in_tree():
-        text = text_of(spec)
-        for name in (*spec.requires, *spec.conflicts):
-            assert f":onespec:extra-spec:`{name}`" in text, (spec.name, name)
+def test_a_per_node_key_lists_the_rules_of_its_nodes():
+    (line,) = field(SPECS["hw:numa_cpus.{id}"], "Rules with other keys")
+    assert "``numa-cpu-duplicated`` (Nova raises ImageNUMATopologyCPUDuplicates)" in line
 
 
 def test_the_status_of_a_supported_spec_with_and_without_since():
@@ -344,8 +336,6 @@ def test_fields_come_in_the_documented_order():
         name="test:{n}",
         parameters=[{"name": "n", "type": int}],
         virt_drivers=["libvirt"],
-        requires=["test:other"],
-        conflicts=["test:third"],
         status=Status(since="1.0"),
     )
     names = [line.split(":")[1] for line in lines_of(spec) if line.startswith("   :")]
@@ -359,8 +349,6 @@ def test_fields_come_in_the_documented_order():
         "Value",
         "Parameters",
         "Virt drivers",
-        "Requires",
-        "Conflicts with",
         "Status",
     ]
 

@@ -101,3 +101,50 @@ def test_the_command_line_reports_exception_and_phase(tmp_path):
         )
     )
     assert CliRunner().invoke(cli, ["validate", "flavor", str(flavor)]).exit_code == 0
+
+
+def warnings_of(specs, props=None):
+    flavor = {"vcpus": 4, "ram": 4096, "disk": 10, "extra_specs": specs}
+    image = None if props is None else {"properties": props}
+    return [f for f in validate_flavor(flavor, image) if f.severity == "warning"]
+
+
+@pytest.mark.parametrize(
+    ("specs", "props", "code"),
+    [
+        ({"hw:cpu_realtime_mask": "^0"}, None, "realtime-mask-without-realtime"),
+        ({"hw:tpm_model": "tpm-crb"}, None, "tpm-model-without-version"),
+        ({"quota:cpu_quota": "10000"}, None, "cpu-quota-without-period"),
+        (
+            {"quota:disk_write_iops_sec": "100", "quota:disk_total_iops_sec": "200"},
+            None,
+            "disk-write-iops-with-total",
+        ),
+        (
+            {"hw:ephemeral_encryption_format": "luks"},
+            {},
+            "ephemeral-encryption-format-without-encryption",
+        ),
+    ],
+)
+def test_a_key_that_counts_only_with_another_is_a_warning_nova_does_not_raise(specs, props, code):
+    (finding,) = warnings_of(specs, props)
+    assert finding.code == code
+    assert (finding.nova_exception, finding.phase) == (None, None)
+    assert set(finding.keys) <= set(specs)
+
+
+@pytest.mark.parametrize(
+    ("specs", "props"),
+    [
+        (
+            {"hw:cpu_realtime_mask": "^0", "hw:cpu_realtime": "yes", "hw:cpu_policy": "dedicated"},
+            None,
+        ),
+        ({"hw:tpm_model": "tpm-crb"}, {"hw_tpm_version": "2.0"}),
+        ({"quota:cpu_quota": "10000", "quota:cpu_period": "20000"}, None),
+        ({"hw:ephemeral_encryption_format": "luks"}, {"hw_ephemeral_encryption": "true"}),
+    ],
+)
+def test_the_key_it_counts_with_silences_the_warning(specs, props):
+    assert warnings_of(specs, props) == []
