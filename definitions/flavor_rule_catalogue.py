@@ -848,19 +848,15 @@ WARNINGS: tuple = (
         "Turn memory encryption on (hw:mem_encryption or the image's hw_mem_encryption), or "
         "drop hw:mem_encryption_model: alone it is ignored.",
     ),
-    _takes_effect_with(
-        "tpm-model-without-version",
-        "hw:tpm_model",
-        Present(Fact("tpm_version")),
-        "Set hw:tpm_version (or the image's hw_tpm_version), or drop hw:tpm_model: alone it "
-        "is ignored.",
-    ),
-    _takes_effect_with(
-        "tpm-secret-security-without-version",
-        "hw:tpm_secret_security",
-        Present(Fact("tpm_version")),
-        "Set hw:tpm_version (or the image's hw_tpm_version), or drop hw:tpm_secret_security: "
-        "alone it is ignored.",
+    *(
+        _takes_effect_with(
+            f"{name.replace('_', '-')}-without-version",
+            f"hw:{name}",
+            Present(Fact("tpm_version")),
+            f"Set hw:tpm_version (or the image's hw_tpm_version), or drop hw:{name}: alone it "
+            "is ignored.",
+        )
+        for name in ("tpm_model", "tpm_secret_security")
     ),
     _needs_key("redirected-usb-ports-without-usb-model", "hw:redirected_usb_ports", "hw:usb_model"),
     _takes_effect_with(
