@@ -4,7 +4,7 @@ Glance holds every property as a string; Nova reads the 86 it knows, each by its
 as ``FlexibleBoolean`` (anything but a true spelling is false), integers, enumerations, CPU lists
 written one per node (``hw_numa_cpus.0``, ``.1``, ... up to the first missing), and
 ``trait:NAME=required`` as ``traits_required``. A property Nova cannot read is a finding here:
-Nova would fail to build the image's metadata and refuse the server.
+Nova would fail to build the image's metadata and refuse the server (``InvalidRequest``).
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ from onespec.validators_runtime.problems import Location, did_you_mean
 NUMA_NODES_MAX = 128
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
 _INTEGER = re.compile(r"[-+]?[0-9]{1,18}")
+#: Properties server create reads as Glance holds them, before it types the image: an
+#: unknown config-drive policy is InvalidImageConfigDrive first, so the rules see the raw value.
+READ_RAW = frozenset({"img_config_drive"})
 #: The per-node properties, typed as lists from ``NAME.0``, ``NAME.1``, ...
 _PER_NODE = ("hw_numa_cpus", "hw_numa_mem")
 _PREFIXES = ("hw_", "os_", "img_")
@@ -53,7 +56,9 @@ def _invalid(name: str, value: Any, why: str) -> FlavorFinding:
         location=Location(path=name),
         value=value,
         keys=(name,),
-        nova_exception="ValueError",
+        # Server create types the properties (ImageMeta.from_dict) and answers a ValueError
+        # with InvalidRequest, HTTP 400.
+        nova_exception="InvalidRequest",
         phase="api",
     )
 
@@ -121,6 +126,8 @@ def typed_properties(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[Flavo
             result, why = _typed(name, kind, enum, value)
             if why is not None:
                 findings.append(_invalid(name, value, why))
+                if name in READ_RAW:
+                    typed[name] = value
             elif name != "traits_required":
                 typed[name] = result
     if per_node:
