@@ -348,7 +348,7 @@ class ExtraSpec:
 
     ``virt_drivers`` is documentation only. How a key depends on or excludes another is not
     said here: those are rules between keys, enforced, in
-    :mod:`onespec.definitions.flavor_rule_catalogue`.
+    ``onespec.definitions.flavor_rule_catalogue``.
     ``namespace`` is derived from the name when it is not given: the text before the first colon,
     without its parameters (``trait{group}:HW_CPU_X86_AVX`` belongs to ``trait``); keys without a
     colon belong to the unnamed namespace ``""``.
