@@ -103,6 +103,11 @@ class Image:
     name: str | None = None
 
 
+def _is_mapping(value: Any) -> bool:
+    """A mapping; a plain dict (what JSON gives) without the slower abstract-class check."""
+    return type(value) is dict or isinstance(value, Mapping)
+
+
 def _count(raw: Any, where: str, *, required: bool) -> int:
     if type(raw) is int:
         return raw
@@ -134,7 +139,7 @@ def _specs(raw: Any, where: str) -> dict[str, str]:
                 raise InputError(f"{where}: {part!r} is not KEY='VALUE'")
             specs[key.strip()] = value.strip().strip("'\"")
         return specs
-    if not isinstance(raw, Mapping):
+    if not _is_mapping(raw):
         raise InputError(f"{where} must be a mapping of extra specs, not {type(raw).__name__}")
     specs = {}
     for key, value in raw.items():
@@ -155,9 +160,9 @@ def _specs(raw: Any, where: str) -> dict[str, str]:
 
 def _unwrapped(document: Any, name: str, where: str) -> tuple[Mapping[str, Any], str]:
     """The document, or what it wraps under its one key ``name`` (Nova's and Glance's shape)."""
-    if isinstance(document, Mapping) and len(document) == 1 and name in document:
+    if _is_mapping(document) and len(document) == 1 and name in document:
         document, where = document[name], f"{where}.{name}"
-    if not isinstance(document, Mapping):
+    if not _is_mapping(document):
         raise InputError(f"{where} must be a mapping, not {type(document).__name__}")
     return document, where
 
@@ -200,7 +205,7 @@ def read_image(document: Any, where: str = "image") -> Image:
         if isinstance(key, str) and key not in IMAGE_FIELDS
     }
     nested = document.get("properties", document.get("Properties"))
-    if isinstance(nested, Mapping):
+    if _is_mapping(nested):
         properties.update({k: v for k, v in nested.items() if isinstance(k, str)})
     elif nested is not None and not isinstance(nested, str):
         raise InputError(f"{where}.properties must be a mapping")
