@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from onespec.validators_runtime._generated import components as facts
+from onespec.validators_runtime.problems import Location, Problem, closest, did_you_mean
 
 _ACTION = re.compile(facts.ACTION_PATTERN)
 _TOOL = re.compile(facts.TOOL_PATTERN)
@@ -36,31 +37,26 @@ class ComponentError(ValueError):
     """Something about a software component is wrong: the root of this area's errors."""
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One problem, where it is (a JSON path such as ``configs[1].actions[0]``) and what it is.
+#: The codes of this area's problems: ``wrong-type``, ``unknown-field``, ``missing-field``,
+#: ``empty``, ``invalid-action``, ``duplicate-action``, ``invalid-tool``, ``not-executable``,
+#: ``invalid-name``, ``reserved-name``, ``duplicate-name``, ``invalid-type``, ``invalid-value``
+#: and ``unresolvable``.
 
-    ``code`` names the rule: ``wrong-type``, ``unknown-field``, ``missing-field``, ``empty``,
-    ``invalid-action``, ``duplicate-action``, ``invalid-tool``, ``not-executable``,
-    ``invalid-name``, ``reserved-name``, ``duplicate-name``, ``invalid-type``,
-    ``invalid-value`` or ``unresolvable``.
-    """
 
-    path: str
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path or '(the properties)'}: {self.message}"
-
-    def to_dict(self) -> dict[str, str]:
-        return {"path": self.path, "code": self.code, "message": self.message}
+def problem_at(
+    path: str, code: str, message: str, *, value: Any = None, suggestion: str | None = None
+) -> Problem:
+    """A problem in a component's properties, in the shape every area reports in: its location's
+    ``path`` is the JSON path inside the properties (``configs[1].actions[0]``; empty for the
+    properties themselves)."""
+    return Problem(code, message, location=Location(path=path), value=value, suggestion=suggestion)
 
 
 class ComponentValidationError(ComponentError):
     """A component (or what a deployment is asked to deliver) is invalid.
 
-    ``problems`` lists every problem, each with its JSON path; ``name`` is the component's.
+    ``problems`` lists every problem (:func:`problem_at`), each with its JSON path;
+    ``name`` is the component's.
     """
 
     def __init__(
@@ -74,7 +70,8 @@ class ComponentValidationError(ComponentError):
         )
         subject = self.subject
         summary = f"{subject} is invalid ({count} problem{'s' if count != 1 else ''}):"
-        super().__init__(" ".join([summary, *(str(p) for p in self.problems)]))
+        said = (f"{p.location.path or '(the properties)'}: {p.message}" for p in self.problems)
+        super().__init__(" ".join([summary, *said]))
 
 
 @dataclass(frozen=True, eq=False)
@@ -333,25 +330,6 @@ def child(path: str, key: Any) -> str:
     return f"{path}[{text}]"
 
 
-def _closest(word: Any, choices: Iterable[str]) -> str | None:
-    if not isinstance(word, str):
-        return None
-    choices = list(choices)
-    folded = {choice.lower().replace("_", ""): choice for choice in choices}
-    key = word.lower().replace("_", "").replace("-", "")
-    if key in folded:
-        return folded[key]
-    import difflib
-
-    matches = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return matches[0] if matches else None
-
-
-def _hint(word: Any, choices: Iterable[str]) -> str:
-    suggestion = _closest(word, choices)
-    return f" Did you mean {suggestion!r}?" if suggestion else ""
-
-
 def _names(items: Iterable[str]) -> str:
     items = list(items)
     if len(items) <= 1:
@@ -368,8 +346,10 @@ class _Checker:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
 
-    def add(self, path: str, code: str, message: str) -> None:
-        self.problems.append(Problem(path, code, message))
+    def add(
+        self, path: str, code: str, message: str, *, value: Any = None, suggestion: Any = None
+    ) -> None:
+        self.problems.append(problem_at(path, code, message, value=value, suggestion=suggestion))
 
     def mapping(self, value: Any, path: str, shape: str) -> Mapping[Any, Any] | None:
         """``value`` when it is a mapping of ``shape``'s fields (problems noted), else None."""
@@ -390,7 +370,9 @@ class _Checker:
                     child(path, key),
                     "unknown-field",
                     f"{key!r} is not a field of {title}, which takes "
-                    f"{_names(fields)}.{_hint(key, fields)}",
+                    f"{_names(fields)}.{did_you_mean(key, fields)}",
+                    value=key,
+                    suggestion=closest(key, fields),
                 )
         for name, spec in fields.items():
             if spec["required"] and name not in value:
@@ -611,7 +593,9 @@ def _check_type(checker: _Checker, entry: Mapping[Any, Any], path: str, shape: s
             child(path, "type"),
             "invalid-type",
             f"{value!r} is not a type; {_SHAPE_TITLES[shape]} has one of "
-            f"{_names(facts.INPUT_TYPES)}.{_hint(value, facts.INPUT_TYPES)}",
+            f"{_names(facts.INPUT_TYPES)}.{did_you_mean(value, facts.INPUT_TYPES)}",
+            value=value,
+            suggestion=closest(value, facts.INPUT_TYPES),
         )
         return None
     return value
@@ -715,4 +699,4 @@ def iter_problems(error: BaseException) -> Iterator[Problem]:
     if isinstance(error, ComponentValidationError):
         yield from error.problems
     else:
-        yield Problem("", "invalid-value", str(error))
+        yield problem_at("", "invalid-value", str(error))
