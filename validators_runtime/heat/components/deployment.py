@@ -18,14 +18,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from onespec.validators_runtime._generated import components as facts
-from onespec.validators_runtime.heat.components.validation import (
+from onespec.validators_runtime.heat.components.model import (
     Component,
     ComponentValidationError,
     Problem,
     Unresolved,
-    child,
     json_default,
     problem_at,
+)
+from onespec.validators_runtime.heat.components.validation import (
+    child,
     type_problem,
     validate_component,
 )

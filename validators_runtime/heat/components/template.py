@@ -7,7 +7,7 @@ functions, ``get_file`` is read from disk -- relative to the template, and never
 *files root* (by default the template's directory) -- and ``get_param`` takes the value given
 on the command line or the parameter's default. Every other function is a value Heat computes
 while the stack runs: it becomes
-:class:`~onespec.validators_runtime.heat.components.validation.Unresolved`, which the checks accept.
+:class:`~onespec.validators_runtime.heat.components.model.Unresolved`, which the checks accept.
 """
 
 from __future__ import annotations
@@ -21,14 +21,16 @@ from typing import Any
 from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import components as facts
 from onespec.validators_runtime.heat import hot_loader
-from onespec.validators_runtime.heat.components.validation import (
+from onespec.validators_runtime.heat.components.model import (
     Component,
     ComponentError,
     ComponentValidationError,
     Problem,
     Unresolved,
-    child,
     problem_at,
+)
+from onespec.validators_runtime.heat.components.validation import (
+    child,
     validate_component,
 )
 
