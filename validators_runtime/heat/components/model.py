@@ -37,8 +37,9 @@ def problem_at(
 class ComponentValidationError(ComponentError):
     """A component (or what a deployment is asked to deliver) is invalid.
 
-    ``problems`` lists every problem (:func:`problem_at`), each with its JSON path;
-    ``name`` is the component's.
+    ``problems`` lists every problem, each a
+    :class:`~onespec.validators_runtime.problems.Problem` whose location's ``path`` is its place
+    in the properties; ``name`` is the component's.
     """
 
     def __init__(
