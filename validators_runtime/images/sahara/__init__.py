@@ -35,6 +35,7 @@ around a plugin's validation). This module is the interface; import from it.
 from __future__ import annotations
 
 from onespec.validators_runtime.images.model import ImageValidator
+from onespec.validators_runtime.images.sahara import validators as _validators
 from onespec.validators_runtime.images.sahara.exceptions import (
     ImageArgumentError,
     ImageValidationError,
@@ -52,8 +53,6 @@ from onespec.validators_runtime.images.sahara.remotes import (
     as_remote,
 )
 from onespec.validators_runtime.images.sahara.validators import (
-    DISTRO_KEY,
-    TEST_ONLY_KEY,
     ImageArgument,
     Package,
     SaharaAllValidator,
@@ -69,6 +68,11 @@ from onespec.validators_runtime.images.sahara.validators import (
     ValidationAttemptFailed,
     get_validator_map,
 )
+
+#: The variable Sahara's validators put the distribution in (scripts read ``$distro``).
+DISTRO_KEY: str = _validators.DISTRO_KEY
+#: The variable Sahara's validators put the mode in (scripts read ``$test_only``).
+TEST_ONLY_KEY: str = _validators.TEST_ONLY_KEY
 
 __all__ = [
     "DISTRO_KEY",

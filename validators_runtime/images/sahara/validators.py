@@ -27,9 +27,9 @@ from onespec.validators_runtime.images.sahara.exceptions import (
 from onespec.validators_runtime.images.sahara.remotes import as_remote, distro_of
 from onespec.validators_runtime.images.spec import build_one
 
-#: The variable Sahara's validators put the distribution in (scripts read ``$distro``).
+# The variables Sahara's validators put the distribution and the mode in; the interface
+# (``sahara.DISTRO_KEY``, ``sahara.TEST_ONLY_KEY``) documents them.
 DISTRO_KEY = "distro"
-#: The variable Sahara's validators put the mode in (scripts read ``$test_only``).
 TEST_ONLY_KEY = "test_only"
 
 
