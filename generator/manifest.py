@@ -25,6 +25,7 @@ from onespec.generator.extra_specs import metadefs
 from onespec.generator.extra_specs import runtime as extra_specs_runtime
 from onespec.generator.extra_specs.schema import FLAVOR_EXTRA_SPECS, flavor_extra_specs_schema
 from onespec.generator.flavors import image_metadefs
+from onespec.generator.flavors.flavor_schema import FLAVOR_SCHEMA, flavor_schema
 from onespec.generator.flavors.schema import IMAGE_PROPERTIES_SCHEMA, image_properties_schema
 from onespec.generator.images import grammar as images
 from onespec.generator.outputs import Output
@@ -48,6 +49,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     **api_schemas.BUILDERS,
     images.SCHEMA_FILE: images.schema,
     IMAGE_PROPERTIES_SCHEMA: image_properties_schema,
+    FLAVOR_SCHEMA: flavor_schema,
 }
 
 
