@@ -318,18 +318,11 @@ def flavor_finding_schema() -> dict[str, Any]:
     it."""
     from onespec.definitions.flavor_rule_catalogue import RULES
     from onespec.definitions.flavor_rules import PHASES
-    from onespec.validators_runtime.problems import Severity
 
     return _closed(
         {
+            **problem_schema()["properties"],
             "code": {"enum": [rule.name for rule in RULES]},
-            "severity": {"enum": list(typing.get_args(Severity))},
-            "message": {"type": "string", "minLength": 1},
-            "file": {"type": ["string", "null"]},
-            "line": {"type": ["integer", "null"], "minimum": 1},
-            "path": {"type": ["string", "null"]},
-            "value": {},
-            "suggestion": {"type": ["string", "null"]},
             "keys": {"type": "array", "items": {"type": "string"}},
             "nova_exception": {"type": "string", "minLength": 1},
             "phase": {"enum": list(PHASES)},

@@ -118,21 +118,22 @@ def _some_key(pattern: str, value: dict[str, Any]) -> dict[str, Any]:
 
 
 def _all(*parts: Js) -> Js:
-    if any(part is False for part in parts):
-        return False
-    kept = [part for part in parts if part is not True]
-    if not kept:
-        return True
-    return kept[0] if len(kept) == 1 else {"allOf": kept}
+    return _joined(parts, "allOf", absorbing=False)
 
 
 def _any(*parts: Js) -> Js:
-    if any(part is True for part in parts):
-        return True
-    kept = [part for part in parts if part is not False]
+    return _joined(parts, "anyOf", absorbing=True)
+
+
+def _joined(parts: tuple[Js, ...], keyword: str, *, absorbing: bool) -> Js:
+    """``parts`` under ``keyword``, folding constants: the ``absorbing`` one decides the
+    whole (False for allOf, True for anyOf), the other one drops out."""
+    if any(part is absorbing for part in parts):
+        return absorbing
+    kept = [part for part in parts if not isinstance(part, bool)]
     if not kept:
-        return False
-    return kept[0] if len(kept) == 1 else {"anyOf": kept}
+        return not absorbing
+    return kept[0] if len(kept) == 1 else {keyword: kept}
 
 
 def _not(part: Js) -> Js:
