@@ -79,7 +79,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         How an extra-spec write checks the flavor's extra specs together: ``refuse`` (the
         default: a write that breaks a rule between keys is a 400), ``warn`` (stored, with
         ``Warning`` headers) or ``per-key`` (each key on its own only, as Nova does); see
-        :mod:`onespec.validators_runtime.service.flavor_check`.
+        ``onespec.validators_runtime.service.flavor_check`` and the API guide.
 
     Raises :class:`~onespec.validators_runtime.service.db.engine.StoreError` for an unusable
     database URL and :class:`~onespec.validators_runtime.service.policy.PolicyFileError` for a bad
