@@ -48,7 +48,7 @@ from onespec.definitions.flavor_rules import (
 from onespec.definitions.image_properties import BY_NAME as IMAGE_PROPERTIES
 from onespec.generator.extra_specs.schema import FLAVOR_EXTRA_SPECS
 from onespec.generator.schema import DIALECT, schema_id
-from onespec.generator.schema.patterns import integer_pattern, true_pattern
+from onespec.generator.schema.patterns import END, integer_pattern, true_pattern
 
 FLAVOR_SCHEMA = "flavor.schema.json"
 
@@ -101,9 +101,10 @@ READINGS: dict[str, str] = {
     ),
 }
 
-_VCPU_KEYS = r"^resources([1-9][0-9]*)?:VCPU$"
-_PCPU_KEYS = r"^resources([1-9][0-9]*)?:PCPU$"
-_HYPERTHREADING_KEYS = r"^trait([1-9][0-9]*)?:HW_CPU_HYPERTHREADING$"
+#: Keys under every group number, anchored at the very end as in both Python and ECMA-262.
+_VCPU_KEYS = rf"^resources([1-9][0-9]*)?:VCPU{END}"
+_PCPU_KEYS = rf"^resources([1-9][0-9]*)?:PCPU{END}"
+_HYPERTHREADING_KEYS = rf"^trait([1-9][0-9]*)?:HW_CPU_HYPERTHREADING{END}"
 _NONZERO = {
     "type": "string",
     "pattern": integer_pattern(None, None),

@@ -223,3 +223,51 @@ def test_generated_flavors_schema_and_runtime_agree(vcpus, specs):
         assert errors <= NOT_CARRIED, (extra, errors - NOT_CARRIED)
     else:
         assert errors, f"the schema refuses {document}, which the runtime accepts"
+
+
+def _patterns(node):
+    """Every regular expression of a schema: pattern values and patternProperties keys."""
+    if isinstance(node, dict):
+        found = [node["pattern"]] if isinstance(node.get("pattern"), str) else []
+        found += list(node.get("patternProperties", {}))
+        return found + [p for child in node.values() for p in _patterns(child)]
+    if isinstance(node, list):
+        return [p for child in node for p in _patterns(child)]
+    return []
+
+
+def test_every_pattern_means_the_same_in_ecma_262():
+    import json
+    import re
+    import subprocess
+
+    from tests.generator.extra_specs.test_schema import _NODE_SCRIPT, NODE
+
+    assert NODE is not None, "Node.js is needed to check the patterns against ECMA-262"
+    strings = [
+        *{value for specs in _VALUES.values() for value in specs},
+        *{key for key in _VALUES},
+        "resources12:PCPU",
+        "resources0:PCPU",
+        "resources:PCPU\n",
+        "trait3:HW_CPU_HYPERTHREADING",
+        " YES ",
+        "yes\n",
+        "0_0",
+        "-0",
+        "+1",
+        "1\u2028",
+    ]
+    pairs = [(pattern, strings) for pattern in sorted(set(_patterns(SCHEMA)))]
+    assert len(pairs) >= 6
+    done = subprocess.run(
+        [NODE, "-e", _NODE_SCRIPT],
+        input=json.dumps(pairs),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    for (pattern, tried), ecma in zip(pairs, json.loads(done.stdout)["u"], strict=True):
+        python = [re.search(pattern, s) is not None for s in tried]
+        assert python == ecma, pattern
