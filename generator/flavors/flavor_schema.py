@@ -44,6 +44,7 @@ from onespec.definitions.flavor_rules import (
     Spec,
     Truthy,
     TwinClash,
+    sources_of,
 )
 from onespec.definitions.image_properties import BY_NAME as IMAGE_PROPERTIES
 from onespec.generator.extra_specs.schema import FLAVOR_EXTRA_SPECS
@@ -250,8 +251,6 @@ def condition_schema(condition: Any) -> Js:
 
 def _asks_the_image(rule: Requires) -> bool:
     """What the runtime reports as a warning for a flavor alone: a demand on the image."""
-    from onespec.definitions.flavor_rules import sources_of
-
     return all(isinstance(source, Prop) for source in sources_of(rule.needs))
 
 
