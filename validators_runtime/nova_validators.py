@@ -348,6 +348,21 @@ load_validators()
 _FLAVOR_FIELDS = ("name", "vcpus", "memory_mb", "root_gb", "ephemeral_gb", "swap", "extra_specs")
 
 
+def _object_fields(flavor: Any) -> dict[str, Any]:
+    """The fields of Nova's ``Flavor`` object that are set. An unset field is left out rather
+    than read: reading it would make the object lazy-load it from the database, which a flavor
+    being built (or one without a context) cannot do."""
+    is_set = getattr(flavor, "obj_attr_is_set", None)
+    fields = {}
+    for name in _FLAVOR_FIELDS:
+        if is_set is not None and not is_set(name):
+            continue
+        value = getattr(flavor, name, None)
+        if value is not None:
+            fields[name] = value
+    return fields
+
+
 def validate_whole_flavor(flavor: Any, image: Mapping[str, Any] | None = None) -> list[Any]:
     """Opt-in: check the whole flavor, and the flavor with the image it boots, at once.
 
@@ -362,7 +377,7 @@ def validate_whole_flavor(flavor: Any, image: Mapping[str, Any] | None = None) -
     from onespec.validators_runtime.flavors import validate_flavor
 
     if not isinstance(flavor, Mapping):
-        flavor = {name: flavor.get(name) for name in _FLAVOR_FIELDS if flavor.get(name) is not None}
+        flavor = _object_fields(flavor)
     findings = validate_flavor(flavor, image)
     errors = [f for f in findings if f.severity == "error"]
     if errors:

@@ -148,6 +148,7 @@ def _operation(
     *,
     body: tuple[str, str] | None = None,
     microversioned: bool = False,
+    flavor_warnings: bool = False,
 ) -> dict[str, Any]:
     available = _parameters()
     names = list(parameters)
@@ -175,8 +176,24 @@ def _operation(
                         "schema": {"type": "string", "pattern": anchored(_RESPONSE_MICROVERSION)},
                     }
                 }
+    if flavor_warnings:
+        for code, response in responses.items():
+            if code.startswith("2"):
+                response.setdefault("headers", {})["Warning"] = _FLAVOR_WARNING
     operation["responses"] = responses
     return operation
+
+
+#: What an extra-spec write warns about, in headers so that the bodies stay Nova's.
+_FLAVOR_WARNING = {
+    "description": (
+        "One per warning of the whole-flavor check (service/flavor_check.py): a rule between "
+        "keys the flavor already broke before this write, or that the write breaks when the "
+        "service warns instead of refusing, or what the flavor asks of an image; as "
+        '299 onespec "RULE: MESSAGE (NOVA_EXCEPTION, PHASE)".'
+    ),
+    "schema": {"type": "string"},
+}
 
 
 def _paths() -> dict[str, Any]:
@@ -285,6 +302,7 @@ def _paths() -> dict[str, Any]:
                 },
                 body=("flavor-extra-specs-body.schema.json", "The extra specs to set."),
                 microversioned=True,
+                flavor_warnings=True,
             ),
             "put": _operation(
                 "PUT",
@@ -298,6 +316,7 @@ def _paths() -> dict[str, Any]:
                 },
                 body=("flavor-extra-specs-body.schema.json", "The flavor's new extra specs."),
                 microversioned=True,
+                flavor_warnings=True,
             ),
         },
         spec: {
@@ -325,6 +344,7 @@ def _paths() -> dict[str, Any]:
                 },
                 body=("flavor-extra-spec-body.schema.json", "The key in the URL and its value."),
                 microversioned=True,
+                flavor_warnings=True,
             ),
             "delete": _operation(
                 "DELETE",
@@ -337,6 +357,7 @@ def _paths() -> dict[str, Any]:
                     **_errors("400", "401", "403", "404", "406"),
                 },
                 microversioned=True,
+                flavor_warnings=True,
             ),
         },
     }
