@@ -48,6 +48,13 @@ ENTRIES: tuple[CatalogEntry, ...] = (
         (*_yaml_names("*.extra-specs"), "*.extra-specs.json"),
     ),
     CatalogEntry(
+        "flavor.schema.json",
+        "onespec whole flavor",
+        "A whole flavor (vcpus, ram, extra specs), as Nova's API or `openstack flavor show` "
+        "gives it: each extra spec, and the rules between keys that JSON Schema can state.",
+        (*_yaml_names("*.flavor"), "*.flavor.json"),
+    ),
+    CatalogEntry(
         "hot-capabilities.schema.json",
         "onespec HOT template capabilities",
         "A Heat Orchestration Template; its capabilities section, which environments "

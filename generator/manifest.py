@@ -10,6 +10,7 @@ import only the shared helpers (``onespec.generator.schema``, ``onespec.generato
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +27,7 @@ from onespec.generator.extra_specs import runtime as extra_specs_runtime
 from onespec.generator.extra_specs.schema import FLAVOR_EXTRA_SPECS, flavor_extra_specs_schema
 from onespec.generator.flavors import image_metadefs
 from onespec.generator.flavors import runtime as flavors_runtime
+from onespec.generator.flavors.flavor_schema import FLAVOR_SCHEMA, flavor_schema
 from onespec.generator.flavors.schema import IMAGE_PROPERTIES_SCHEMA, image_properties_schema
 from onespec.generator.images import grammar as images
 from onespec.generator.outputs import Output
@@ -49,6 +51,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     **api_schemas.BUILDERS,
     images.SCHEMA_FILE: images.schema,
     IMAGE_PROPERTIES_SCHEMA: image_properties_schema,
+    FLAVOR_SCHEMA: flavor_schema,
 }
 
 
@@ -57,6 +60,24 @@ def render_schemas() -> dict[Path, str]:
     files = {DIRECTORY / name: dumps(build()) for name, build in SCHEMAS.items()}
     files[DIRECTORY / CATALOG_FILE] = dumps(catalog(set(SCHEMAS)))
     return files
+
+
+def _with_image_metadefs(files: dict[Path, str], directory: Path) -> dict[Path, str]:
+    """The extra-spec metadefs ``files`` and, beside them in ``directory``, the image
+    namespaces, which leave out what the extra-spec namespaces already offer to images."""
+    elsewhere = image_metadefs.offered_to_images(json.loads(text) for text in files.values())
+    images = image_metadefs.render_texts(elsewhere)
+    return {**files, **{directory / name: text for name, text in images.items()}}
+
+
+def metadefs_output() -> Output:
+    """The ``metadefs`` output: the whole of ``outputs/glance-metadefs/``, the extra-spec
+    namespaces and the image-property namespaces, so one directory holds every property once."""
+    return Output(
+        "metadefs",
+        lambda: _with_image_metadefs(metadefs.render(), metadefs.OUTPUT_DIR),
+        owns=metadefs.OUTPUT_DIR,
+    )
 
 
 def schemas_output() -> Output:
@@ -105,10 +126,13 @@ def deployment_output(name: str, directory: Path) -> Output:
         exported = tuple(d for d in registry.definitions if d.name not in patterned)
         return Output(
             "metadefs",
-            lambda: {
-                directory / file: text
-                for file, text in metadefs.render_texts(exported, registry.namespaces).items()
-            },
+            lambda: _with_image_metadefs(
+                {
+                    directory / file: text
+                    for file, text in metadefs.render_texts(exported, registry.namespaces).items()
+                },
+                directory,
+            ),
             owns=directory,
             owned_pattern="onespec-*.json",
         )
@@ -129,12 +153,11 @@ OUTPUT_FACTORIES: dict[str, Callable[[], Output]] = {
     "runtime": runtime_output,
     "plugin-labels": api_plugin_labels.output,
     "api": api_schemas.output,
-    "metadefs": metadefs.output,
+    "metadefs": metadefs_output,
     "schemas": schemas_output,
     "components": components_runtime.output,
     "template-capabilities": template_capabilities_runtime.output,
     "images": images.output,
-    "image-metadefs": image_metadefs.output,
     "flavor-rules": flavors_runtime.output,
 }
 

@@ -311,6 +311,25 @@ def finding_schema() -> dict[str, Any]:
     )
 
 
+def flavor_finding_schema() -> dict[str, Any]:
+    """One finding of the whole-flavor check, as
+    :meth:`onespec.validators_runtime.flavors.FlavorFinding.to_dict` writes it: the rule it
+    breaks (``code``), the keys involved, Nova's exception and the phase in which Nova raises
+    it."""
+    from onespec.definitions.flavor_rule_catalogue import RULES
+    from onespec.definitions.flavor_rules import PHASES
+
+    return _closed(
+        {
+            **problem_schema()["properties"],
+            "code": {"enum": [rule.name for rule in RULES]},
+            "keys": {"type": "array", "items": {"type": "string"}},
+            "nova_exception": {"type": "string", "minLength": 1},
+            "phase": {"enum": list(PHASES)},
+        }
+    )
+
+
 def problem_schema() -> dict[str, Any]:
     """One problem of a request body, as
     :meth:`onespec.validators_runtime.problems.Problem.to_dict` writes it; ``path`` is the JSON
@@ -340,7 +359,9 @@ def error_schema() -> dict[str, Any]:
             "The body of every error response: the HTTP status, its reason phrase and a message "
             "a user can act on. problems lists each problem of a request body, its path the JSON "
             "Pointer of the offending member (null when the body as a whole is wrong); findings "
-            "lists every finding of an extra-spec validation, warnings included.",
+            "lists every finding of an extra-spec validation, warnings included: of each extra "
+            "spec on its own (key), or of the flavor's extra specs together (keys, "
+            "nova_exception, phase).",
         ),
         **_closed(
             {
@@ -354,7 +375,11 @@ def error_schema() -> dict[str, Any]:
                             "minItems": 1,
                             "items": problem_schema(),
                         },
-                        "findings": {"type": "array", "minItems": 1, "items": finding_schema()},
+                        "findings": {
+                            "type": "array",
+                            "minItems": 1,
+                            "items": {"anyOf": [finding_schema(), flavor_finding_schema()]},
+                        },
                     },
                     ["code", "title", "message"],
                 )

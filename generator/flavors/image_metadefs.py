@@ -1,29 +1,34 @@
 """Glance metadefs for every image property Nova reads, from ``definitions/image_properties.py``.
 
 Glance's own catalogue describes 47 of the 86 fields of Nova 34.0.0's ``ImageMetaProps``;
-these files describe every one that an image property can carry, one namespace per prefix
+onespec's metadefs describe every one that an image property can carry, each in one place. The
+flavor extra specs whose image twin is the same setting with the same values are offered to
+images by the extra-spec namespace they live in (``OS::Compute::Onespec::HwShared``, prefix
+``hw_`` for ``OS::Glance::Image``); every other field is listed here, one namespace per prefix
 (``hw_``, ``os_``, ``img_``), each associated with ``OS::Glance::Image`` and with
 ``OS::Cinder::Volume`` image metadata (``properties_target: image``), the prefix applied by the
-association so that the property names read back exactly as Nova reads them. The per-node
-``hw_numa_cpus`` and ``hw_numa_mem`` are listed for nodes 0 to 7, as the flavor keys are.
-``traits_required`` is not a property of its own (an image asks for a trait with
-``trait:NAME=required``), so it is described, not listed.
+association so that the property names read back exactly as Nova reads them. So no property is
+offered to an image by two namespaces. The per-node ``hw_numa_cpus`` and ``hw_numa_mem`` are
+listed for nodes 0 to 7, as the flavor keys are. ``traits_required`` is not a property of its
+own (an image asks for a trait with ``trait:NAME=required``), so it is described, not listed.
 
-Every file is checked as Glance's API reads it back (the extra-spec area's
+The files are written beside the extra-spec metadefs, in ``outputs/glance-metadefs/``
+(``make metadefs``; shipped in the wheel with them), so a deployment loads one directory. Every
+file is checked as Glance's API reads it back (the extra-spec area's
 ``glance_rules.check_document``) before it is written.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from onespec.definitions.image_properties import IMAGE_PROPERTIES, ImageProperty, twins
 from onespec.generator.extra_specs.glance_rules import IMAGE, VOLUME, check_document
-from onespec.generator.outputs import ROOT, Output
 
-OUTPUT_DIR = ROOT / "outputs" / "glance-metadefs-images"
+#: The image namespaces' files, beside the extra-spec metadefs (``onespec-compute-*.json``).
+FILE_PREFIX = "onespec-image-"
 NAMESPACE_PREFIX = "OS::Glance::Onespec::Image"
 NUMA_NODES = range(8)
 PREFIXES = {"hw_": "Hw", "os_": "Os", "img_": "Img"}
@@ -60,8 +65,32 @@ def _names(prop: ImageProperty) -> list[str]:
     return [prop.name]
 
 
-def documents() -> dict[str, dict[str, Any]]:
-    """One namespace document per prefix, by file name."""
+def offered_to_images(documents: Iterable[Mapping[str, Any]]) -> set[str]:
+    """The image property names that namespace documents offer to ``OS::Glance::Image``."""
+    names: set[str] = set()
+    for document in documents:
+        listed = [*document.get("properties", {})]
+        for group in document.get("objects", []):
+            listed += [*group.get("properties", {})]
+        for association in document.get("resource_type_associations", []):
+            if association["name"] == IMAGE:
+                names |= {association.get("prefix", "") + name for name in listed}
+    return names
+
+
+def _extra_spec_offers() -> set[str]:
+    """What the in-tree extra-spec metadefs offer to images."""
+    from onespec.definitions.extra_specs import namespaces
+    from onespec.definitions.registry import in_tree
+    from onespec.generator.extra_specs.metadefs import documents as extra_spec_documents
+
+    return offered_to_images(extra_spec_documents(in_tree(), namespaces()).values())
+
+
+def documents(elsewhere: set[str] | None = None) -> dict[str, dict[str, Any]]:
+    """One namespace document per prefix, by file name, leaving out the property names in
+    ``elsewhere`` (default: those the in-tree extra-spec metadefs offer to images)."""
+    elsewhere = _extra_spec_offers() if elsewhere is None else elsewhere
     twin_of = _twin_sentences()
     files: dict[str, dict[str, Any]] = {}
     for prefix, camel in PREFIXES.items():
@@ -70,16 +99,22 @@ def documents() -> dict[str, dict[str, Any]]:
             if not prop.name.startswith(prefix):
                 continue
             for name in _names(prop):
+                if name in elsewhere:
+                    continue
                 short = name[len(prefix) :]
                 properties[short] = _property(prop, name, twin_of.get(prop.name))
                 if prop.kind == "int-list":
                     properties[short]["type"] = "integer"
-        files[f"onespec-image-{prefix.rstrip('_')}.json"] = {
+        if not properties:
+            continue
+        files[f"{FILE_PREFIX}{prefix.rstrip('_')}.json"] = {
             "namespace": f"{NAMESPACE_PREFIX}{camel}",
             "display_name": f"Image properties Nova reads ({prefix}*)",
             "description": (
-                f"Every {prefix}* field of Nova 34.0.0's ImageMetaProps, typed as Nova reads "
-                "it, with its flavor twin and how a clash between the two is settled."
+                f"The {prefix}* fields of Nova 34.0.0's ImageMetaProps, typed as Nova reads "
+                "them, with their flavor twin and how a clash between the two is settled. The "
+                "fields that share a flavor extra spec's values are offered to images by that "
+                "extra spec's namespace instead."
             ),
             "visibility": "public",
             "protected": True,
@@ -92,24 +127,16 @@ def documents() -> dict[str, dict[str, Any]]:
     return files
 
 
-def covered() -> set[str]:
-    """The ImageMetaProps fields the files describe (by their Nova field name)."""
-    names = set()
-    for document in documents().values():
-        prefix = document["resource_type_associations"][0]["prefix"]
-        names |= {(prefix + name).split(".")[0] for name in document["properties"]}
-    return names
+def covered(documents: Iterable[Mapping[str, Any]]) -> set[str]:
+    """The ImageMetaProps fields that namespace documents offer to images (by Nova's name)."""
+    return {name.split(".")[0] for name in offered_to_images(documents)}
 
 
-def render() -> dict[Path, str]:
+def render_texts(elsewhere: set[str] | None = None) -> dict[str, str]:
+    """Every file's text by file name, each checked as Glance reads it back."""
     texts = {}
-    for name, document in documents().items():
+    for name, document in documents(elsewhere).items():
         text = json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
         check_document(name, json.loads(text))
-        texts[OUTPUT_DIR / name] = text
+        texts[name] = text
     return texts
-
-
-def output() -> Output:
-    """The ``image-metadefs`` output: the whole of ``outputs/glance-metadefs-images/``."""
-    return Output("image-metadefs", render, owns=OUTPUT_DIR)

@@ -324,10 +324,19 @@ def boolean_pattern() -> str:
     Nova strips the value and lower-cases it before comparing; no non-ASCII character
     lower-cases into one of these letters, so the ASCII case variants are all there is.
     """
-    spellings = [
-        *sorted(TRUE_STRINGS, key=_spelling_order),
-        *sorted(FALSE_STRINGS, key=_spelling_order),
-    ]
+    return _spellings_pattern(
+        [*sorted(TRUE_STRINGS, key=_spelling_order), *sorted(FALSE_STRINGS, key=_spelling_order)]
+    )
+
+
+def true_pattern() -> str:
+    """An anchored pattern for the spellings Nova reads as true (``FlexibleBoolean``,
+    ``bool_from_string``), in any case, with surrounding space: a whole-flavor rule that asks
+    whether a boolean key is on matches its value against this."""
+    return _spellings_pattern(sorted(TRUE_STRINGS, key=_spelling_order))
+
+
+def _spellings_pattern(spellings: list[str]) -> str:
     alternatives = "|".join(_case_insensitive(word) for word in spellings)
     return f"^{WHITESPACE}*(?:{alternatives}){WHITESPACE}*{END}"
 

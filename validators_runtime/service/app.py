@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from onespec.validators_runtime._generated import api as _generated
 from onespec.validators_runtime.plugin_labels.manager import LabelManager
 from onespec.validators_runtime.plugin_labels.spi import collect, load_plugins
-from onespec.validators_runtime.service import microversion
+from onespec.validators_runtime.service import flavor_check, microversion
 from onespec.validators_runtime.service.context import Services
 from onespec.validators_runtime.service.db.engine import create_engine, default_database_url
 from onespec.validators_runtime.service.db.flavor_store import FlavorSpecStore
@@ -41,6 +41,7 @@ def _settings(config: Mapping[str, Any] | None) -> dict[str, Any]:
         "PLUGINS": None,
         "CHECK_DATABASE": True,
         "POOL_SIZE": 10,
+        "FLAVOR_CHECK": flavor_check.DEFAULT_MODE,
     }
     unknown = sorted(set(config or {}) - set(settings))
     if unknown:
@@ -48,6 +49,11 @@ def _settings(config: Mapping[str, Any] | None) -> dict[str, Any]:
             f"create_app() does not know the settings {unknown}; it takes {sorted(settings)}."
         )
     settings.update(config or {})
+    if settings["FLAVOR_CHECK"] not in flavor_check.MODES:
+        raise ValueError(
+            f"The FLAVOR_CHECK setting is {settings['FLAVOR_CHECK']!r}; it takes "
+            f"{', '.join(flavor_check.MODES[:-1])} or {flavor_check.MODES[-1]}."
+        )
     return settings
 
 
@@ -69,6 +75,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         :class:`~onespec.validators_runtime.service.db.migrate.DatabaseNotReady`.
     ``POOL_SIZE``
         Database connections kept open (default: 10).
+    ``FLAVOR_CHECK``
+        How an extra-spec write checks the flavor's extra specs together: ``refuse`` (the
+        default: a write that breaks a rule between keys is a 400), ``warn`` (stored, with
+        ``Warning`` headers) or ``per-key`` (each key on its own only, as Nova does); see
+        ``onespec.validators_runtime.service.flavor_check`` and the API guide.
 
     Raises :class:`~onespec.validators_runtime.service.db.engine.StoreError` for an unusable
     database URL and :class:`~onespec.validators_runtime.service.policy.PolicyFileError` for a bad
@@ -106,6 +117,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         enforcer=enforcer,
         engine=engine,
         problems=problems,
+        flavor_check=settings["FLAVOR_CHECK"],
     )
 
     app.register_blueprint(root.blueprint)

@@ -186,6 +186,16 @@ def _stop(signum: int, _frame: Any) -> None:
     help="Close a connection idle this long.",
 )
 @click.option(
+    "--flavor-check",
+    type=click.Choice(["refuse", "warn", "per-key"]),
+    default="refuse",
+    show_default=True,
+    envvar="ONESPEC_FLAVOR_CHECK",
+    help="How a write of extra specs checks the flavor's extra specs together: refuse what it "
+    "breaks (400), warn (Warning headers), or per-key only, as Nova does "
+    "[env: ONESPEC_FLAVOR_CHECK].",
+)
+@click.option(
     "--log-level",
     type=click.Choice(["debug", "info", "warning", "error"]),
     default="info",
@@ -201,6 +211,7 @@ def serve(
     threads: int,
     connection_limit: int,
     channel_timeout: int,
+    flavor_check: str,
     log_level: str,
     output_format: str,
 ) -> None:
@@ -238,7 +249,14 @@ def serve(
     if database_url is None and not os.environ.get(DATABASE_URL_VARIABLE):
         _create_embedded_database()
     try:
-        app = create_app({"DATABASE_URL": url, "POLICY_FILE": policy_file, "POOL_SIZE": threads})
+        app = create_app(
+            {
+                "DATABASE_URL": url,
+                "POLICY_FILE": policy_file,
+                "POOL_SIZE": threads,
+                "FLAVOR_CHECK": flavor_check,
+            }
+        )
     except PolicyFileSyntaxError as exc:
         raise InvalidInput(str(exc)) from None
     except (StoreError, PolicyFileError) as exc:

@@ -36,6 +36,9 @@ class Services:
     enforcer: Enforcer
     engine: Engine
     problems: tuple[PluginProblem, ...]
+    #: How an extra-spec write checks the whole flavor: refuse, warn or per-key
+    #: (:mod:`onespec.validators_runtime.service.flavor_check`).
+    flavor_check: str = "refuse"
 
 
 def services() -> Services:

@@ -13,17 +13,13 @@ import copy
 import importlib.metadata
 from typing import Any
 
+from onespec.definitions.key_templates import anchored
 from onespec.definitions.policy import RULES
 from onespec.validators_runtime._generated import api as _generated
 from onespec.validators_runtime._generated import plugin_labels as _labels
 
 OPENAPI_VERSION = "3.1.0"
 JSON = "application/json"
-
-
-def _anchored(pattern: str) -> str:
-    """A pattern matching whole strings alike in Python and ECMA-262 (as the schemas do)."""
-    return f"^(?:{pattern})$(?!\\n)"
 
 
 def component_name(file_name: str) -> str:
@@ -81,7 +77,7 @@ def _parameters() -> dict[str, dict[str, Any]]:
             "in": "path",
             "required": True,
             "description": "The plugin's name.",
-            "schema": {"type": "string", "pattern": _anchored(_labels.PLUGIN_NAME_PATTERN)},
+            "schema": {"type": "string", "pattern": anchored(_labels.PLUGIN_NAME_PATTERN)},
             "example": "fake",
         },
         "version": {
@@ -89,7 +85,7 @@ def _parameters() -> dict[str, dict[str, Any]]:
             "in": "path",
             "required": True,
             "description": "One of the plugin's versions.",
-            "schema": {"type": "string", "pattern": _anchored(_labels.VERSION_PATTERN)},
+            "schema": {"type": "string", "pattern": anchored(_labels.VERSION_PATTERN)},
             "example": "0.1",
         },
         "flavor_id": {
@@ -97,7 +93,7 @@ def _parameters() -> dict[str, dict[str, Any]]:
             "in": "path",
             "required": True,
             "description": "The flavor's ID. Flavors are not modelled: any valid ID will do.",
-            "schema": {"type": "string", "pattern": _anchored(_generated.FLAVOR_ID_PATTERN)},
+            "schema": {"type": "string", "pattern": anchored(_generated.FLAVOR_ID_PATTERN)},
             "example": "m1.large",
         },
         "key": {
@@ -109,7 +105,7 @@ def _parameters() -> dict[str, dict[str, Any]]:
             ),
             "schema": {
                 "type": "string",
-                "pattern": _anchored(rf"(?!\.\.?$)[{key_characters}]{{1,{max_length}}}"),
+                "pattern": anchored(rf"(?!\.\.?$)[{key_characters}]{{1,{max_length}}}"),
             },
             "example": "hw:cpu_policy",
         },
@@ -124,7 +120,7 @@ def _parameters() -> dict[str, dict[str, Any]]:
             ),
             "schema": {
                 "type": "string",
-                "pattern": _anchored(_generated.MICROVERSION_HEADER_PATTERN),
+                "pattern": anchored(_generated.MICROVERSION_HEADER_PATTERN),
             },
             "example": f"{_generated.MICROVERSION_SERVICE} {validating}",
         },
@@ -152,6 +148,7 @@ def _operation(
     *,
     body: tuple[str, str] | None = None,
     microversioned: bool = False,
+    flavor_warnings: bool = False,
 ) -> dict[str, Any]:
     available = _parameters()
     names = list(parameters)
@@ -176,11 +173,27 @@ def _operation(
                 response["headers"] = {
                     _generated.MICROVERSION_HEADER: {
                         "description": "The microversion the response follows.",
-                        "schema": {"type": "string", "pattern": _anchored(_RESPONSE_MICROVERSION)},
+                        "schema": {"type": "string", "pattern": anchored(_RESPONSE_MICROVERSION)},
                     }
                 }
+    if flavor_warnings:
+        for code, response in responses.items():
+            if code.startswith("2"):
+                response.setdefault("headers", {})["Warning"] = _FLAVOR_WARNING
     operation["responses"] = responses
     return operation
+
+
+#: What an extra-spec write warns about, in headers so that the bodies stay Nova's.
+_FLAVOR_WARNING = {
+    "description": (
+        "One per warning of the whole-flavor check (service/flavor_check.py): a rule between "
+        "keys the flavor already broke before this write, or that the write breaks when the "
+        "service warns instead of refusing, or what the flavor asks of an image; as "
+        '299 onespec "RULE: MESSAGE (NOVA_EXCEPTION, PHASE)".'
+    ),
+    "schema": {"type": "string"},
+}
 
 
 def _paths() -> dict[str, Any]:
@@ -289,6 +302,7 @@ def _paths() -> dict[str, Any]:
                 },
                 body=("flavor-extra-specs-body.schema.json", "The extra specs to set."),
                 microversioned=True,
+                flavor_warnings=True,
             ),
             "put": _operation(
                 "PUT",
@@ -302,6 +316,7 @@ def _paths() -> dict[str, Any]:
                 },
                 body=("flavor-extra-specs-body.schema.json", "The flavor's new extra specs."),
                 microversioned=True,
+                flavor_warnings=True,
             ),
         },
         spec: {
@@ -329,6 +344,7 @@ def _paths() -> dict[str, Any]:
                 },
                 body=("flavor-extra-spec-body.schema.json", "The key in the URL and its value."),
                 microversioned=True,
+                flavor_warnings=True,
             ),
             "delete": _operation(
                 "DELETE",
@@ -341,6 +357,7 @@ def _paths() -> dict[str, Any]:
                     **_errors("400", "401", "403", "404", "406"),
                 },
                 microversioned=True,
+                flavor_warnings=True,
             ),
         },
     }

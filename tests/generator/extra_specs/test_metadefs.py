@@ -65,7 +65,9 @@ def catalogue() -> Path:
     return CATALOGUE
 
 
-COMMITTED = sorted(metadefs.OUTPUT_DIR.glob("*.json"))
+COMMITTED = sorted(
+    metadefs.OUTPUT_DIR.glob(f"{metadefs.FILE_PREFIX}*.json")
+)  # the extra-spec files
 FILES = {path.name: metadefs.loads(path.read_text(encoding="utf-8")) for path in COMMITTED}
 CASE_LIST = yaml.safe_load((CASES / "extra_specs.yaml").read_text(encoding="utf-8"))
 

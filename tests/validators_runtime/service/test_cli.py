@@ -300,3 +300,25 @@ def test_serve_on_the_embedded_default_creates_and_migrates_its_database(tmp_pat
     assert database.exists()
     done = onespec("db", "current", "--database-url", f"sqlite:///{database}")
     assert done.returncode == 0, done.stdout
+
+
+def test_serve_flavor_check_chooses_how_a_write_checks_the_whole_flavor(sqlite_url):
+    from onespec.validators_runtime.service import flavor_check
+
+    onespec("db", "upgrade", "--database-url", sqlite_url)
+    done = onespec("serve", "--database-url", sqlite_url, "--flavor-check", "strict")
+    assert done.returncode == 2
+    assert "'strict' is not one of 'refuse', 'warn', 'per-key'" in done.stderr
+    choices = done.stderr.split("is not one of ", 1)[1]
+    assert tuple(re.findall(r"'([a-z-]+)'", choices)) == flavor_check.MODES
+    headers = {**ADMIN, "OpenStack-API-Version": "compute 2.86"}
+    body = {"extra_specs": {"hw:cpu_policy": "mixed"}}
+    for args, status in (((), 400), (("--flavor-check", "warn"), 200)):
+        served = Served("--database-url", sqlite_url, *args)
+        try:
+            url = served.url + "/flavors/m1/os-extra_specs"
+            response = requests.post(url, json=body, headers=headers, timeout=30)
+            assert response.status_code == status, response.text
+        finally:
+            assert served.stop() == 0
+    assert "mixed-needs-a-mask" in response.headers["Warning"]

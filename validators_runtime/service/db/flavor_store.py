@@ -8,7 +8,7 @@ write to the same flavor.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -53,6 +53,17 @@ def _upsert(connection: Connection, flavor_id: str, specs: Mapping[str, str]) ->
     connection.execute(sa.insert(_TABLE), rows)
 
 
+#: Called inside a write, under the flavor's lock, with the extra specs before and after it;
+#: raising aborts the write (nothing is stored). Concurrent writes to one flavor are
+#: serialised, so what it is shown is what the write changes.
+Vet = Callable[[Mapping[str, str], Mapping[str, str]], None]
+
+
+def _current(connection: Connection, flavor_id: str) -> dict[str, str]:
+    query = sa.select(_COLUMNS.key, _COLUMNS.value).where(_COLUMNS.flavor_id == flavor_id)
+    return {row.key: row.value for row in connection.execute(query)}
+
+
 class FlavorSpecStore:
     """Read and write the extra specs of flavors."""
 
@@ -77,23 +88,33 @@ class FlavorSpecStore:
         with self.engine.connect() as connection:
             return connection.execute(query).scalar_one_or_none()
 
-    def merge(self, flavor_id: str, specs: Mapping[str, str]) -> None:
+    def merge(self, flavor_id: str, specs: Mapping[str, str], vet: Vet | None = None) -> None:
         """Set these extra specs, keeping the flavor's others."""
         with write_transaction(self.engine) as connection:
             _lock(connection, flavor_id)
+            if vet is not None:
+                before = _current(connection, flavor_id)
+                vet(before, {**before, **specs})
             _upsert(connection, flavor_id, specs)
 
-    def replace(self, flavor_id: str, specs: Mapping[str, str]) -> None:
+    def replace(self, flavor_id: str, specs: Mapping[str, str], vet: Vet | None = None) -> None:
         """Make these the flavor's only extra specs."""
         with write_transaction(self.engine) as connection:
             _lock(connection, flavor_id)
+            if vet is not None:
+                vet(_current(connection, flavor_id), specs)
             connection.execute(sa.delete(_TABLE).where(_COLUMNS.flavor_id == flavor_id))
             _upsert(connection, flavor_id, specs)
 
-    def delete(self, flavor_id: str, key: str) -> bool:
+    def delete(self, flavor_id: str, key: str, vet: Vet | None = None) -> bool:
         """Delete one extra spec; False when there was none."""
         with write_transaction(self.engine) as connection:
             _lock(connection, flavor_id)
+            if vet is not None:
+                before = _current(connection, flavor_id)
+                if key not in before:
+                    return False
+                vet(before, {k: v for k, v in before.items() if k != key})
             result = connection.execute(
                 sa.delete(_TABLE).where(_COLUMNS.flavor_id == flavor_id, _COLUMNS.key == key)
             )

@@ -16,6 +16,12 @@ then validated with :func:`onespec.validators_runtime.extra_specs.validate` in t
 ``validation`` query parameter names (``strict``, the default; ``permissive``; ``off``), and a
 400 lists every finding with its suggestion. Below 2.86 they are stored unchecked, and the
 parameter is refused, since it would do nothing.
+
+Where extra specs are validated, the flavor's extra specs *together*, as they will be after the
+write, are checked as well (:mod:`onespec.validators_runtime.service.flavor_check`): by default
+a write that breaks a rule between keys is refused with a 400 naming the rule, the keys, Nova's
+exception and its phase; the ``FLAVOR_CHECK`` setting can make those warnings (``Warning``
+response headers) or turn the check off (``per-key``, as Nova does).
 """
 
 from __future__ import annotations
@@ -25,13 +31,14 @@ import math
 import re
 from typing import Any
 
-from flask import Blueprint, Response, g, request
+from flask import Blueprint, Response, current_app, g, request
 
 from onespec.validators_runtime._generated import api as _generated
 from onespec.validators_runtime.plugin_labels.labels import Problem, body_problem, pointer
-from onespec.validators_runtime.service import microversion
+from onespec.validators_runtime.service import flavor_check, microversion
 from onespec.validators_runtime.service.bodies import json_body
 from onespec.validators_runtime.service.context import authorize, services
+from onespec.validators_runtime.service.db.flavor_store import Vet
 from onespec.validators_runtime.service.errors import BadRequest, NotFound
 
 LOG = logging.getLogger(__name__)
@@ -182,6 +189,44 @@ def _validate(specs: dict[str, str], mode: str) -> None:
         LOG.info("Extra spec accepted with a warning (%s): %s", warning.code, warning.message)
 
 
+class _WholeFlavor:
+    """The whole-flavor check of one write: its ``vet`` runs inside the store's write, and
+    what it found to warn about becomes the response's ``Warning`` headers."""
+
+    def __init__(self, mode: str) -> None:
+        self.applies = mode != "off" and services().flavor_check != "per-key"
+        self.warnings: list[Any] = []
+
+    @property
+    def vet(self) -> Vet | None:
+        return self._vet if self.applies else None
+
+    def _vet(self, before: Any, after: Any) -> None:
+        broken, self.warnings = flavor_check.judge(before, after)
+        if services().flavor_check == "warn":
+            broken, self.warnings = [], broken + self.warnings
+        if broken:
+            message = (
+                f"The flavor's extra specs together break {len(broken)} rule"
+                f"{'s' if len(broken) != 1 else ''} Nova applies when a server is created, "
+                "scheduled or spawned: " + " ".join(f.message for f in broken)
+            )
+            raise BadRequest(message, findings=[f.to_dict() for f in broken + self.warnings])
+        for warning in self.warnings:
+            LOG.info(
+                "Flavor extra specs accepted with a warning (%s): %s", warning.code, warning.message
+            )
+
+    def answer(self, body: dict[str, Any]) -> Response:
+        return self.warn(current_app.make_response(body))
+
+    def warn(self, response: Response) -> Response:
+        """``response`` with one ``Warning`` header per warning (added, never merged)."""
+        for name, value in flavor_check.warning_headers(self.warnings):
+            response.headers.add(name, value)
+        return response
+
+
 def _set_body() -> dict[str, str]:
     body = json_body(request)
     problems: list[Problem] = []
@@ -225,25 +270,27 @@ def index(flavor_id: str) -> dict[str, Any]:
 
 
 @blueprint.post("/flavors/<flavor_id>/os-extra_specs")
-def create(flavor_id: str) -> dict[str, Any]:
+def create(flavor_id: str) -> Response:
     authorize("onespec:flavor_extra_specs:create")
     _flavor(flavor_id)
     mode = _mode()
     specs = _set_body()
     _validate(specs, mode)
-    services().specs.merge(flavor_id, specs)
-    return {"extra_specs": specs}
+    whole = _WholeFlavor(mode)
+    services().specs.merge(flavor_id, specs, whole.vet)
+    return whole.answer({"extra_specs": specs})
 
 
 @blueprint.put("/flavors/<flavor_id>/os-extra_specs")
-def replace(flavor_id: str) -> dict[str, Any]:
+def replace(flavor_id: str) -> Response:
     authorize("onespec:flavor_extra_specs:replace")
     _flavor(flavor_id)
     mode = _mode()
     specs = _set_body()
     _validate(specs, mode)
-    services().specs.replace(flavor_id, specs)
-    return {"extra_specs": specs}
+    whole = _WholeFlavor(mode)
+    services().specs.replace(flavor_id, specs, whole.vet)
+    return whole.answer({"extra_specs": specs})
 
 
 @blueprint.get("/flavors/<flavor_id>/os-extra_specs/<key>")
@@ -258,7 +305,7 @@ def show(flavor_id: str, key: str) -> dict[str, Any]:
 
 
 @blueprint.put("/flavors/<flavor_id>/os-extra_specs/<key>")
-def update(flavor_id: str, key: str) -> dict[str, Any]:
+def update(flavor_id: str, key: str) -> Response:
     authorize("onespec:flavor_extra_specs:update")
     _flavor(flavor_id)
     _key(key)
@@ -282,8 +329,9 @@ def update(flavor_id: str, key: str) -> dict[str, Any]:
     if problems or text is None:
         raise BadRequest(_summary(problems), problems=problems)
     _validate({key: text}, mode)
-    services().specs.merge(flavor_id, {key: text})
-    return {key: text}
+    whole = _WholeFlavor(mode)
+    services().specs.merge(flavor_id, {key: text}, whole.vet)
+    return whole.answer({key: text})
 
 
 @blueprint.delete("/flavors/<flavor_id>/os-extra_specs/<key>")
@@ -291,8 +339,10 @@ def delete(flavor_id: str, key: str) -> Response:
     authorize("onespec:flavor_extra_specs:delete")
     _flavor(flavor_id)
     _key(key)
-    if not services().specs.delete(flavor_id, key):
+    # A deletion takes no validation parameter; from 2.86 on it is checked as a strict write.
+    whole = _WholeFlavor("strict" if g.microversion >= microversion.VALIDATION else "off")
+    if not services().specs.delete(flavor_id, key, whole.vet):
         raise NotFound(f"Flavor {flavor_id!r} has no extra spec {key!r}.")
     response = Response(status=202)
     del response.headers["Content-Type"]  # no body, so no media type
-    return response
+    return whole.warn(response)
