@@ -183,7 +183,7 @@ def import_cost_ms() -> float:
             line = next(
                 line
                 for line in result.stderr.splitlines()
-                if re.search(r"\|\s*validators_runtime\.extra_specs$", line)
+                if re.search(r"\|\s*onespec\.validators_runtime\.extra_specs$", line)
             )
             samples.append(int(line.split("|")[1]) / 1000)
         return statistics.median(samples)

@@ -21,7 +21,6 @@ none of them.
 from __future__ import annotations
 
 import importlib
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -52,16 +51,19 @@ _PUBLIC: dict[str, str] = {
 
 
 def _version() -> str:
+    # importlib.metadata costs ~30 ms to import: read the version only when it is asked for.
+    from importlib import metadata
+
     try:
         return metadata.version("onespec")
     except metadata.PackageNotFoundError:  # a checkout on sys.path, never installed
         return "0+unknown"
 
 
-__version__: str = _version()
-
-
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        globals()[name] = version = _version()
+        return version
     module = _PUBLIC.get(name)
     if module is None:
         raise AttributeError(f"module 'onespec' has no attribute {name!r}")
@@ -71,7 +73,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_PUBLIC])
+    return sorted({*globals(), *_PUBLIC, "__version__"})
 
 
 __all__ = ["MODES", "ExtraSpecValidationError", "Finding", "__version__", "validate"]
