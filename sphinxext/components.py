@@ -15,7 +15,6 @@ Loaded by the ``sphinxext`` extension; both render the lines of
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from typing import Any
 
@@ -27,6 +26,7 @@ from onespec.definitions import components as vocabulary
 from onespec.generator.components import rst as component_rst
 from onespec.generator.components import schema as component_schema
 from onespec.sphinxext.rendered import RenderedLines
+from onespec.validators_runtime.problems import closest
 
 LOGGER = logging.getLogger(__name__)
 
@@ -58,8 +58,8 @@ class AutoComponentGrammar(_Rendered):
     def run(self) -> list[nodes.Node]:
         section = self.arguments[0].strip()
         if section not in component_rst.SECTIONS:
-            close = difflib.get_close_matches(section, component_rst.SECTIONS, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            close = closest(section, component_rst.SECTIONS)
+            hint = f"; did you mean {close!r}?" if close else ""
             LOGGER.warning(
                 f"unknown software-component section {section!r}{hint} (known: "
                 f"{', '.join(component_rst.SECTIONS)})",
