@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from onespec.definitions.nova_shape import ExtraSpecValidator
 from onespec.definitions.extra_specs import namespaces
+from onespec.definitions.nova_shape import ExtraSpecValidator
 from onespec.definitions.registry import in_tree
 from onespec.generator.extra_specs import runtime as runtime_module
 from onespec.validators_runtime._generated import extra_specs as generated
@@ -24,7 +24,7 @@ def test_the_committed_module_is_what_the_definitions_generate():
 def test_the_hints_of_namespaces_are_carried_as_literals():
     text = runtime_module.render(in_tree(), {}, namespaces())
     (hint,) = [n.unlisted_key_hint for n in namespaces() if n.unlisted_key_hint is not None]
-    assert generated.UNLISTED_KEY_HINTS == {"capabilities": (hint.template, hint.reason)}
+    assert {"capabilities": (hint.template, hint.reason)} == generated.UNLISTED_KEY_HINTS
     assert "UNLISTED_KEY_HINTS = {'capabilities': ('capabilities:stats:{name}'" in text
 
 
