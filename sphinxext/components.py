@@ -59,7 +59,7 @@ class AutoComponentGrammar(_Rendered):
         section = self.arguments[0].strip()
         if section not in component_rst.SECTIONS:
             close = closest(section, component_rst.SECTIONS)
-            hint = f"; did you mean {close!r}?" if close else ""
+            hint = f"; did you mean {close!r}?" if close is not None else ""
             LOGGER.warning(
                 f"unknown software-component section {section!r}{hint} (known: "
                 f"{', '.join(component_rst.SECTIONS)})",

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from onespec.definitions.key_templates import template_regex
 from onespec.validators_runtime.extra_specs import (
     ExtraSpecValidationError,
     Registry,
@@ -69,7 +70,7 @@ LOG = logging.getLogger(__name__)
 _TYPES: dict[str, type] = {"str": str, "int": int, "bool": bool}
 
 
-def _parameter_regex(parameter: ParameterRecord, name: str) -> str:
+def _parameter_regex(parameter: ParameterRecord) -> str:
     """A parameter's expression as Nova spells it: a bounded repetition written out.
 
     onespec matches ``[a-z]*`` and then checks ``max_length`` so that an over-long suffix is
@@ -81,15 +82,14 @@ def _parameter_regex(parameter: ParameterRecord, name: str) -> str:
         regex = f"({regex[:-1]}{{1,{max_length}}})?"
     elif max_length is not None and re.fullmatch(r"\[[^\]]+\]\+", regex):
         regex = f"{regex[:-1]}{{1,{max_length}}}"
-    return f"(?P<{name}>{regex})"
+    return regex
 
 
 def _template_regex(template: Template, names: Mapping[str, str] = MappingProxyType({})) -> str:
-    """The template's expression; *names* renames parameters (onespec's name -> Nova's)."""
-    return "".join(
-        re.escape(part)
-        if isinstance(part, str)
-        else _parameter_regex(part, names.get(part[0], part[0]))
+    """The template's expression through the one rule (:func:`template_regex`), each parameter
+    spelled as Nova spells it; *names* renames parameters (onespec's name -> Nova's)."""
+    return template_regex(
+        part if isinstance(part, str) else (names.get(part[0], part[0]), _parameter_regex(part))
         for part in template
     )
 

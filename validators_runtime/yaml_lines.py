@@ -17,7 +17,7 @@ A path is a tuple of mapping keys (the scalar text) and sequence indexes; the ro
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,14 +83,22 @@ def walk(
 
 
 def index_lines(
-    root: yaml.Node, *, max_depth: int | None = None, sections: Collection[Any] | None = None
+    root: yaml.Node,
+    *,
+    max_depth: int | None = None,
+    sections: Collection[Any] | None = None,
+    each: Callable[[YamlPath, yaml.Node], None] | None = None,
 ) -> LineIndex:
     """The line of every path and the keys given twice.
 
     A key given twice keeps the line of its last occurrence, whose value the loader keeps.
+    ``each``, when given, is called with every path and node in the same walk: a reader's own
+    check of each value (it may raise), where the path is known, without a second walk.
     """
     index = LineIndex()
-    for path, _node, line in walk(root, max_depth=max_depth, sections=sections):
+    for path, node, line in walk(root, max_depth=max_depth, sections=sections):
+        if each is not None:
+            each(path, node)
         if path in index.lines:
             index.duplicates.append((path, line))
         index.lines[path] = line

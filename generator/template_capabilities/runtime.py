@@ -9,15 +9,13 @@ pay nothing for the grammar's documentation.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
-from onespec import validators_runtime
 from onespec.definitions import template_capabilities as grammar
 from onespec.generator.literals import assignment, module_header, module_text
-from onespec.generator.outputs import Output
+from onespec.generator.outputs import Output, generated_module
 
 #: Where the module is written: inside the runtime package, wherever it is installed.
-OUTPUT = Path(validators_runtime.__file__).parent / "_generated" / "template_capabilities.py"
+OUTPUT = generated_module("template_capabilities")
 
 
 def render_lines() -> Iterator[str]:

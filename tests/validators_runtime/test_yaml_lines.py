@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import yaml
 
 from onespec.validators_runtime import yaml_limits
@@ -81,3 +82,20 @@ def test_sections_and_depth_bound_the_walk():
     assert ("options", "x") not in index.lines  # not a section: not entered
     assert ("packages", 0) in index.lines
     assert ("packages", 0, "name") not in index.lines  # deeper than max_depth
+
+
+def test_each_node_is_handed_to_the_readers_check_in_the_same_walk():
+    seen: list[tuple[object, ...]] = []
+    index = index_lines(compose(DOCUMENT), each=lambda path, node: seen.append(path))
+    assert set(seen) == set(index.lines)
+    assert len(seen) == len(index.lines) + len(index.duplicates)
+
+
+def test_a_check_that_raises_stops_the_walk_where_the_value_is():
+    def refuse_b(path, node):
+        if isinstance(node, yaml.ScalarNode) and node.value == "b":
+            raise ValueError(path)
+
+    with pytest.raises(ValueError) as caught:
+        index_lines(compose(DOCUMENT), each=refuse_b)
+    assert caught.value.args[0] == ("packages", 1, "name")

@@ -12,7 +12,7 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -34,6 +34,9 @@ from onespec.validators_runtime.images.errors import (
 )
 from onespec.validators_runtime.inputs import InputError
 from onespec.validators_runtime.problems import Location, Problem, shown
+
+if TYPE_CHECKING:
+    from onespec.validators_runtime.yaml_lines import LineIndex
 
 _RESOURCE_ROOTS = click.option(
     "--resource-root",
@@ -79,8 +82,8 @@ def _roots(spec: str, resource_roots: tuple[str, ...]) -> list[Path]:
 def _load(spec: str, resource_roots: tuple[str, ...]) -> Any:
     """Load the spec, or exit 1 with the loader's located message (the file exists: click
     checked)."""
+    from onespec.validators_runtime.images.reading import read_spec_text
     from onespec.validators_runtime.images.root import loads
-    from onespec.validators_runtime.images.spec import read_spec_text
 
     try:
         text = read_spec_text(spec)
@@ -170,23 +173,19 @@ def _bounded_message(message: str, instance: Any) -> str:
     return message
 
 
-def _schema_errors(data: Any, file: str, lines: dict) -> list[Problem]:
+def _schema_errors(data: Any, file: str, lines: LineIndex) -> list[Problem]:
     """Every place where ``data`` breaks the JSON Schema, most specific reason first."""
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 
-    from onespec.validators_runtime.images.spec import format_path
+    from onespec.validators_runtime.images.reading import format_path
 
     validator = Draft202012Validator(_inlined_schema())
     found = []
     for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         best = best_match([error]) or error
         path = tuple(best.absolute_path)
-        line = None
-        probe = path
-        while probe and probe not in lines:
-            probe = probe[:-1]
-        line = lines.get(probe)
+        line = lines.line(path)
         found.append(
             Problem(
                 "schema",
@@ -212,8 +211,9 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
     Example:
       onespec image check plugin/resources/images/image.yaml
     """
+    from onespec.validators_runtime.images.reading import read_spec_text, read_yaml
     from onespec.validators_runtime.images.root import vocabulary
-    from onespec.validators_runtime.images.spec import SpecLoader, read_spec_text, read_yaml
+    from onespec.validators_runtime.images.spec import SpecLoader
 
     _quiet_loader()
     try:
@@ -224,7 +224,7 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
     warnings: list[Problem] = []
     loaded = None
     try:
-        data, lines, dupes = read_yaml(text, spec)
+        data, lines = read_yaml(text, spec)
     except ImageValidationSpecificationError as exc:
         errors.append(Problem("yaml", exc.reason, location=exc.location))
     else:
@@ -240,13 +240,7 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
                 loaded = loader.spec(data)
             except ImageValidationSpecificationError as exc:
                 errors.append(Problem("spec", exc.reason, location=exc.location))
-            warnings = [Problem("spec", w.message, "warning", w.location) for w in loader.warnings]
-            for path, line in dupes:
-                from onespec.validators_runtime.images.spec import format_path
-
-                where = Location(file=spec, line=line, path=format_path(path) or None)
-                twice = "this key is given twice; the last wins"
-                warnings.append(Problem("duplicate-key", twice, "warning", where))
+            warnings = [*loader.warnings, *loader.duplicate_keys()]
     valid = not errors
     if output_format == "json":
         body: dict[str, Any] = {

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from onespec.validators_runtime.images.remote import Remote
 from onespec.validators_runtime.images.report import Outcome, Step
-from onespec.validators_runtime.problems import Location
+from onespec.validators_runtime.problems import Location, Problem
 
 #: How a run reports progress: called with each step when its validator has finished.
 Progress = Callable[[Step], None]
@@ -105,27 +105,29 @@ class ImageArgument:
     choices: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class SpecWarning:
-    """Something odd in a spec that does not stop it from working."""
+class SpecWarning(Problem):
+    """Something odd in a spec that does not stop it from working: a warning in the shape every
+    area reports in, located by file, line and YAML path (``code`` ``spec``, or
+    ``duplicate-key`` for a key given twice)."""
 
-    file: str
-    path: str
-    line: int | None
-    message: str
+    def __init__(
+        self, file: str | None, path: str, line: int | None, message: str, code: str = "spec"
+    ) -> None:
+        super().__init__(
+            code, message, "warning", Location(file=file or None, line=line, path=path or None)
+        )
 
     @property
-    def location(self) -> Location:
-        """Where, in the shape every area reports problems in."""
-        return Location(file=self.file or None, line=self.line, path=self.path or None)
+    def file(self) -> str:
+        return self.location.file or ""
 
-    def __str__(self) -> str:
-        where = str(self.location)
-        return f"{where}: {self.message}" if where else self.message
+    @property
+    def path(self) -> str:
+        return self.location.path or ""
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping."""
-        return {"file": self.file, "path": self.path, "line": self.line, "message": self.message}
+    @property
+    def line(self) -> int | None:
+        return self.location.line
 
 
 @dataclass(frozen=True)

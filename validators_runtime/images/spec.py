@@ -1,272 +1,42 @@
-"""Reading an image spec: YAML to validators, every error with file, YAML path and line.
+"""Building validators from an image spec: the grammar of sections and kinds, every error with
+file, YAML path and line.
 
-The grammar (which kinds exist, which keys each takes, what names and versions look like) comes
-from the tables generated from ``definitions/image_validators.py``. YAML is read with PyYAML's
-safe loader only, composing the node tree first so that every YAML path has a line number.
-Everything that reaches a shell later is checked here, before anything runs: package names and
-versions against the package managers' grammar, variable names against the shell's, script
-paths against the resource roots.
+The grammar (which kinds exist, which keys each takes) comes from the tables generated from
+``definitions/image_validators.py``. The text is read by
+:mod:`onespec.validators_runtime.images.reading` and each value checked through
+:class:`~onespec.validators_runtime.images.checks.SpecChecks`; this module knows what a spec is
+made of -- its arguments, its validators, each built-in kind -- and builds it from the classes
+it is handed (:class:`~onespec.validators_runtime.images.model.Vocabulary`).
 """
 
 from __future__ import annotations
 
-import logging
-import os
-import re
-import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from onespec.validators_runtime import inputs, yaml_limits
+from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import image_validators as grammar
+from onespec.validators_runtime.images.checks import SpecChecks, _kind_of
 from onespec.validators_runtime.images.errors import ImageValidationSpecificationError
 from onespec.validators_runtime.images.model import (
     ImageArgument,
     ImageValidator,
     SpecValidator,
-    SpecWarning,
     Vocabulary,
 )
 from onespec.validators_runtime.images.packages import Package
+from onespec.validators_runtime.images.reading import format_path, read_spec_text, read_yaml
 from onespec.validators_runtime.problems import closest, shown
+from onespec.validators_runtime.yaml_lines import LineIndex, YamlPath
 
-LOG = logging.getLogger(__name__)
-
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_PATTERNS = {name: re.compile(pattern) for name, pattern in grammar.PATTERNS.items()}
 _KNOWN_OS_NAMES = frozenset(
     [*grammar.DISTRIBUTIONS, *grammar.DISTRIBUTIONS.values(), *grammar.FAMILIES.values()]
 )
 
-YamlPath = tuple[str | int, ...]
 
-
-def format_path(path: YamlPath) -> str:
-    """``("validators", 2, "script", "a/b")`` -> ``validators[2].script['a/b']``."""
-    text = ""
-    for part in path:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        elif _IDENTIFIER.fullmatch(part):
-            text += f".{part}" if text else part
-        else:
-            text += f"[{shown(part)}]"
-    return text
-
-
-# --- YAML with line numbers ---------------------------------------------------------------------
-
-#: The largest spec read, in characters. The specs plugins ship are a few kilobytes; one
-#: mebibyte holds tens of thousands of packages and keeps a hostile file cheap to refuse.
-MAX_SPEC_SIZE = 1 << 20
-#: The largest script or copied file a spec may name, in bytes (the largest shipped: ~20 KB).
-MAX_SCRIPT_SIZE = 16 << 20
-
-#: The most nodes a spec may have once its aliases are expanded: what the loader (and every
-#: report) walks. Real specs have hundreds; 40,000 packages are 40,000 nodes. A "billion
-#: laughs" alias bomb passes it within a few levels and is refused without being expanded.
-MAX_SPEC_NODES = 200_000
-
-#: The deepest nesting of YAML collections. Real specs nest a dozen levels at most; the bound
-#: keeps every walk of the spec (composing, loading, reporting) far from Python's recursion
-#: limit, so deep nesting is an error naming its line, not a RecursionError.
-MAX_SPEC_DEPTH = 64
-
-
-class _Composer(yaml_limits.CountingComposer):
-    """The project's counting composer (:mod:`onespec.validators_runtime.yaml_limits`) with the
-    spec's
-    limits and the spec's errors: depth, expanded size, aliases to themselves.
-
-    Each node's expanded size (itself and everything under it, aliases counted in full) is
-    computed once, from its children's, when it is complete; an alias reuses the size of the
-    node it names. So an alias bomb is measured in linear time and refused as soon as a node
-    passes :data:`MAX_SPEC_NODES`, and an alias to a node still being composed (a node that
-    contains itself) is refused at once.
-    """
-
-    max_nodes = MAX_SPEC_NODES
-    max_depth = MAX_SPEC_DEPTH
-
-    def __init__(self, file: str) -> None:
-        super().__init__()
-        self._file = file
-
-    def _refuse(self, code: str, reason: str, mark: Any) -> ImageValidationSpecificationError:
-        return ImageValidationSpecificationError(reason, file=self._file, line=mark.line + 1)
-
-    def _loop_reason(self, anchor: str) -> str:
-        return (
-            f"the alias *{anchor} refers to itself: the node anchored as &{anchor} contains it, "
-            "which would make the spec infinite"
-        )
-
-    def _depth_reason(self) -> str:
-        return (
-            f"collections are nested more than {MAX_SPEC_DEPTH} deep here; a spec never needs "
-            "that many levels"
-        )
-
-    def _size_reason(self) -> str:
-        return (
-            f"aliases expand the spec to more than {MAX_SPEC_NODES:,} nodes by this line "
-            "(an alias bomb); refusing to load it"
-        )
-
-
-try:  # libyaml's event parser, when PyYAML was built with it
-    from yaml._yaml import CParser as _CParser
-except ImportError:  # pragma: no cover - a PyYAML without libyaml
-    _CParser = None
-_Parser: type = _CParser if _CParser is not None else yaml.parser.Parser
-_Reader: tuple[type, ...] = (
-    () if _CParser is not None else (yaml.reader.Reader, yaml.scanner.Scanner)
-)
-
-
-class _SpecLoader(
-    *_Reader, _Parser, _Composer, yaml.constructor.SafeConstructor, yaml.resolver.Resolver
-):  # type: ignore[misc]
-    """The safe loader, composing through :class:`_Composer`.
-
-    Events come from libyaml when it is available (it parses without recursing), and nodes are
-    composed here in Python, so the counting above sees every one.
-    """
-
-    def __init__(self, text: str, file: str) -> None:
-        if _CParser is not None:
-            _CParser.__init__(self, text)
-        else:
-            yaml.reader.Reader.__init__(self, text)
-            yaml.scanner.Scanner.__init__(self)
-            yaml.parser.Parser.__init__(self)
-        _Composer.__init__(self, file)
-        yaml.constructor.SafeConstructor.__init__(self)
-        yaml.resolver.Resolver.__init__(self)
-
-    def check_node(self) -> bool:
-        return _Composer.check_node(self)
-
-    def get_node(self) -> yaml.Node | None:
-        return _Composer.get_node(self)
-
-    def get_single_node(self) -> yaml.Node | None:
-        return _Composer.get_single_node(self)
-
-
-def _index(root: yaml.Node, file: str) -> tuple[dict[YamlPath, int], list]:
-    """The line of each YAML path, and the keys given twice, in one walk of the node graph.
-
-    A node reached again through an alias is not walked again: paths under it find the line
-    of the alias, the nearest indexed ancestor. So the walk is linear in the composed nodes,
-    however far aliases would expand them, and iterative, however deep they nest. A NUL
-    character in any value is refused here, where its path is known.
-    """
-    lines: dict[YamlPath, int] = {}
-    dupes: list = []
-    seen_nodes: set[int] = set()
-    pending: list[tuple[yaml.Node, YamlPath]] = [(root, ())]
-    while pending:
-        node, path = pending.pop()
-        lines.setdefault(path, node.start_mark.line + 1)
-        if id(node) in seen_nodes:
-            continue
-        seen_nodes.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            seen: set[Any] = set()
-            for key_node, value_node in node.value:
-                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
-                if key is None:
-                    continue
-                if key in seen:
-                    dupes.append(((*path, key), key_node.start_mark.line + 1))
-                seen.add(key)
-                lines[(*path, key)] = key_node.start_mark.line + 1
-                pending.append((value_node, (*path, key)))
-        elif isinstance(node, yaml.SequenceNode):
-            pending.extend((item, (*path, i)) for i, item in enumerate(node.value))
-        elif "\0" in node.value:
-            raise ImageValidationSpecificationError(
-                "this value contains a NUL character, which no command line or environment "
-                "variable can carry",
-                file=file,
-                path=format_path(path) or None,
-                line=node.start_mark.line + 1,
-            )
-    return lines, dupes
-
-
-def read_yaml(text: str, file: str) -> tuple[Any, dict[YamlPath, int], list]:
-    """Parse with the safe loader; return the data, the line of each path, duplicate keys.
-
-    Refuses, naming the file and line: a text over :data:`MAX_SPEC_SIZE`, nesting deeper than
-    :data:`MAX_SPEC_DEPTH`, aliases expanding past :data:`MAX_SPEC_NODES` or referring to
-    themselves, and NUL characters.
-    """
-    if len(text) > MAX_SPEC_SIZE:
-        raise ImageValidationSpecificationError(
-            f"the spec is {len(text):,} characters; the size limit is {MAX_SPEC_SIZE:,}",
-            file=file,
-            line=text.count("\n", 0, MAX_SPEC_SIZE) + 1,
-        )
-    loader = _SpecLoader(text, file)
-    node = None
-    try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise ImageValidationSpecificationError(
-            f"not valid YAML: {getattr(exc, 'problem', None) or exc}",
-            file=file,
-            line=mark.line + 1 if mark is not None else None,
-        ) from None
-    except ImageValidationSpecificationError:
-        raise  # the composer's own limits, already located
-    except ValueError as exc:  # an integer longer than Python converts (4,300 digits)
-        raise ImageValidationSpecificationError(
-            f"a number is too long to read ({str(exc).split(':')[0]}); quote it to keep it as text",
-            file=file,
-            line=_first_long_integer_line(node),
-        ) from None
-    finally:
-        loader.dispose()
-    lines: dict[YamlPath, int] = {}
-    dupes: list = []
-    if node is not None:
-        lines, dupes = _index(node, file)
-    # YAML reads `2.6` as a number: keys are looked up as the loader constructed them.
-    return data, lines, dupes
-
-
-def _first_long_integer_line(root: yaml.Node | None) -> int | None:
-    """The 1-based line of the first integer scalar Python refuses to convert, if any."""
-    limit = sys.get_int_max_str_digits() or None
-    seen: set[int] = set()
-    stack = [root] if root is not None else []
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, yaml.ScalarNode):
-            if node.tag.endswith(":int") and limit and len(node.value) > limit:
-                return node.start_mark.line + 1
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend(reversed(node.value))
-        elif isinstance(node, yaml.MappingNode):
-            stack.extend(item for pair in reversed(node.value) for item in reversed(pair))
-    return None
-
-
-# --- The loader ---------------------------------------------------------------------------------
-
-
-class SpecLoader:
+class SpecLoader(SpecChecks):
     """Builds validators from parsed YAML, collecting warnings and raising on errors."""
 
     def __init__(
@@ -276,137 +46,16 @@ class SpecLoader:
         vocabulary: Vocabulary,
         validator_map: Mapping[str, type[ImageValidator]] | None = None,
         resource_roots: Sequence[str | Path] = (),
-        lines: Mapping[YamlPath, int] | None = None,
+        lines: LineIndex | None = None,
     ) -> None:
-        self.file = file
+        super().__init__(file, resource_roots=resource_roots, lines=lines)
         self.vocabulary = vocabulary
         self.kinds = vocabulary.kinds
         self.custom = dict(validator_map or {})
-        self.roots = [Path(root) for root in resource_roots]
-        self.lines = dict(lines or {})
-        self.warnings: list[SpecWarning] = []
         self.arguments: dict[str, ImageArgument] = {}
         self.declared_arguments = False
         self._env_uses: list[tuple[YamlPath, str]] = []
         self._outputs: set[str] = set()
-
-    # Reporting ---------------------------------------------------------------------------------
-
-    def _line(self, path: YamlPath) -> int | None:
-        while path:
-            if path in self.lines:
-                return self.lines[path]
-            path = path[:-1]
-        return self.lines.get(())
-
-    def error(self, path: YamlPath, reason: str) -> ImageValidationSpecificationError:
-        """An error at ``path``, to raise."""
-        return ImageValidationSpecificationError(
-            reason, file=self.file, path=format_path(path) or None, line=self._line(path)
-        )
-
-    def warn(self, path: YamlPath, message: str) -> None:
-        """Note an oddity at ``path``."""
-        warning = SpecWarning(self.file or "", format_path(path), self._line(path), message)
-        self.warnings.append(warning)
-        LOG.warning("%s", warning)
-
-    # Values ------------------------------------------------------------------------------------
-
-    def _mapping(self, value: Any, path: YamlPath, what: str) -> dict[Any, Any]:
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            raise self.error(path, f"{what} must be a mapping, not {_kind_of(value)}")
-        return value
-
-    def _single(self, value: Any, path: YamlPath, what: str) -> tuple[Any, Any]:
-        if not isinstance(value, dict) or len(value) != 1:
-            found = f"{len(value)} keys" if isinstance(value, dict) else _kind_of(value)
-            raise self.error(path, f"{what} must be a mapping with exactly one key, not {found}")
-        ((key, item),) = value.items()
-        return key, item
-
-    def _known_keys(
-        self, mapping: Mapping[Any, Any], keys: Mapping[str, Any], path: YamlPath, what: str
-    ) -> None:
-        for key in mapping:
-            if key not in keys:
-                close = closest(key, keys)
-                hint = f"; did you mean {shown(close)}?" if close else ""
-                self.warn(
-                    (*path, key),
-                    f"{what} takes {', '.join(keys)}; {shown(key)} is not one of them and is "
-                    f"ignored{hint}",
-                )
-        for key, (_, required, _) in keys.items():
-            if required and key not in mapping:
-                raise self.error(path, f"{what} needs {shown(key)}")
-
-    def _text(self, value: Any, path: YamlPath, what: str) -> str:
-        if not isinstance(value, str) or not value:
-            raise self.error(path, f"{what} must be a non-empty string, not {_kind_of(value)}")
-        return value
-
-    def _scalar(self, value: Any, path: YamlPath, what: str) -> str:
-        """A string; a number is read as its text, with a warning (YAML may have changed it)."""
-        if isinstance(value, str):
-            return value
-        if isinstance(value, bool) or value is None:
-            raise self.error(path, f"{what} must be a string, not {_kind_of(value)}; quote it")
-        if isinstance(value, int | float):
-            self.warn(
-                path,
-                f"{what} is the number {shown(value)}, read as the string {shown(str(value))}; "
-                "quote it so that YAML keeps it as written",
-            )
-            return str(value)
-        raise self.error(path, f"{what} must be a string, not {_kind_of(value)}")
-
-    def _matches(self, value: str, pattern: str, path: YamlPath, what: str) -> str:
-        if not _PATTERNS[pattern].fullmatch(value):
-            raise self.error(path, f"{what} {shown(value)} is not {grammar.PATTERN_HINTS[pattern]}")
-        return value
-
-    def _env_name(self, value: Any, path: YamlPath, what: str, *, reserved: bool = True) -> str:
-        name = self._matches(self._text(value, path, what), "env-name", path, what)
-        if reserved and name in grammar.RESERVED_VARIABLES:
-            raise self.error(
-                path, f"{what} {shown(name)} is reserved: the validation sets it for every script"
-            )
-        return name
-
-    # Resources ---------------------------------------------------------------------------------
-
-    def resource(self, relative: Any, path: YamlPath, what: str) -> tuple[Path, bytes]:
-        """Find ``relative`` in the resource roots and read it, refusing any way out of them."""
-        name = self._text(relative, path, what)
-        if "\0" in name:
-            raise self.error(path, f"{what} {shown(name)} contains a NUL character")
-        if os.path.isabs(name) or name.startswith("~"):
-            raise self.error(
-                path, f"{what} {shown(name)} is absolute; it must be relative to a resource root"
-            )
-        if not self.roots:
-            raise self.error(
-                path, f"{what} {shown(name)} cannot be found: there are no resource roots"
-            )
-        for root in self.roots:
-            base = Path(os.path.realpath(root))
-            candidate = Path(os.path.realpath(base / name))
-            if candidate != base and base not in candidate.parents:
-                raise self.error(
-                    path,
-                    f"{what} {shown(name)} leads out of the resource root {str(root)!r} (to "
-                    f"{str(candidate)!r}, through '..' or a symbolic link); it must stay inside",
-                )
-            if candidate.is_file():
-                try:
-                    return candidate, inputs.read_bytes(candidate, limit=MAX_SCRIPT_SIZE)
-                except inputs.InputError as exc:
-                    raise self.error(path, f"{what} {shown(name)} {exc.reason}") from None
-        roots = ", ".join(repr(str(root)) for root in self.roots)
-        raise self.error(path, f"{what} {shown(name)} is not a file in any resource root ({roots})")
 
     # The spec ----------------------------------------------------------------------------------
 
@@ -715,31 +364,11 @@ def _builds_as_builtin(cls: type[ImageValidator], builtin: type | None) -> bool:
     )
 
 
-def _kind_of(value: Any) -> str:
-    names = {
-        dict: "a mapping",
-        list: "a list",
-        str: "a string",
-        bool: "a boolean",
-        int: "an integer",
-        float: "a number",
-        type(None): "nothing (null)",
-    }
-    return names.get(type(value), type(value).__name__)
-
-
 def default_roots(yaml_path: Path, resource_roots: Sequence[str | Path] | None) -> list[Path]:
     """The resource roots: as given, or the spec's own directory."""
     if resource_roots is None:
         return [yaml_path.parent]
     return [Path(root) for root in resource_roots]
-
-
-def read_spec_text(file: str) -> str:
-    """The text of a spec file, read through :mod:`onespec.validators_runtime.inputs`: a regular
-    file of at most :data:`MAX_SPEC_SIZE` bytes, never read past that (a larger one is refused
-    from its size, before it is read, as input that cannot be read: exit 2)."""
-    return inputs.read_text(file, limit=MAX_SPEC_SIZE)
 
 
 def load(
@@ -777,7 +406,7 @@ def loads(
     resource_roots: Sequence[str | Path] = (),
 ) -> SpecValidator:
     """Load a spec from its text, built from ``vocabulary``."""
-    data, lines, dupes = read_yaml(text, file)
+    data, lines = read_yaml(text, file)
     loader = SpecLoader(
         file,
         vocabulary=vocabulary,
@@ -785,12 +414,7 @@ def loads(
         resource_roots=resource_roots,
         lines=lines,
     )
-    for dupe_path, line in dupes:
-        loader.warnings.append(
-            SpecWarning(
-                file, format_path(dupe_path), line, "this key is given twice; the last wins"
-            )
-        )
+    loader.warnings.extend(loader.duplicate_keys())
     return loader.spec(data)
 
 

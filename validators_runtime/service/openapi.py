@@ -13,17 +13,13 @@ import copy
 import importlib.metadata
 from typing import Any
 
+from onespec.definitions.key_templates import anchored
 from onespec.definitions.policy import RULES
 from onespec.validators_runtime._generated import api as _generated
 from onespec.validators_runtime._generated import plugin_labels as _labels
 
 OPENAPI_VERSION = "3.1.0"
 JSON = "application/json"
-
-
-def _anchored(pattern: str) -> str:
-    """A pattern matching whole strings alike in Python and ECMA-262 (as the schemas do)."""
-    return f"^(?:{pattern})$(?!\\n)"
 
 
 def component_name(file_name: str) -> str:
@@ -81,7 +77,7 @@ def _parameters() -> dict[str, dict[str, Any]]:
             "in": "path",
             "required": True,
             "description": "The plugin's name.",
-            "schema": {"type": "string", "pattern": _anchored(_labels.PLUGIN_NAME_PATTERN)},
+            "schema": {"type": "string", "pattern": anchored(_labels.PLUGIN_NAME_PATTERN)},
             "example": "fake",
         },
         "version": {
@@ -89,7 +85,7 @@ def _parameters() -> dict[str, dict[str, Any]]:
             "in": "path",
             "required": True,
             "description": "One of the plugin's versions.",
-            "schema": {"type": "string", "pattern": _anchored(_labels.VERSION_PATTERN)},
+            "schema": {"type": "string", "pattern": anchored(_labels.VERSION_PATTERN)},
             "example": "0.1",
         },
         "flavor_id": {
@@ -97,7 +93,7 @@ def _parameters() -> dict[str, dict[str, Any]]:
             "in": "path",
             "required": True,
             "description": "The flavor's ID. Flavors are not modelled: any valid ID will do.",
-            "schema": {"type": "string", "pattern": _anchored(_generated.FLAVOR_ID_PATTERN)},
+            "schema": {"type": "string", "pattern": anchored(_generated.FLAVOR_ID_PATTERN)},
             "example": "m1.large",
         },
         "key": {
@@ -109,7 +105,7 @@ def _parameters() -> dict[str, dict[str, Any]]:
             ),
             "schema": {
                 "type": "string",
-                "pattern": _anchored(rf"(?!\.\.?$)[{key_characters}]{{1,{max_length}}}"),
+                "pattern": anchored(rf"(?!\.\.?$)[{key_characters}]{{1,{max_length}}}"),
             },
             "example": "hw:cpu_policy",
         },
@@ -124,7 +120,7 @@ def _parameters() -> dict[str, dict[str, Any]]:
             ),
             "schema": {
                 "type": "string",
-                "pattern": _anchored(_generated.MICROVERSION_HEADER_PATTERN),
+                "pattern": anchored(_generated.MICROVERSION_HEADER_PATTERN),
             },
             "example": f"{_generated.MICROVERSION_SERVICE} {validating}",
         },
@@ -176,7 +172,7 @@ def _operation(
                 response["headers"] = {
                     _generated.MICROVERSION_HEADER: {
                         "description": "The microversion the response follows.",
-                        "schema": {"type": "string", "pattern": _anchored(_RESPONSE_MICROVERSION)},
+                        "schema": {"type": "string", "pattern": anchored(_RESPONSE_MICROVERSION)},
                     }
                 }
     operation["responses"] = responses

@@ -21,6 +21,7 @@ import yaml
 
 from onespec.definitions.policy import RULE_NAMES, RULES
 from onespec.validators_runtime import yaml_limits
+from onespec.validators_runtime.problems import closest
 
 if TYPE_CHECKING:
     from oslo_policy.policy import Enforcer, RuleDefault
@@ -96,12 +97,10 @@ def build_enforcer(policy_file: str | Path | None = None) -> Enforcer:
         if name.startswith("onespec:") and name not in RULE_NAMES
     )
     if unknown:
-        import difflib
-
         hints = []
         for name in unknown:
-            close = difflib.get_close_matches(name, sorted(RULE_NAMES), n=1)
-            hints.append(f"{name!r} (did you mean {close[0]!r}?)" if close else repr(name))
+            close = closest(name, sorted(RULE_NAMES))
+            hints.append(f"{name!r} (did you mean {close!r}?)" if close else repr(name))
         raise PolicyFileError(
             f"The policy file {str(policy_file)!r} sets rules that do not exist: "
             f"{', '.join(hints)}. `onespec policy sample` lists the rules."

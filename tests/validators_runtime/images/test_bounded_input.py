@@ -17,8 +17,8 @@ from click.testing import CliRunner
 
 from onespec.validators_runtime.images import ImageValidationSpecificationError
 from onespec.validators_runtime.images.cli import image
+from onespec.validators_runtime.images.reading import MAX_SPEC_SIZE
 from onespec.validators_runtime.images.root import load
-from onespec.validators_runtime.images.spec import MAX_SPEC_SIZE
 
 
 def check(path) -> tuple[int, str]:

@@ -3,6 +3,7 @@ say where a spec's scripts are (``--resource-root``), as a spec outside its plug
 
 from __future__ import annotations
 
+import json
 import re
 
 from tests.conftest import ROOT
@@ -66,3 +67,25 @@ def test_the_readme_runs_image_commands_with_their_resource_root_and_no_redirect
         command = line.split("#", 1)[0]
         assert "--resource-root" in command, line
         assert ">" not in command, line  # a shell redirection leaves a file behind on failure
+
+
+def test_check_reports_spec_warnings_and_keys_given_twice_as_located_warnings(tmp_path):
+    spec = write_spec(
+        tmp_path,
+        "validators:\n"
+        "  - package: [coreutils, coreutils]\n"
+        "arguments:\n"
+        "  x:\n"
+        "    description: One.\n"
+        "    description: Two.\n"
+        "    default: a\n",
+    )
+    done = onespec("image", "check", str(spec), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    warnings = json.loads(done.stdout)["warnings"]
+    found = {(w["code"], w["path"], w["line"], w["severity"]) for w in warnings}
+    assert found == {
+        ("spec", "validators[0].package", 2, "warning"),
+        ("duplicate-key", "arguments.x.description", 6, "warning"),
+    }
+    assert all(w["file"] == str(spec) for w in warnings)

@@ -21,8 +21,8 @@ from onespec.validators_runtime.images import (
     ImageValidationSpecificationError,
     LocalRemote,
 )
+from onespec.validators_runtime.images.reading import MAX_SPEC_SIZE
 from onespec.validators_runtime.images.root import loads
-from onespec.validators_runtime.images.spec import MAX_SPEC_SIZE
 from tests.measure import run_capped
 from tests.validators_runtime.images.helpers import ONESPEC
 

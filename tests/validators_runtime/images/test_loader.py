@@ -24,8 +24,8 @@ from onespec.validators_runtime.images import (
     SaharaPackageValidator,
     SaharaScriptValidator,
 )
+from onespec.validators_runtime.images.reading import format_path, read_yaml
 from onespec.validators_runtime.images.root import loads
-from onespec.validators_runtime.images.spec import format_path, read_yaml
 from tests.validators_runtime.images.helpers import write_spec
 
 #: (spec text, YAML path, line, words of the reason)
@@ -148,7 +148,7 @@ def test_the_schema_and_the_loader_agree_on_structure(tmp_path):
     """Specs the schema refuses, the loader refuses too (the loader checks more)."""
     for text, *_ in ERRORS:
         try:
-            data, _, _ = read_yaml(text, "x")
+            data, _ = read_yaml(text, "x")
         except ImageValidationSpecificationError:
             continue
         if list(Draft202012Validator(SCHEMA).iter_errors(data)):

@@ -14,7 +14,7 @@ from onespec.validators_runtime.images import (
     LocalRemote,
     SaharaImageValidator,
 )
-from onespec.validators_runtime.images.spec import read_yaml
+from onespec.validators_runtime.images.reading import read_yaml
 from tests.validators_runtime.images.conftest import real_specs, resource_root, spec_path
 from tests.validators_runtime.images.helpers import onespec
 
@@ -71,7 +71,7 @@ def test_each_spec_loads_with_its_quirks_as_warnings(name):
 
 @pytest.mark.parametrize("name", real_specs())
 def test_each_spec_satisfies_the_json_schema(name):
-    data, _, _ = read_yaml((spec_path(name)).read_text(encoding="utf-8"), name)
+    data, _ = read_yaml((spec_path(name)).read_text(encoding="utf-8"), name)
     errors = list(Draft202012Validator(SCHEMA).iter_errors(data))
     assert errors == []
 

@@ -31,7 +31,7 @@ from onespec.validators_runtime.heat.components.deployment import (
     DeploymentConfig,
     build_deployment_config,
 )
-from onespec.validators_runtime.heat.components.validation import (
+from onespec.validators_runtime.heat.components.model import (
     Component,
     ComponentError,
     ComponentValidationError,
@@ -42,6 +42,8 @@ from onespec.validators_runtime.heat.components.validation import (
     Unresolved,
     json_default,
     tool_options,
+)
+from onespec.validators_runtime.heat.components.validation import (
     type_problem,
     validate_component,
 )

@@ -44,13 +44,13 @@ from onespec.validators_runtime.heat.components.hook import (
     run_hook,
     run_script_hook,
 )
-from onespec.validators_runtime.heat.components.template import Template, TemplateError
-from onespec.validators_runtime.heat.components.validation import (
+from onespec.validators_runtime.heat.components.model import (
     Component,
     ComponentValidationError,
     Unresolved,
     json_default,
 )
+from onespec.validators_runtime.heat.components.template import Template, TemplateError
 
 
 def _template_options(command: Callable[..., Any]) -> Callable[..., Any]:

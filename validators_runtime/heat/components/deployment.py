@@ -18,13 +18,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from onespec.validators_runtime._generated import components as facts
-from onespec.validators_runtime.heat.components.validation import (
+from onespec.validators_runtime.heat.components.model import (
     Component,
     ComponentValidationError,
     Problem,
     Unresolved,
-    child,
     json_default,
+    problem_at,
+)
+from onespec.validators_runtime.heat.components.validation import (
+    child,
     type_problem,
     validate_component,
 )
@@ -157,7 +160,7 @@ def _problems(
     problems: list[Problem] = []
     if not isinstance(action, str) or not _ACTION.fullmatch(action):
         problems.append(
-            Problem(
+            problem_at(
                 "action",
                 "invalid-action",
                 f"{action!r} is not an action: one of {', '.join(facts.STANDARD_ACTIONS)} or an "
@@ -166,7 +169,7 @@ def _problems(
         )
     if status not in facts.STATUSES:
         problems.append(
-            Problem(
+            problem_at(
                 "status",
                 "invalid-value",
                 f"{status!r} is not a deployment status: one of {', '.join(facts.STATUSES)}.",
@@ -174,7 +177,7 @@ def _problems(
         )
     if signal_transport not in facts.SIGNAL_TRANSPORTS:
         problems.append(
-            Problem(
+            problem_at(
                 "signal_transport",
                 "invalid-value",
                 f"{signal_transport!r} is not a signal transport: one of "
@@ -182,12 +185,12 @@ def _problems(
             )
         )
     if not isinstance(server_id, str):
-        problems.append(Problem("server_id", "wrong-type", "The server ID must be a string."))
+        problems.append(problem_at("server_id", "wrong-type", "The server ID must be a string."))
     if config_id is not None and (
         not isinstance(config_id, str) or not _CONFIG_ID.fullmatch(config_id)
     ):
         problems.append(
-            Problem(
+            problem_at(
                 "config_id",
                 "invalid-value",
                 f"{config_id!r} is not a config id: up to 128 letters, digits, '_', '.' and '-', "
@@ -196,7 +199,7 @@ def _problems(
         )
     if values is None:
         problems.append(
-            Problem(
+            problem_at(
                 "input_values",
                 "wrong-type",
                 f"The input values must be a mapping, not {raw_values!r}.",
@@ -208,7 +211,7 @@ def _problems(
         where = child("input_values", key)
         if not isinstance(key, str) or not key or "=" in key or "\0" in key:
             problems.append(
-                Problem(
+                problem_at(
                     where,
                     "invalid-name",
                     f"{key!r} cannot name an input: a non-empty string without '=' or NUL.",
@@ -216,11 +219,11 @@ def _problems(
             )
         elif key in facts.RESERVED_INPUT_NAMES:
             problems.append(
-                Problem(where, "reserved-name", f"{key!r} is set by the deployment itself.")
+                problem_at(where, "reserved-name", f"{key!r} is set by the deployment itself.")
             )
         elif key in declared and (reason := type_problem(declared[key].type, value)):
             problems.append(
-                Problem(
+                problem_at(
                     where,
                     "invalid-value",
                     f"The value {reason}, so it does not fit the type {declared[key].type} "

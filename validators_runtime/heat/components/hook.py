@@ -37,7 +37,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from onespec.validators_runtime._generated import components as facts
-from onespec.validators_runtime.heat.components.validation import ComponentError
+from onespec.validators_runtime.heat.components.model import (
+    ComponentError,
+)
 
 LOG = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ functions, ``get_file`` is read from disk -- relative to the template, and never
 *files root* (by default the template's directory) -- and ``get_param`` takes the value given
 on the command line or the parameter's default. Every other function is a value Heat computes
 while the stack runs: it becomes
-:class:`~onespec.validators_runtime.heat.components.validation.Unresolved`, which the checks accept.
+:class:`~onespec.validators_runtime.heat.components.model.Unresolved`, which the checks accept.
 """
 
 from __future__ import annotations
@@ -21,12 +21,15 @@ from typing import Any
 from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import components as facts
 from onespec.validators_runtime.heat import hot_loader
-from onespec.validators_runtime.heat.components.validation import (
+from onespec.validators_runtime.heat.components.model import (
     Component,
     ComponentError,
     ComponentValidationError,
     Problem,
     Unresolved,
+    problem_at,
+)
+from onespec.validators_runtime.heat.components.validation import (
     child,
     validate_component,
 )
@@ -190,7 +193,7 @@ class Template:
         """
         resource = self.resources.get(name)
         if not isinstance(resource, Mapping):
-            return None, [Problem("", "wrong-type", f"The resource {name!r} is not a mapping.")]
+            return None, [problem_at("", "wrong-type", f"The resource {name!r} is not a mapping.")]
         problems: list[Problem] = []
         properties = resource.get("properties")
         if properties is None:
@@ -199,7 +202,7 @@ class Template:
             return self.resolve(properties, "", problems), problems
         except TemplateError as exc:
             return None, [
-                Problem("", "unresolvable", f"The properties cannot be read: {exc.reason}.")
+                problem_at("", "unresolvable", f"The properties cannot be read: {exc.reason}.")
             ]
 
     def component(self, name: str) -> Component:
@@ -236,7 +239,7 @@ class Template:
         target = (self.path.parent / relative).resolve()
         if not target.is_relative_to(root):
             problems.append(
-                Problem(
+                problem_at(
                     path,
                     "unresolvable",
                     f"get_file {argument!r} is outside the files root {str(root)!r}; templates "
@@ -249,7 +252,7 @@ class Template:
         except inputs.InputError as exc:
             reason = f"the file {exc.reason}"
         problems.append(
-            Problem(path, "unresolvable", f"get_file cannot read {argument!r}: {reason}.")
+            problem_at(path, "unresolvable", f"get_file cannot read {argument!r}: {reason}.")
         )
         return Unresolved("get_file", raw)
 
@@ -261,7 +264,7 @@ class Template:
         declared = self.data.get("parameters") or {}
         if not isinstance(declared, Mapping) or name not in declared:
             problems.append(
-                Problem(
+                problem_at(
                     path,
                     "unresolvable",
                     f"get_param names the parameter {name!r}, which the template does not declare.",

@@ -1,7 +1,8 @@
 """Validate the properties of an ``OS::Heat::SoftwareComponent``, reporting every problem.
 
-Use :func:`onespec.validators_runtime.heat.components.validate_component`; this module holds the
-implementation and the value types it returns. The rules -- the fields of each mapping, the
+Use :func:`onespec.validators_runtime.heat.components.validate_component`; this module holds
+the checks, and :mod:`~onespec.validators_runtime.heat.components.model` the value types
+they return. The rules -- the fields of each mapping, the
 actions, the tools, the input types -- come from the generated vocabulary
 (:mod:`onespec.validators_runtime._generated.components`), written from
 ``definitions/components.py``.
@@ -12,11 +13,21 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from onespec.validators_runtime._generated import components as facts
+from onespec.validators_runtime.heat.components.model import (
+    Component,
+    ComponentValidationError,
+    ConfigEntry,
+    Input,
+    Output,
+    Problem,
+    Unresolved,
+    problem_at,
+)
+from onespec.validators_runtime.problems import closest, did_you_mean
 
 _ACTION = re.compile(facts.ACTION_PATTERN)
 _TOOL = re.compile(facts.TOOL_PATTERN)
@@ -30,205 +41,6 @@ _SHAPE_TITLES = {
     "input": "an input",
     "output": "an output",
 }
-
-
-class ComponentError(ValueError):
-    """Something about a software component is wrong: the root of this area's errors."""
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One problem, where it is (a JSON path such as ``configs[1].actions[0]``) and what it is.
-
-    ``code`` names the rule: ``wrong-type``, ``unknown-field``, ``missing-field``, ``empty``,
-    ``invalid-action``, ``duplicate-action``, ``invalid-tool``, ``not-executable``,
-    ``invalid-name``, ``reserved-name``, ``duplicate-name``, ``invalid-type``,
-    ``invalid-value`` or ``unresolvable``.
-    """
-
-    path: str
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path or '(the properties)'}: {self.message}"
-
-    def to_dict(self) -> dict[str, str]:
-        return {"path": self.path, "code": self.code, "message": self.message}
-
-
-class ComponentValidationError(ComponentError):
-    """A component (or what a deployment is asked to deliver) is invalid.
-
-    ``problems`` lists every problem, each with its JSON path; ``name`` is the component's.
-    """
-
-    def __init__(
-        self, problems: Iterable[Problem], *, name: str | None = None, subject: str | None = None
-    ) -> None:
-        self.problems: tuple[Problem, ...] = tuple(problems)
-        self.name = name
-        count = len(self.problems)
-        self.subject = subject or (
-            f"software component {name!r}" if name else "the software component"
-        )
-        subject = self.subject
-        summary = f"{subject} is invalid ({count} problem{'s' if count != 1 else ''}):"
-        super().__init__(" ".join([summary, *(str(p) for p in self.problems)]))
-
-
-@dataclass(frozen=True, eq=False)
-class Unresolved:
-    """A value Heat computes when the stack runs: an intrinsic function such as ``get_attr``.
-
-    A static check cannot know it, so it accepts it wherever it stands. ``raw`` is the function
-    as the template writes it, which is also how it is shown and serialised.
-    """
-
-    function: str
-    raw: Any = field(repr=False)
-
-    def __str__(self) -> str:
-        return f"{{{self.function}: ...}}"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Unresolved) and (self.function, self.raw) == (
-            other.function,
-            other.raw,
-        )
-
-    def __hash__(self) -> int:
-        return hash(self.function)
-
-
-def json_default(value: Any) -> Any:
-    """``default=`` for ``json.dumps``: an unresolved value is written as the template has it."""
-    if isinstance(value, Unresolved):
-        return value.raw
-    if isinstance(value, tuple | frozenset | set):
-        return list(value)
-    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
-
-
-# --- The validated component -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ConfigEntry:
-    """One ``configs`` entry, with its defaults filled in (``actions_given``: it listed them)."""
-
-    actions: tuple[str | Unresolved, ...]
-    config: str | Unresolved
-    tool: str | Unresolved
-    actions_given: bool = True
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"actions": list(self.actions), "config": self.config, "tool": self.tool}
-
-
-@dataclass(frozen=True)
-class Input:
-    """A declared input, defaults filled in."""
-
-    name: str | Unresolved
-    type: str = facts.DEFAULT_INPUT_TYPE
-    description: str | None = None
-    default: Any = None
-    replace_on_change: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "description": self.description,
-            "type": self.type,
-            "default": self.default,
-            "replace_on_change": self.replace_on_change,
-        }
-
-
-@dataclass(frozen=True)
-class Output:
-    """A declared output, defaults filled in."""
-
-    name: str | Unresolved
-    type: str = facts.DEFAULT_INPUT_TYPE
-    description: str | None = None
-    error_output: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "description": self.description,
-            "type": self.type,
-            "error_output": self.error_output,
-        }
-
-
-@dataclass(frozen=True, eq=False)
-class Component:
-    """A valid software component: its properties with every default filled in.
-
-    Values Heat computes at run time stay :class:`Unresolved`. ``actions`` lists the actions some
-    config handles (standard ones in Heat's order, then extended ones as written), which are the
-    actions a deployment of the component runs for.
-    """
-
-    name: str | None
-    configs: tuple[ConfigEntry, ...]
-    inputs: tuple[Input, ...] = ()
-    outputs: tuple[Output, ...] = ()
-    options: Mapping[str, Any] | Unresolved = field(default_factory=dict)
-
-    @property
-    def actions(self) -> tuple[str, ...]:
-        named = [a for entry in self.configs for a in entry.actions if isinstance(a, str)]
-        standard = [a for a in facts.STANDARD_ACTIONS if a in named]
-        return (*standard, *dict.fromkeys(a for a in named if a not in facts.STANDARD_ACTIONS))
-
-    @property
-    def extended_actions(self) -> tuple[str, ...]:
-        """The actions that are not Heat's own: a deployment must pass them by name."""
-        return tuple(a for a in self.actions if a not in facts.STANDARD_ACTIONS)
-
-    @property
-    def tools(self) -> tuple[str, ...]:
-        """The tools the configs use, each once, in order of first use."""
-        return tuple(dict.fromkeys(e.tool for e in self.configs if isinstance(e.tool, str)))
-
-    def config_for(self, action: str) -> int | None:
-        """The index of the config that handles ``action``, or None when none does."""
-        for index, entry in enumerate(self.configs):
-            if action in entry.actions:
-                return index
-        return None
-
-    def tool_options(self, tool: str) -> Any:
-        """The options ``tool`` is given; see :func:`tool_options`."""
-        return tool_options(self.options, tool, self.tools)
-
-    def to_properties(self) -> dict[str, Any]:
-        """The properties as Heat stores them once defaults are applied."""
-        return {
-            "configs": [entry.to_dict() for entry in self.configs],
-            "inputs": [item.to_dict() for item in self.inputs],
-            "outputs": [item.to_dict() for item in self.outputs],
-            "options": self.options if isinstance(self.options, Unresolved) else dict(self.options),
-        }
-
-
-def tool_options(options: Any, tool: str, tools: Sequence[str]) -> Any:
-    """The options ``tool`` is given: the whole ``options`` section, whatever the tools.
-
-    One rule, as Heat and heat-agents apply it: Heat delivers a component's ``options`` whole in
-    the derived config, heat-agents' ``55-heat-config`` passes them on unchanged to the hook of
-    the chosen entry's tool, and so does onespec's component hook. Nothing is namespaced,
-    narrowed or dropped; a hook reads the keys it knows (``tool`` and ``tools`` are kept for
-    callers of the older signature).
-    """
-    del tool, tools
-    if isinstance(options, Unresolved):
-        return options
-    return dict(options) if isinstance(options, Mapping) else {}
 
 
 # --- Values and their types ----------------------------------------------------------------------
@@ -333,25 +145,6 @@ def child(path: str, key: Any) -> str:
     return f"{path}[{text}]"
 
 
-def _closest(word: Any, choices: Iterable[str]) -> str | None:
-    if not isinstance(word, str):
-        return None
-    choices = list(choices)
-    folded = {choice.lower().replace("_", ""): choice for choice in choices}
-    key = word.lower().replace("_", "").replace("-", "")
-    if key in folded:
-        return folded[key]
-    import difflib
-
-    matches = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return matches[0] if matches else None
-
-
-def _hint(word: Any, choices: Iterable[str]) -> str:
-    suggestion = _closest(word, choices)
-    return f" Did you mean {suggestion!r}?" if suggestion else ""
-
-
 def _names(items: Iterable[str]) -> str:
     items = list(items)
     if len(items) <= 1:
@@ -368,8 +161,10 @@ class _Checker:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
 
-    def add(self, path: str, code: str, message: str) -> None:
-        self.problems.append(Problem(path, code, message))
+    def add(
+        self, path: str, code: str, message: str, *, value: Any = None, suggestion: Any = None
+    ) -> None:
+        self.problems.append(problem_at(path, code, message, value=value, suggestion=suggestion))
 
     def mapping(self, value: Any, path: str, shape: str) -> Mapping[Any, Any] | None:
         """``value`` when it is a mapping of ``shape``'s fields (problems noted), else None."""
@@ -390,7 +185,9 @@ class _Checker:
                     child(path, key),
                     "unknown-field",
                     f"{key!r} is not a field of {title}, which takes "
-                    f"{_names(fields)}.{_hint(key, fields)}",
+                    f"{_names(fields)}.{did_you_mean(key, fields)}",
+                    value=key,
+                    suggestion=closest(key, fields),
                 )
         for name, spec in fields.items():
             if spec["required"] and name not in value:
@@ -611,7 +408,9 @@ def _check_type(checker: _Checker, entry: Mapping[Any, Any], path: str, shape: s
             child(path, "type"),
             "invalid-type",
             f"{value!r} is not a type; {_SHAPE_TITLES[shape]} has one of "
-            f"{_names(facts.INPUT_TYPES)}.{_hint(value, facts.INPUT_TYPES)}",
+            f"{_names(facts.INPUT_TYPES)}.{did_you_mean(value, facts.INPUT_TYPES)}",
+            value=value,
+            suggestion=closest(value, facts.INPUT_TYPES),
         )
         return None
     return value
@@ -708,11 +507,3 @@ def validate_component(properties: Any, *, name: str | None = None) -> Component
     if checker.problems:
         raise ComponentValidationError(checker.problems, name=name)
     return Component(name, configs, inputs, outputs, options)
-
-
-def iter_problems(error: BaseException) -> Iterator[Problem]:
-    """The problems an error carries (one generic problem for any other error)."""
-    if isinstance(error, ComponentValidationError):
-        yield from error.problems
-    else:
-        yield Problem("", "invalid-value", str(error))

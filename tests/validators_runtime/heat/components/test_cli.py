@@ -194,7 +194,18 @@ def test_validate_json(tmp_path, appserver):
     good, bad = second["components"]
     assert good["extended_actions"] == ["QUIESCE"]
     assert [p["path"] for p in bad["problems"]] == ["configs[1].actions", "inputs[0].default"]
-    assert {"path", "code", "message"} == set(bad["problems"][0])
+    # The one JSON shape of a finding, as every area's --format json writes it.
+    assert set(bad["problems"][0]) == {
+        "code",
+        "severity",
+        "message",
+        "file",
+        "line",
+        "path",
+        "value",
+        "suggestion",
+    }
+    assert bad["problems"][0]["severity"] == "error"
 
 
 def test_validate_an_unreadable_template(tmp_path):

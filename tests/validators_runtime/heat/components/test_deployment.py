@@ -161,7 +161,7 @@ def test_raw_properties_are_validated_first():
     assert derived.component.name == "x"
     with pytest.raises(ComponentValidationError) as caught:
         build_deployment_config({"configs": []}, action="CREATE", server_id="s")
-    assert caught.value.problems[0].path == "configs"
+    assert caught.value.problems[0].location.path == "configs"
 
 
 @pytest.mark.parametrize(
@@ -183,7 +183,7 @@ def test_invalid_arguments_are_reported_with_their_path(kwargs, path, code):
     action = kwargs.pop("action", "CREATE")
     with pytest.raises(ComponentValidationError) as caught:
         build(action, **kwargs)
-    assert [(p.path, p.code) for p in caught.value.problems] == [(path, code)]
+    assert [(p.location.path, p.code) for p in caught.value.problems] == [(path, code)]
     assert str(caught.value).startswith(
         "the deployment of software component 'appserver-config' is invalid (1 problem): "
     )

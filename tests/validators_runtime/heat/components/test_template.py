@@ -128,7 +128,7 @@ def test_a_parameter_value_of_the_wrong_type_is_reported(tmp_path):
     path = write(tmp_path, "t.yaml", COMPONENT % "s.sh")
     with pytest.raises(ComponentValidationError) as caught:
         Template.load(path, parameters={"port": "eighty"}).component("c")
-    assert [p.path for p in caught.value.problems] == ["inputs[1].default"]
+    assert [p.location.path for p in caught.value.problems] == ["inputs[1].default"]
 
 
 def test_undeclared_parameters_are_refused(tmp_path):
@@ -143,7 +143,7 @@ def test_get_param_of_an_undeclared_parameter_is_a_problem(tmp_path):
     with pytest.raises(ComponentValidationError) as caught:
         Template.load(write(tmp_path, "t.yaml", text)).component("c")
     [problem] = caught.value.problems
-    assert (problem.path, problem.code) == ("inputs[0].default", "unresolvable")
+    assert (problem.location.path, problem.code) == ("inputs[0].default", "unresolvable")
     assert "'modus'" in problem.message
 
 
@@ -155,7 +155,7 @@ def test_get_file_never_escapes_the_files_root(tmp_path, target):
     with pytest.raises(ComponentValidationError) as caught:
         Template.load(path).component("c")
     [problem] = caught.value.problems
-    assert (problem.path, problem.code) == ("configs[0].config", "unresolvable")
+    assert (problem.location.path, problem.code) == ("configs[0].config", "unresolvable")
     assert "outside the files root" in problem.message
 
 
@@ -239,7 +239,7 @@ def _get_file_problem(tmp_path: Path) -> str:
     with pytest.raises(ComponentValidationError) as caught:
         Template.load(tmp_path / "t.yaml").component("c")
     [problem] = caught.value.problems
-    assert (problem.path, problem.code) == ("configs[0].config", "unresolvable")
+    assert (problem.location.path, problem.code) == ("configs[0].config", "unresolvable")
     return problem.message
 
 

@@ -168,49 +168,54 @@ def test_unresolved_values_are_accepted_anywhere():
 
 def test_properties_must_be_a_mapping():
     problem = only(["configs"])
-    assert (problem.path, problem.code) == ("", "wrong-type")
+    assert (problem.location.path, problem.code) == ("", "wrong-type")
     assert "mapping, not a list" in problem.message
 
 
 def test_configs_is_required_and_not_empty():
-    assert (only({}).path, only({}).code) == ("configs", "missing-field")
+    assert (only({}).location.path, only({}).code) == ("configs", "missing-field")
     problem = only({"configs": []})
-    assert (problem.path, problem.code) == ("configs", "empty")
+    assert (problem.location.path, problem.code) == ("configs", "empty")
     assert only({"configs": None}).code == "wrong-type"
     assert only({"configs": "script"}).code == "wrong-type"
 
 
 def test_unknown_fields_are_reported_with_a_suggestion():
     problem = only({"configs": [entry()], "input": []})
-    assert (problem.path, problem.code) == ("input", "unknown-field")
+    assert (problem.location.path, problem.code) == ("input", "unknown-field")
     assert "Did you mean 'inputs'?" in problem.message
+    assert (problem.value, problem.suggestion) == ("input", "inputs")
     problem = only({"configs": [entry(action=["CREATE"])]})
-    assert (problem.path, problem.code) == ("configs[0].action", "unknown-field")
+    assert (problem.location.path, problem.code) == ("configs[0].action", "unknown-field")
     assert "'actions'" in problem.message
+    assert problem.suggestion == "actions"
+    # The shared folding: case, "_" and "-" are ignored before spelling is compared.
+    problem = only({"configs": [entry()], "Out-Puts": []})
+    assert problem.suggestion == "outputs"
 
 
 def test_an_entry_must_be_a_mapping_with_a_tool():
     problem = only({"configs": [entry(), "script"]})
-    assert (problem.path, problem.code) == ("configs[1]", "wrong-type")
+    assert (problem.location.path, problem.code) == ("configs[1]", "wrong-type")
     problem = only({"configs": [{"actions": ["CREATE"], "config": SCRIPT}]})
-    assert (problem.path, problem.code) == ("configs[0].tool", "missing-field")
+    assert (problem.location.path, problem.code) == ("configs[0].tool", "missing-field")
     problem = only({"configs": [entry(tool=None)]})
-    assert (problem.path, problem.code) == ("configs[0].tool", "wrong-type")
+    assert (problem.location.path, problem.code) == ("configs[0].tool", "wrong-type")
 
 
 def test_config_is_a_string():
     problem = only({"configs": [entry(config=["echo"])]})
-    assert (problem.path, problem.code) == ("configs[0].config", "wrong-type")
+    assert (problem.location.path, problem.code) == ("configs[0].config", "wrong-type")
 
 
 def test_actions_must_not_be_empty():
     problem = only({"configs": [entry([])]})
-    assert (problem.path, problem.code) == ("configs[0].actions", "empty")
+    assert (problem.location.path, problem.code) == ("configs[0].actions", "empty")
 
 
 def test_an_action_in_two_entries():
     problem = only({"configs": [entry(["CREATE"]), entry(["UPDATE", "CREATE"])]})
-    assert (problem.path, problem.code) == ("configs[1].actions[1]", "duplicate-action")
+    assert (problem.location.path, problem.code) == ("configs[1].actions[1]", "duplicate-action")
     assert "CREATE is already handled at configs[0].actions[0]" in problem.message
     assert str(problem).startswith("configs[1].actions[1]: ")
 
@@ -218,13 +223,13 @@ def test_an_action_in_two_entries():
 def test_an_action_twice_in_one_entry():
     # The shipped implementation missed this one.
     problem = only({"configs": [entry(["CREATE", "UPDATE", "CREATE"])]})
-    assert (problem.path, problem.code) == ("configs[0].actions[2]", "duplicate-action")
+    assert (problem.location.path, problem.code) == ("configs[0].actions[2]", "duplicate-action")
     assert "listed twice in this config (first at configs[0].actions[0])" in problem.message
 
 
 def test_two_entries_without_actions_clash_through_the_default():
     found = problems({"configs": [entry(), entry(tool="puppet", config="x")]})
-    assert [(p.path, p.code) for p in found] == [
+    assert [(p.location.path, p.code) for p in found] == [
         ("configs[1].actions", "duplicate-action"),
         ("configs[1].actions", "duplicate-action"),
     ]
@@ -235,62 +240,62 @@ def test_two_entries_without_actions_clash_through_the_default():
 
 def test_a_default_clashes_with_a_listed_action():
     problem = only({"configs": [entry(["UPDATE"]), entry()]})
-    assert (problem.path, problem.code) == ("configs[1].actions", "duplicate-action")
+    assert (problem.location.path, problem.code) == ("configs[1].actions", "duplicate-action")
     assert "UPDATE" in problem.message
 
 
 def test_lower_case_actions_are_refused_with_the_upper_case_suggested():
     problem = only({"configs": [entry(["create"])]})
-    assert (problem.path, problem.code) == ("configs[0].actions[0]", "invalid-action")
+    assert (problem.location.path, problem.code) == ("configs[0].actions[0]", "invalid-action")
     assert "did you mean 'CREATE'?" in problem.message
 
 
 @pytest.mark.parametrize("action", ["Quiesce", "1UP", "RE START", "", "ÄCTION", "X-1"])
 def test_names_that_are_not_actions(action):
     problem = only({"configs": [entry([action])]})
-    assert (problem.path, problem.code) == ("configs[0].actions[0]", "invalid-action")
+    assert (problem.location.path, problem.code) == ("configs[0].actions[0]", "invalid-action")
     assert "extended action" in problem.message
 
 
 def test_an_action_with_spaces_around_it():
     problem = only({"configs": [entry(["CREATE\n"])]})
-    assert (problem.path, problem.code) == ("configs[0].actions[0]", "invalid-action")
+    assert (problem.location.path, problem.code) == ("configs[0].actions[0]", "invalid-action")
     assert "Remove the spaces: did you mean 'CREATE'?" in problem.message
 
 
 def test_an_action_must_be_a_string():
     problem = only({"configs": [entry(["CREATE", 1])]})
-    assert (problem.path, problem.code) == ("configs[0].actions[1]", "wrong-type")
+    assert (problem.location.path, problem.code) == ("configs[0].actions[1]", "wrong-type")
 
 
 @pytest.mark.parametrize("tool", ["", "../script", "a/b", ".hidden", "x" * 65, "tool name"])
 def test_a_tool_must_be_a_hook_file_name(tool):
     problem = only({"configs": [entry(tool=tool, config="x")]})
-    assert (problem.path, problem.code) == ("configs[0].tool", "invalid-tool")
+    assert (problem.location.path, problem.code) == ("configs[0].tool", "invalid-tool")
 
 
 def test_the_component_hook_is_not_a_tool():
     problem = only({"configs": [entry(tool="component", config="x")]})
-    assert (problem.path, problem.code) == ("configs[0].tool", "invalid-tool")
+    assert (problem.location.path, problem.code) == ("configs[0].tool", "invalid-tool")
     assert "hook that runs software components" in problem.message
 
 
 @pytest.mark.parametrize("config", ["", "echo hello\n", " #!/bin/sh\n"])
 def test_a_script_config_starts_with_a_shebang(config):
     problem = only({"configs": [entry(config=config)]})
-    assert (problem.path, problem.code) == ("configs[0].config", "not-executable")
+    assert (problem.location.path, problem.code) == ("configs[0].config", "not-executable")
     assert "#!/bin/bash" in problem.message
 
 
 def test_a_script_entry_without_config_is_not_executable():
     problem = only({"configs": [{"tool": "script"}]})
-    assert (problem.path, problem.code) == ("configs[0].config", "not-executable")
+    assert (problem.location.path, problem.code) == ("configs[0].config", "not-executable")
     assert "is empty" in problem.message
 
 
 def test_options_is_a_mapping():
     problem = only({"configs": [entry()], "options": ["x"]})
-    assert (problem.path, problem.code) == ("options", "wrong-type")
+    assert (problem.location.path, problem.code) == ("options", "wrong-type")
 
 
 @pytest.mark.parametrize(
@@ -315,22 +320,22 @@ def test_options_is_a_mapping():
 def test_input_defaults_must_fit_their_type(type_name, default, reason):
     inputs = [{"name": "ok"}, {"name": "port", "type": type_name, "default": default}]
     problem = only({"configs": [entry()], "inputs": inputs})
-    assert (problem.path, problem.code) == ("inputs[1].default", "invalid-value")
+    assert (problem.location.path, problem.code) == ("inputs[1].default", "invalid-value")
     assert reason in problem.message
     assert f"does not fit the type {type_name}" in problem.message
 
 
 def test_a_default_of_an_undeclared_type_is_a_string():
     problem = only({"configs": [entry()], "inputs": [{"name": "a", "default": False}]})
-    assert (problem.path, problem.code) == ("inputs[0].default", "invalid-value")
+    assert (problem.location.path, problem.code) == ("inputs[0].default", "invalid-value")
 
 
 def test_an_unknown_type_is_reported_with_a_suggestion():
     problem = only({"configs": [entry()], "inputs": [{"name": "a", "type": "boolean"}]})
-    assert (problem.path, problem.code) == ("inputs[0].type", "invalid-type")
+    assert (problem.location.path, problem.code) == ("inputs[0].type", "invalid-type")
     assert "Did you mean 'Boolean'?" in problem.message
     problem = only({"configs": [entry()], "outputs": [{"name": "a", "type": "Integer"}]})
-    assert (problem.path, problem.code) == ("outputs[0].type", "invalid-type")
+    assert (problem.location.path, problem.code) == ("outputs[0].type", "invalid-type")
 
 
 @pytest.mark.parametrize(
@@ -349,20 +354,20 @@ def test_an_unknown_type_is_reported_with_a_suggestion():
 )
 def test_names_that_cannot_be_used(kind, name, code):
     problem = only({"configs": [entry()], kind: [{"name": name}]})
-    assert (problem.path, problem.code) == (f"{kind}[0].name", code)
+    assert (problem.location.path, problem.code) == (f"{kind}[0].name", code)
 
 
 @pytest.mark.parametrize("kind", ["inputs", "outputs"])
 def test_names_are_unique(kind):
     problem = only({"configs": [entry()], kind: [{"name": "a"}, {"name": "b"}, {"name": "a"}]})
-    assert (problem.path, problem.code) == (f"{kind}[2].name", "duplicate-name")
+    assert (problem.location.path, problem.code) == (f"{kind}[2].name", "duplicate-name")
     assert f"already the name of {kind}[0]" in problem.message
 
 
 @pytest.mark.parametrize("kind", ["inputs", "outputs"])
 def test_an_input_or_output_needs_a_name(kind):
     problem = only({"configs": [entry()], kind: [{"description": "x"}]})
-    assert (problem.path, problem.code) == (f"{kind}[0].name", "missing-field")
+    assert (problem.location.path, problem.code) == (f"{kind}[0].name", "missing-field")
 
 
 def test_booleans_take_heats_true_and_false_strings():
@@ -376,7 +381,7 @@ def test_booleans_take_heats_true_and_false_strings():
     assert component.inputs[0].replace_on_change is True
     assert component.outputs[0].error_output is False
     problem = only({"configs": [entry()], "outputs": [{"name": "b", "error_output": "yes"}]})
-    assert (problem.path, problem.code) == ("outputs[0].error_output", "wrong-type")
+    assert (problem.location.path, problem.code) == ("outputs[0].error_output", "wrong-type")
 
 
 def test_every_problem_is_reported_at_once_in_document_order():
@@ -389,7 +394,7 @@ def test_every_problem_is_reported_at_once_in_document_order():
         },
         name="broken",
     )
-    assert [p.path for p in found] == [
+    assert [p.location.path for p in found] == [
         "extra",
         "configs[0].actions[1]",
         "configs[1].actions[0]",
@@ -414,9 +419,9 @@ def test_the_error_names_the_component_and_every_problem():
 
 def test_paths_quote_keys_that_are_not_plain_names():
     problem = only({"configs": [entry()], "my option": 1})
-    assert problem.path == '["my option"]'
+    assert problem.location.path == '["my option"]'
     problem = only({"configs": [entry()], 3: 1})
-    assert problem.path == "[3]"
+    assert problem.location.path == "[3]"
 
 
 def test_type_problem_knows_every_declared_type():
@@ -520,7 +525,7 @@ def test_validate_component_returns_a_component_or_raises_the_documented_error(p
     except ComponentValidationError as error:
         assert error.problems, "an error without problems"
         for problem in error.problems:
-            assert isinstance(problem.path, str)
+            assert isinstance(problem.location.path, str)
             assert problem.code
             assert problem.message.endswith((".", "?"))
         return

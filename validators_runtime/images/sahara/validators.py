@@ -1,329 +1,36 @@
-"""Sahara's shipped image-validation interface, mapped onto onespec's implementation.
-
-Plugins written for Sahara import ``sahara.plugins.images`` and call it with Sahara's names and
-Sahara's remotes. This module gives them those names, so that porting is a change of import
-(``from onespec.validators_runtime.images import sahara as images``):
-
-* the validator classes, Sahara-shaped subclasses of onespec's: ``from_yaml(..., package=)``
-  reading the spec and its resource roots inside an installed package (through
-  ``importlib.resources``), ``from_spec``, ``from_spec_list``, ``get_class_from_spec``,
-  ``get_validator_map``, ``try_validate`` and :class:`ValidationAttemptFailed`,
-  ``SaharaPackageValidator.Package`` (printed ``name-version``, as Sahara did),
-  ``SaharaOSCaseValidator.distros``, :class:`ImageArgument` with ``from_spec``;
-* ``validate(remote, test_only=False, image_arguments=None)`` on each of them, and
-  :func:`validate_instance` with Sahara's signature, ``test_only`` third and positional --
-  here it means what it meant to Sahara;
-* :class:`SaharaRemote`, which wraps a Sahara remote (``execute_command`` returning
-  ``(code, stdout)``, ``write_file_to``, ``get_os_distrib``) into onespec's
-  :class:`~onespec.validators_runtime.images.remote.Remote`, and :class:`SaharaFacingRemote`, the
-  other way round, which gives Sahara code a onespec remote;
-* the plugin SPI as Sahara's plugins define it: :func:`call_validate_images` and
-  :func:`get_image_arguments`;
-* :data:`DISTRO_KEY`, :data:`TEST_ONLY_KEY`, :func:`transform_exception`, the exceptions --
-  where Sahara is installed, subclasses of both onespec's and Sahara's classes of that name.
-
-What runs is onespec's engine, so what it does differently from Sahara's -- scripts staged in a
-private directory, every value quoted, every missing package reported when only checking -- is
-described in the image-spec guide, "Porting a Sahara plugin", with the reason for each.
+"""The validator classes as Sahara's plugins know them: Sahara-shaped subclasses of onespec's
+kinds, with Sahara's class methods (``from_yaml(..., package=)``, ``from_spec``,
+``from_spec_list``, ``get_class_from_spec``, ``get_validator_map``) and its ``validate`` and
+``try_validate`` signatures, reading specs and resource roots inside an installed package.
 """
 
 from __future__ import annotations
 
 import collections
-import functools
 import importlib.resources
 import inspect
 import os
-import shlex
-import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
-import onespec.validators_runtime.images.cluster as _cluster
-import onespec.validators_runtime.images.errors as _errors
 import onespec.validators_runtime.images.kinds as kinds
 import onespec.validators_runtime.images.packages as _packages
 import onespec.validators_runtime.images.root as root
-from onespec.validators_runtime.images.distro import Distro, detect
-from onespec.validators_runtime.images.errors import RemoteCommandError
 from onespec.validators_runtime.images.model import ImageValidator, SpecValidator
-from onespec.validators_runtime.images.remote import CommandResult, Remote, RemoteBase
 from onespec.validators_runtime.images.report import ValidationReport
+from onespec.validators_runtime.images.sahara.exceptions import (
+    ImageValidationError,
+    ImageValidationSpecificationError,
+    sahara_errors,
+)
+from onespec.validators_runtime.images.sahara.remotes import as_remote, distro_of
 from onespec.validators_runtime.images.spec import build_one
 
-__all__ = [
-    "DISTRO_KEY",
-    "TEST_ONLY_KEY",
-    "ImageArgument",
-    "ImageArgumentError",
-    "ImageValidationError",
-    "ImageValidationSpecificationError",
-    "ImageValidator",
-    "Package",
-    "SaharaAllValidator",
-    "SaharaAnyValidator",
-    "SaharaArgumentCaseValidator",
-    "SaharaArgumentSetterValidator",
-    "SaharaCopyScriptValidator",
-    "SaharaFacingRemote",
-    "SaharaImageValidator",
-    "SaharaImageValidatorBase",
-    "SaharaOSCaseValidator",
-    "SaharaPackageValidator",
-    "SaharaRemote",
-    "SaharaScriptValidator",
-    "ValidationAttemptFailed",
-    "as_remote",
-    "call_validate_images",
-    "get_image_arguments",
-    "get_validator_map",
-    "transform_exception",
-    "validate_instance",
-]
-
-# --- Exceptions: Sahara's own classes where Sahara is installed ---------------------------------
-
-
-def _sahara_exceptions() -> Any:
-    """``sahara.plugins.exceptions`` when Sahara is importable, else None."""
-    try:
-        from sahara.plugins import exceptions  # type: ignore[import-not-found]
-    except Exception:  # not installed, or broken: onespec's classes serve alone
-        return None
-    return exceptions
-
-
-def _joined(ours: type[Exception], theirs: Any) -> Any:
-    """``ours`` also deriving from Sahara's class ``theirs`` (when there is one).
-
-    Code that catches Sahara's class catches it, code that catches onespec's too; the text is
-    onespec's (``str`` and ``message``), and Sahara's ``code`` and ``uuid`` are there.
-    """
-    if theirs is None:
-        return ours
-
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        ours.__init__(self, *args, **kwargs)
-        self.uuid = str(uuid.uuid4())
-
-    return type(
-        ours.__name__,
-        (ours, theirs),
-        {
-            "__module__": __name__,
-            "__doc__": f"onespec's {ours.__name__}, also Sahara's {theirs.__name__}.",
-            "__init__": __init__,
-            "__str__": Exception.__str__,
-            "code": theirs.__dict__.get("code", getattr(theirs, "code", "")),
-        },
-    )
-
-
-_SAHARA = _sahara_exceptions()
-ImageValidationError: Any = _joined(
-    _errors.ImageValidationError, getattr(_SAHARA, "ImageValidationError", None)
-)
-ImageValidationSpecificationError: Any = _joined(
-    _errors.ImageValidationSpecificationError,
-    getattr(_SAHARA, "ImageValidationSpecificationError", None),
-)
-ImageArgumentError: Any = (
-    type(
-        "ImageArgumentError",
-        (_errors.ImageArgumentError, ImageValidationError),
-        {"__module__": __name__, "__doc__": _errors.ImageArgumentError.__doc__},
-    )
-    if _SAHARA is not None
-    else _errors.ImageArgumentError
-)
-#: onespec's classes and this module's, most specific first.
-_AS_SAHARA: tuple[tuple[type, type], ...] = (
-    (_errors.ImageArgumentError, ImageArgumentError),
-    (_errors.ImageValidationSpecificationError, ImageValidationSpecificationError),
-    (_errors.ImageValidationError, ImageValidationError),
-)
-
-_Call = TypeVar("_Call", bound=Callable[..., Any])
-
-
-def _sahara_errors(function: _Call) -> _Call:
-    """Re-raise onespec's image exceptions from ``function`` as this module's classes.
-
-    The engine raises onespec's classes; callers of this module catch Sahara's (where it is
-    installed). The new exception carries everything the old one did.
-    """
-
-    @functools.wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return function(*args, **kwargs)
-        except _errors.ImageError as exc:
-            for ours, shaped in _AS_SAHARA:
-                if shaped is not ours and isinstance(exc, ours) and not isinstance(exc, shaped):
-                    raise _converted(exc, shaped) from exc
-            raise
-
-    return wrapper  # type: ignore[return-value]
-
-
-def _converted(exc: BaseException, shaped: type) -> BaseException:
-    new = shaped.__new__(shaped)
-    new.__dict__.update(exc.__dict__)
-    new.args = exc.args
-    new.uuid = str(uuid.uuid4())
-    return new
-
-
-#: The variable Sahara's validators put the distribution in (scripts read ``$distro``).
+# The variables Sahara's validators put the distribution and the mode in; the interface
+# (``sahara.DISTRO_KEY``, ``sahara.TEST_ONLY_KEY``) documents them.
 DISTRO_KEY = "distro"
-#: The variable Sahara's validators put the mode in (scripts read ``$test_only``).
 TEST_ONLY_KEY = "test_only"
-
-_Result = TypeVar("_Result")
-
-
-def transform_exception(
-    from_type: type[BaseException],
-    to_type: type[BaseException],
-    transform_func: Callable[[Any, type[BaseException]], BaseException] | None = None,
-) -> Callable[[Callable[..., _Result]], Callable[..., _Result]]:
-    """Sahara's decorator: re-raise ``from_type`` as ``to_type`` (by default from ``.message``).
-
-    Unlike Sahara's, the wrapped function's return value is passed on rather than dropped.
-    """
-    transform = transform_func or (lambda exc, new_type: new_type(getattr(exc, "message", exc)))
-
-    def decorator(func: Callable[..., _Result]) -> Callable[..., _Result]:
-        @functools.wraps(func)
-        def handler(*args: Any, **kwargs: Any) -> _Result:
-            try:
-                return func(*args, **kwargs)
-            except from_type as exc:
-                raise transform(exc, to_type) from exc
-
-        return handler
-
-    return decorator
-
-
-class SaharaRemote(RemoteBase):
-    """A Sahara remote as onespec's :class:`~onespec.validators_runtime.images.remote.Remote`.
-
-    Sahara's ``execute_command`` returns ``(code, stdout)`` and raises on failure unless told
-    ``raise_when_error=False``; its ``write_file_to`` writes a file. onespec's validators want
-    ``(code, stdout, stderr)`` and decide about failures themselves, so every command runs with
-    ``raise_when_error=False`` and the failure is raised here when the caller asked for it.
-    """
-
-    def __init__(self, remote: Any, *, target: str = "sahara") -> None:
-        self.remote = remote
-        self.target = target
-
-    def execute_command(
-        self,
-        cmd: str,
-        run_as_root: bool = False,
-        raise_when_error: bool = True,
-        timeout: float | None = None,
-    ) -> CommandResult:
-        """Run ``cmd`` through the Sahara remote; stderr is not returned by Sahara remotes."""
-        options: dict[str, Any] = {"run_as_root": run_as_root, "raise_when_error": False}
-        if timeout is not None:
-            options["timeout"] = timeout
-        result = self.remote.execute_command(cmd, **options)
-        code, stdout = result[0], result[1]
-        stderr = result[2] if len(result) > 2 else ""
-        if raise_when_error and code != 0:
-            raise RemoteCommandError(cmd, code, stdout, stderr, target=self.target)
-        return code, stdout, stderr
-
-    def write_file(self, path: str, data: bytes | str, mode: int = 0o644) -> None:
-        """Write through ``write_file_to`` as root, then set ``mode``."""
-        self.remote.write_file_to(path, data, run_as_root=True)
-        self.execute_command(f"chmod {mode:o} -- {shlex.quote(path)}", run_as_root=True)
-
-    def distro(self) -> str | None:
-        """What the Sahara remote says the distribution is (``get_os_distrib``), if it can."""
-        getter = getattr(self.remote, "get_os_distrib", None)
-        return str(getter()) if callable(getter) else None
-
-
-class SaharaFacingRemote:
-    """A onespec :class:`~onespec.validators_runtime.images.remote.Remote` as Sahara code expects
-    one.
-
-    ``execute_command(cmd, run_as_root=False, get_stderr=False, raise_when_error=True,
-    timeout=None)`` returns ``(code, stdout)`` (``(code, stdout, stderr)`` with
-    ``get_stderr``) and raises on failure unless told not to; ``write_file_to`` writes a file;
-    ``get_os_distrib`` reads os-release once. Handed back to this module's validators, it is
-    unwrapped: the validation runs on the onespec remote itself.
-    """
-
-    def __init__(self, remote: Remote, *, timeout: float | None = None) -> None:
-        self.remote = remote
-        self.timeout = timeout
-        self._distro: Distro | None = None
-
-    def execute_command(
-        self,
-        cmd: str,
-        run_as_root: bool = False,
-        get_stderr: bool = False,
-        raise_when_error: bool = True,
-        timeout: float | None = None,
-    ) -> tuple[int, str] | CommandResult:
-        """Run ``cmd``; ``(code, stdout)`` as Sahara's remotes return it."""
-        code, stdout, stderr = self.remote.execute_command(
-            cmd,
-            run_as_root=run_as_root,
-            raise_when_error=False,
-            timeout=timeout if timeout is not None else self.timeout,
-        )
-        if raise_when_error and code != 0:
-            target = getattr(self.remote, "target", "remote")
-            raise RemoteCommandError(cmd, code, stdout, stderr, target=str(target))
-        return (code, stdout, stderr) if get_stderr else (code, stdout)
-
-    def write_file_to(self, remote_file: str, data: bytes | str, run_as_root: bool = False) -> None:
-        """Write ``data`` to ``remote_file`` (the onespec remote writes as it can: as root)."""
-        self.remote.write_file(remote_file, data)
-
-    def get_os_distrib(self) -> str:
-        """The distribution's name, as Sahara's remotes gave it (``ubuntu``, ``centos``)."""
-        if self._distro is None:
-            self._distro = detect(self.remote, timeout=self.timeout)
-        return self._distro.name
-
-    def __enter__(self) -> SaharaFacingRemote:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        """The onespec remote is its owner's to close."""
-
-
-def as_remote(remote: Any) -> Any:
-    """``remote`` as onespec's Remote: a Sahara remote (with ``write_file_to``) is wrapped.
-
-    A :class:`SaharaFacingRemote` is unwrapped to the onespec remote it stands for.
-    """
-    if isinstance(remote, SaharaFacingRemote):
-        return remote.remote
-    if isinstance(remote, SaharaRemote):
-        return remote
-    if hasattr(remote, "write_file_to"):  # Sahara's name, looked for first in Sahara's module
-        return SaharaRemote(remote)
-    if hasattr(remote, "write_file"):
-        return remote
-    raise TypeError(f"{type(remote).__name__} is neither a onespec nor a Sahara remote")
-
-
-def _distro_of(remote: Any) -> str | None:
-    """The distribution a Sahara-shaped remote names (``get_os_distrib``), if it names one."""
-    if isinstance(remote, SaharaFacingRemote):
-        return remote.get_os_distrib()
-    wrapped = as_remote(remote)
-    return wrapped.distro() if isinstance(wrapped, SaharaRemote) else None
 
 
 # --- Resources inside a package -----------------------------------------------------------------
@@ -414,7 +121,7 @@ class SaharaImageValidatorBase(kinds.SpecKind):
         return get_validator_map(custom_validator_map)
 
     @classmethod
-    @_sahara_errors
+    @sahara_errors
     def from_yaml(  # type: ignore[override]
         cls,
         yaml_path: str | Path,
@@ -434,7 +141,7 @@ class SaharaImageValidatorBase(kinds.SpecKind):
         return _adopt(loaded)  # type: ignore[return-value]
 
     @classmethod
-    @_sahara_errors
+    @sahara_errors
     def from_spec(  # type: ignore[override]
         cls,
         spec: Any,
@@ -453,7 +160,7 @@ class SaharaImageValidatorBase(kinds.SpecKind):
         return _adopt(built)
 
     @classmethod
-    @_sahara_errors
+    @sahara_errors
     def from_spec_list(
         cls,
         specs: Sequence[Any],
@@ -473,7 +180,7 @@ class SaharaImageValidatorBase(kinds.SpecKind):
         return built
 
     @classmethod
-    @_sahara_errors
+    @sahara_errors
     def get_class_from_spec(
         cls, spec: Any, validator_map: Mapping[str, type[ImageValidator]] | None
     ) -> tuple[type[ImageValidator], Any]:
@@ -490,7 +197,7 @@ class SaharaImageValidatorBase(kinds.SpecKind):
             )
         return kinds[kind], value
 
-    @_sahara_errors
+    @sahara_errors
     def validate(  # type: ignore[override]
         self,
         remote: Any,
@@ -504,11 +211,11 @@ class SaharaImageValidatorBase(kinds.SpecKind):
         Any keyword onespec's ``validate`` does not take is a TypeError.
         """
         onespec_remote = as_remote(remote)
-        values = _values(image_arguments)
+        values = argument_values(image_arguments)
         # Sahara's inner validators read the distribution from image_arguments['distro'].
         given = values.pop(DISTRO_KEY, None)
         values.pop(TEST_ONLY_KEY, None)  # the mode is test_only's argument, as Sahara set it
-        distro = given if given is not None else _distro_of(remote)
+        distro = given if given is not None else distro_of(remote)
         if distro is not None:
             kwargs.setdefault("distro", str(distro))
         return super().validate(
@@ -530,7 +237,7 @@ class SaharaImageValidatorBase(kinds.SpecKind):
         return True
 
 
-def _values(image_arguments: Any) -> dict[str, Any]:
+def argument_values(image_arguments: Any) -> dict[str, Any]:
     """Argument values from what Sahara's plugins pass as ``image_arguments``.
 
     A mapping gives values by name. The shipped plugins pass back the list
@@ -644,7 +351,7 @@ class ImageArgument:
         self.choices = list(choices) if choices else None
 
     @classmethod
-    @_sahara_errors
+    @sahara_errors
     def from_spec(cls, spec: Any) -> dict[str, ImageArgument]:
         """The arguments of an ``arguments`` mapping, by name, with onespec's checks."""
         return {
@@ -719,70 +426,3 @@ def get_validator_map(
         cls.kind: cls for cls in _SAHARA_SHAPED.values() if cls is not SaharaImageValidator
     }
     return {**kinds, **(custom_validator_map or {})}
-
-
-# --- Instances and plugins ----------------------------------------------------------------------
-
-
-@_sahara_errors
-def validate_instance(
-    instance: Any,
-    validators: Sequence[ImageValidator],
-    test_only: bool = False,
-    *,
-    image_arguments: Any = None,
-    **kwargs: Any,
-) -> list[ValidationReport]:
-    """Sahara's ``validate_instance``: every validator against ``instance.remote()``.
-
-    ``test_only`` may be passed third and positionally, as Sahara's plugins do: in this module
-    it means what it meant to them. The distribution comes from the remote's
-    ``get_os_distrib`` when it has one (as Sahara's did), else from os-release. ``kwargs``
-    are those of onespec's ``validate_instance`` (``timeout``, ``progress``...).
-    """
-    with instance.remote() as raw:
-        remote = as_remote(raw)
-        distro = _distro_of(raw)
-        if distro is not None:
-            kwargs.setdefault("distro", distro)
-        return _cluster.validate_instance(
-            remote,
-            validators,
-            test_only=bool(test_only),
-            image_arguments=_values(image_arguments),
-            **kwargs,
-        )
-
-
-@_sahara_errors
-def call_validate_images(
-    plugin: Any,
-    cluster: Any,
-    *,
-    test_only: bool = False,
-    image_arguments: Any = None,
-) -> Any:
-    """Call a Sahara plugin's ``validate_images(cluster, test_only=..., image_arguments=...)``.
-
-    The mode and the arguments reach the plugin under the names its signature takes, never a
-    keyword it does not name (see
-    :func:`onespec.validators_runtime.images.cluster.call_validate_images`).
-    """
-    return _cluster.call_validate_images(
-        plugin, cluster, test_only=test_only, image_arguments=image_arguments
-    )
-
-
-def get_image_arguments(plugin: Any, hadoop_version: str) -> list[Any] | None:
-    """A plugin's ``get_image_arguments(hadoop_version)``; None where it has none.
-
-    Sahara's plugins return ``NotImplemented`` for versions they do not validate; that is
-    None here too, as is a plugin without the method.
-    """
-    method = getattr(plugin, "get_image_arguments", None)
-    if method is None:
-        return None
-    arguments = method(hadoop_version)
-    if arguments is NotImplemented or arguments is None:
-        return None
-    return list(arguments)

@@ -193,8 +193,8 @@ def _explained(problem, properties: dict) -> bool:
         return "already handled" in problem.message
     if problem.code == "duplicate-name":  # unique-names
         return True
-    if problem.code == "invalid-value" and problem.path.endswith(".default"):  # json-text
-        index = int(problem.path.split("[")[1].split("]")[0])
+    if problem.code == "invalid-value" and problem.location.path.endswith(".default"):  # json-text
+        index = int(problem.location.path.split("[")[1].split("]")[0])
         return properties["inputs"][index].get("type") == "Json"
     return False
 

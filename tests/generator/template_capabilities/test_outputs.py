@@ -1,13 +1,10 @@
-"""The grammar is defined once: the runtime's generated copy, the JSON Schemas and the reference
-all come from ``definitions/template_capabilities.py`` and agree with the runtime's checks; the
-runtime imports no tooling."""
+"""What is generated from ``definitions/template_capabilities.py`` -- the runtime's copy of the
+grammar, the JSON Schemas and the reference -- is committed, and agrees with the runtime's
+checks."""
 
 from __future__ import annotations
 
 import ast
-import json
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given
@@ -15,7 +12,6 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from onespec.definitions import template_capabilities as grammar
-from onespec.definitions.model import DefinitionError
 from onespec.generator import manifest
 from onespec.generator import schema as schema_documents
 from onespec.generator.manifest import OUTPUT_FACTORIES
@@ -26,44 +22,11 @@ from onespec.validators_runtime._generated import template_capabilities as gener
 from onespec.validators_runtime.heat import template_capabilities as api
 from onespec.validators_runtime.heat.template_capabilities import CapabilitiesError, parse_section
 from tests.conftest import ROOT
-from tests.validators_runtime.test_isolation import offending
 
 TEMPLATE_SCHEMA = manifest.SCHEMAS[HOT_CAPABILITIES]()
 ENVIRONMENT_SCHEMA = manifest.SCHEMAS[ENVIRONMENT_REQUIRES]()
 TEMPLATE_VALIDATOR = Draft202012Validator(TEMPLATE_SCHEMA)
 ENVIRONMENT_VALIDATOR = Draft202012Validator(ENVIRONMENT_SCHEMA)
-
-
-# --- The definitions ----------------------------------------------------------------------------
-
-
-def test_the_well_known_keys_and_sections():
-    assert [section.name for section in grammar.SECTIONS] == ["capabilities", "requires"]
-    assert grammar.key("resource_type").kind == "type"
-    assert grammar.key("deployment").kind == "label"
-    assert grammar.forbidden_in("requires") == ("resource_type",)
-    assert grammar.forbidden_in("capabilities") == ()
-    assert grammar.key("nothing") is None
-
-
-def test_definitions_are_checked():
-    with pytest.raises(DefinitionError, match="kind must be type or label"):
-        grammar.CapabilityKey("x", "other", "s", "d", ("capabilities",))  # type: ignore[arg-type]
-    with pytest.raises(DefinitionError, match="sections must name"):
-        grammar.CapabilityKey("x", "label", "s", "d", ("elsewhere",))
-    with pytest.raises(DefinitionError, match="plain name"):
-        grammar.CapabilityKey("two words", "label", "s", "d", ("capabilities",))
-
-
-def test_the_definitions_use_the_standard_library_only():
-    tree = ast.parse((ROOT / "definitions" / "template_capabilities.py").read_text())
-    imported = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            imported.add(node.module)
-        elif isinstance(node, ast.Import):
-            imported.update(alias.name for alias in node.names)
-    assert imported <= {"__future__", "re", "dataclasses", "typing", "onespec.definitions.model"}
 
 
 # --- The generated runtime module ----------------------------------------------------------------
@@ -90,29 +53,6 @@ def test_the_generated_facts_are_the_definitions():
     assert generated.ENVIRONMENT_SECTIONS == grammar.ENVIRONMENT_SECTIONS
     assert generated.HOT_SECTIONS == grammar.HOT_SECTIONS
     assert generated.MAX_TEMPLATE_SIZE == 524_288
-
-
-def imported_after(code: str) -> set[str]:
-    script = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
-    result = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    return set(json.loads(result.stdout.splitlines()[-1]))
-
-
-def test_the_runtime_imports_no_tooling(tmp_path):
-    environment = tmp_path / "env.yaml"
-    environment.write_text("resource_registry: {OS::X: OS::Heat::None}\n")
-    modules = imported_after(
-        "import onespec.validators_runtime.heat.template_capabilities as api\n"
-        "import onespec.validators_runtime.heat.template_capabilities.cli\n"
-        f"api.find([{str(ROOT / 'tests' / 'heat' / 'data')!r}], {{'a': 'b'}}, recursive=True,"
-        " cache=False)\n"
-        f"api.resolve([{str(environment)!r}])\n"
-    )
-    assert "onespec.validators_runtime._generated.template_capabilities" in modules
-    assert offending(modules) == set()
-    assert "onespec.definitions.template_capabilities" not in modules
 
 
 # --- The JSON Schemas ----------------------------------------------------------------------------
