@@ -8,6 +8,8 @@ import re
 from tests.conftest import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: Printed after each command where a runner splits a session into the outputs of commands.
+MARK = "@@onespec-readme@@"
 
 
 def blocks(language: str) -> list[str]:
