@@ -268,7 +268,12 @@ def _service(block: Block, tmp_path: Path, env: dict[str, str]) -> Iterator[None
         server.wait(timeout=30)
 
 
-@pytest.mark.parametrize("block", BLOCKS, ids=[block.name for block in BLOCKS])
+def _marked(block: Block) -> object:
+    """A block that reads a peer program's files needs the peers (and takes seconds)."""
+    return pytest.param(block, marks=[pytest.mark.peers] if block.links else [], id=block.name)
+
+
+@pytest.mark.parametrize("block", [_marked(block) for block in BLOCKS])
 def test_the_block_runs_as_written(block: Block, tmp_path: Path):
     if block.skip:
         pytest.skip(block.skip)
