@@ -128,7 +128,7 @@ ACTIONS: tuple[LifecycleAction, ...] = (
             "When the stack creates the deployment, after the server it deploys to has been "
             "created: the configuration runs the first time the server's agent collects its "
             "metadata. A deployment that is replaced is created anew, so CREATE fires again on "
-            "the replacement -- that is what happens when an input marked ``replace_on_change`` "
+            "the replacement — that is what happens when an input marked ``replace_on_change`` "
             "changes value."
         ),
         hook_receives=(
@@ -200,7 +200,7 @@ DEFAULT_ACTIONS: tuple[str, ...] = ("CREATE", "UPDATE")
 
 #: What an upper-case name that is not a standard action means.
 EXTENDED_ACTIONS = (
-    "Any other upper-case name -- ``QUIESCE``, ``EVACUATE``, ``UPGRADE`` -- is an extended "
+    "Any other upper-case name (``QUIESCE``, ``EVACUATE``, ``UPGRADE``) is an extended "
     "action. Heat never fires one by itself: a deployment passes it as ``deploy_action`` when it "
     "is asked to, and the hook then runs the config that lists it, like any other. Heat's other "
     "resource actions (``CHECK``, ``SNAPSHOT``, ``ADOPT``, ``ROLLBACK``, ``INIT``) never reach a "
@@ -412,7 +412,7 @@ CONFIG_ENTRY = Shape(
             "The lifecycle actions this configuration is applied for: standard actions (CREATE, "
             "DELETE, SUSPEND, RESUME, UPDATE) or extended ones. An action may appear in one "
             "entry only, and once: the order of two configurations for one action would be "
-            "undefined. Defaults to CREATE and UPDATE -- so two entries that both leave it out "
+            "undefined. Defaults to CREATE and UPDATE — so two entries that both leave it out "
             "clash.",
             default=DEFAULT_ACTIONS,
             items="action",

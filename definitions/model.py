@@ -518,16 +518,41 @@ def segments_text(segments: Sequence[Segment]) -> str:
 
 
 @dataclass(frozen=True)
+class UnlistedKeyHint:
+    """The key probably meant by a key of the namespace that no definition lists, and why.
+
+    For a namespace whose reader understands more keys than its validator accepts: Nova's
+    ComputeCapabilitiesFilter reads ``capabilities:boot_option`` from the host's stats, while
+    its validator refuses the key from microversion 2.86 on. A finding about such a key names
+    the spelling both accept. ``template`` holds ``{name}`` (the key after the namespace's
+    colon) once; ``reason`` is the sentence the finding adds.
+    """
+
+    template: str
+    reason: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.template, str) or self.template.count("{name}") != 1:
+            raise DefinitionError(
+                "an unlisted-key hint's template must hold {name} once", field="template"
+            )
+        if not isinstance(self.reason, str) or not self.reason.strip():
+            raise DefinitionError("an unlisted-key hint needs a reason", field="reason")
+
+
+@dataclass(frozen=True)
 class Namespace:
     """A family of extra specs that share a key prefix, documented together on one page.
 
     ``name`` is the prefix as definitions derive it (``hw``, ``trait``; ``""`` for keys without a
-    colon); ``title`` and ``description`` introduce the family in the reference.
+    colon); ``title`` and ``description`` introduce the family in the reference;
+    ``unlisted_key_hint`` says what a key no definition lists probably meant.
     """
 
     name: str
     title: str
     description: str
+    unlisted_key_hint: UnlistedKeyHint | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or ":" in self.name or "{" in self.name:
@@ -535,3 +560,8 @@ class Namespace:
         for label in ("title", "description"):
             if not isinstance(getattr(self, label), str):
                 raise DefinitionError(f"namespace {self.name!r}: {label} must be a string")
+        hint = self.unlisted_key_hint
+        if hint is not None and not isinstance(hint, UnlistedKeyHint):
+            raise DefinitionError(
+                f"namespace {self.name!r}: unlisted_key_hint must be an UnlistedKeyHint"
+            )

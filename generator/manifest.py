@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from onespec.definitions.extra_specs import namespaces
 from onespec.definitions.registry import in_tree
 from onespec.generator.api import plugin_labels as api_plugin_labels
 from onespec.generator.api import schemas as api_schemas
@@ -91,7 +92,7 @@ def runtime_output() -> Output:
         "runtime",
         lambda: {
             extra_specs_runtime.OUTPUT: extra_specs_runtime.render(
-                in_tree(), extra_specs_runtime.source_versions()
+                in_tree(), extra_specs_runtime.source_versions(), namespaces()
             )
         },
     )

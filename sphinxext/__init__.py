@@ -28,7 +28,7 @@ from onespec.sphinxext.directives import (
     NovaDifferences,
     PolicyDefaults,
 )
-from onespec.sphinxext.domain import OnespecDomain, warn_missing_reference
+from onespec.sphinxext.domain import OnespecDomain, resolve_concrete_key, warn_missing_reference
 from onespec.sphinxext.images import AutoImageValidators
 
 refuse_second_copy(__name__, "onespec.sphinxext")
@@ -51,6 +51,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive_to_domain("onespec", "http-operations", HttpOperations)
     app.add_directive_to_domain("onespec", "auto-image-validators", AutoImageValidators)
     app.add_directive_to_domain("onespec", "nova-differences", NovaDifferences)
+    # Before intersphinx (priority 500), so it looks up the definition of a concrete key.
+    app.connect("missing-reference", resolve_concrete_key, priority=400)
     app.connect("warn-missing-reference", warn_missing_reference)
     return {
         "version": "1",

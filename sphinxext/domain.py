@@ -5,11 +5,15 @@ registration: the domain gets a directive and a role of that name, index entries
 domain index grouped by the object's group (the namespace, for extra specs), and an entry in
 ``objects.inv`` so other projects can link to it through intersphinx. An unknown reference target
 is a warning with its location and the closest known name, never a crash.
+
+Extra specs are described once per definition, and a patterned definition
+(``hw:numa_cpus.{id}``, ``trait{group}:HW_CPU_X86_AVX2``) stands for many keys. Prose names the
+keys people write (``hw:numa_cpus.0``, ``trait:HW_CPU_X86_AVX2``), so a reference to a concrete
+key links to the entry of the definition that governs it, found by the runtime's own lookup.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass
@@ -29,6 +33,8 @@ from sphinx.roles import XRefRole
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 from sphinx.util.nodes import make_id, make_refnode
+
+from onespec.validators_runtime.problems import closest
 
 LOGGER = logging.getLogger(__name__)
 
@@ -281,6 +287,9 @@ class OnespecDomain(Domain):
         self, builder: Builder, fromdocname: str, objtype: str, target: str, contnode: Element
     ) -> nodes.reference | None:
         entry = self.objects.get((objtype, target))
+        if entry is None and objtype == EXTRA_SPEC:
+            target = governing_definition(target) or target
+            entry = self.objects.get((objtype, target))
         if entry is None:
             return None
         title = f"{target} ({self.object_type(objtype).label})"
@@ -323,28 +332,74 @@ class OnespecDomain(Domain):
         objects and those of the inventories intersphinx loaded, which a project that only
         links to onespec's keys relies on."""
         names = [name for (kind, name) in self.objects if kind == objtype]
-        inventory = getattr(self.env, "intersphinx_inventory", None)
-        if isinstance(inventory, Mapping):
-            linked = inventory.get(f"{self.name}:{objtype}")
-            if isinstance(linked, Mapping):
-                names.extend(name for name in linked if isinstance(name, str))
-        matches = difflib.get_close_matches(target, names, n=1, cutoff=0.6)
-        return matches[0] if matches else None
+        names.extend(_published_names(self.env, objtype))
+        return closest(target, names)
 
 
-def _closest_published(app: Sphinx, objtype: str, target: str) -> str | None:
-    """The closest name among the objects of this type in the intersphinx inventories.
+def _published_names(env: BuildEnvironment, objtype: str) -> list[str]:
+    """The names of the objects of this type in the intersphinx inventories.
 
     A project that links to onespec's keys through intersphinx describes none of them itself;
-    without this, a misspelt key would get no suggestion there.
+    without these, a misspelt key would get no suggestion there.
     """
-    inventory = getattr(app.env, "intersphinx_inventory", None) or {}
+    inventory = getattr(env, "intersphinx_inventory", None)
+    if not isinstance(inventory, Mapping):
+        return []
+    linked = inventory.get(f"onespec:{objtype}")
+    if not isinstance(linked, Mapping):
+        return []
+    return [name for name in linked if isinstance(name, str)]
+
+
+#: The object type whose concrete names resolve to the patterned definition that governs them.
+EXTRA_SPEC = "extra-spec"
+
+
+def governing_definition(key: str) -> str | None:
+    """The name of the definition that governs a concrete key, when that is another name.
+
+    ``trait:HW_CPU_X86_AVX2`` -> ``trait{group}:HW_CPU_X86_AVX2``, ``hw:numa_cpus.0`` ->
+    ``hw:numa_cpus.{id}``: the lookup services validate with, so a reference follows exactly
+    the keys the validator accepts. None for a key no definition governs (a typo) and for a
+    name that is already a definition's.
+    """
+    from onespec.validators_runtime.extra_specs import default_registry
+
+    name = default_registry().lookup(key)
+    return name if name is not None and name != key else None
+
+
+def suggested_key(key: str) -> str | None:
+    """The key a misspelt concrete key probably meant, as the validator suggests it."""
+    from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, default_registry
+
     try:
-        names = list(inventory.get(f"onespec:{objtype}", {}))
-    except (AttributeError, TypeError):
+        default_registry().validate({key: ""}, mode="strict")
+    except ExtraSpecValidationError as error:
+        return next(
+            (f.suggestion for f in error.findings if f.code == "unknown-key" and f.suggestion),
+            None,
+        )
+    return None
+
+
+def resolve_concrete_key(
+    app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: Element
+) -> None:
+    """Let intersphinx find a concrete key's definition in another project's inventory.
+
+    Runs before intersphinx: a reference to ``hw:numa_cpus.0`` is handed on as one to
+    ``hw:numa_cpus.{id}`` when the inventories publish that name; the text shown stays the
+    key the writer wrote.
+    """
+    if node.get("refdomain") != "onespec" or node.get("reftype") != EXTRA_SPEC:
         return None
-    matches = difflib.get_close_matches(target, names, n=1, cutoff=0.6)
-    return matches[0] if matches else None
+    target = node["reftarget"]
+    governing = governing_definition(target)
+    if governing is not None and governing in _published_names(env, EXTRA_SPEC):
+        node["onespec_written"] = target
+        node["reftarget"] = governing
+    return None
 
 
 def warn_missing_reference(app: Sphinx, domain: Domain | None, node: pending_xref) -> bool | None:
@@ -358,10 +413,11 @@ def warn_missing_reference(app: Sphinx, domain: Domain | None, node: pending_xre
     if node.get("onespec_optional"):
         return True  # generated link to a spec this project does not document: stay silent
     objtype = node["reftype"]
-    target = node["reftarget"]
+    target = node.get("onespec_written") or node["reftarget"]
     label = OnespecDomain.object_type(objtype).label if objtype in domain.object_types else objtype
     message = f"unknown {label} {target!r} in :onespec:{objtype}: reference"
-    suggestion = domain.closest(objtype, target) or _closest_published(app, objtype, target)  # type: ignore[attr-defined]
+    suggestion = suggested_key(target) if objtype == EXTRA_SPEC else None
+    suggestion = suggestion or domain.closest(objtype, target)  # type: ignore[attr-defined]
     if suggestion is not None:
         message += f"; did you mean {suggestion!r}?"
     LOGGER.warning(message, location=node, type="ref", subtype="onespec")

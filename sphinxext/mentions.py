@@ -3,8 +3,9 @@
 A reader who lands on ``hw:cpu_policy`` from a search wants the guide that explains it in
 context, and the function that validates it. While reading, every document's literals (````hw:
 cpu_policy````) and ``onespec`` references are noted; when a page is written, each
-``onespec:extra-spec`` entry gets a "Mentioned in" line linking those documents, and a link to
-``onespec.validators_runtime.extra_specs.validate`` where the project documents it.
+``onespec:extra-spec`` entry gets a "Mentioned in" line linking those documents; the page says
+once, before its first key, that ``onespec.validators_runtime.extra_specs.validate`` checks
+them, where the project documents that function.
 
 ``onespec_mentions_exclude`` (glob patterns of document names, default none) leaves out the
 documents that list keys rather than discuss them, such as a project's generated reference.
@@ -101,7 +102,8 @@ def _add_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         if doc != docname and not _excluded(app, doc)
     }
     validate = app.env.domains["py"].objects.get(VALIDATE)  # type: ignore[attr-defined]
-    for description in doctree.findall(addnodes.desc):
+    first = True
+    for description in list(doctree.findall(addnodes.desc)):
         if description.get("domain") != "onespec" or description.get("objtype") != "extra-spec":
             continue
         signature = next(iter(description.findall(addnodes.desc_signature)), None)
@@ -109,6 +111,12 @@ def _add_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         content = next(iter(description.findall(addnodes.desc_content)), None)
         if name is None or content is None:
             continue
+        if first and validate is not None:
+            # Once per page, before its first key: the same line under every key is noise.
+            description.parent.insert(
+                description.parent.index(description), _checked_by(app, docname, validate)
+            )
+        first = False
         where = [doc for doc, texts in mentions.items() if name in texts]
         paragraph = nodes.paragraph(classes=["onespec-mentions"])
         if where:
@@ -118,16 +126,19 @@ def _add_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
                     paragraph += nodes.Text(", ")
                 title = app.env.titles[doc].astext() if doc in app.env.titles else doc
                 paragraph += _link(app, docname, doc, "", title)
-            paragraph += nodes.Text(". ")
-        if validate is not None:
-            paragraph += nodes.strong("", "Checked by: ")
-            code = nodes.literal("", "validate()")
-            reference = _link(app, docname, validate.docname, validate.node_id, "")
-            reference += code
-            paragraph += reference
             paragraph += nodes.Text(".")
-        if len(paragraph):
             content += paragraph
+
+
+def _checked_by(app: Sphinx, docname: str, validate: Any) -> nodes.paragraph:
+    """ "Every key on this page is checked by validate()", linked to the function."""
+    paragraph = nodes.paragraph(classes=["onespec-checked-by"])
+    paragraph += nodes.Text("Every key on this page is checked by ")
+    reference = _link(app, docname, validate.docname, validate.node_id, "")
+    reference += nodes.literal("", "validate()")
+    paragraph += reference
+    paragraph += nodes.Text(".")
+    return paragraph
 
 
 def _check_config(app: Sphinx, config: Config) -> None:

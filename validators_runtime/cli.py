@@ -78,6 +78,7 @@ class LazyGroup(SuggestingGroup):
         "import": "onespec.generator.importer.cli:import_",
         "audit": "onespec.generator.review.cli:audit",
         "diff": "onespec.generator.review.cli:diff",
+        "schemas": "onespec.validators_runtime.schemas_cli:schemas",
     },
     context_settings={"help_option_names": ["-h", "--help"]},
 )

@@ -69,6 +69,8 @@ LOG = logging.getLogger(__name__)
 
 #: The entry-point group out-of-tree definitions are published in.
 ENTRY_POINT_GROUP: str = _generated.ENTRY_POINT_GROUP
+#: Namespace -> (template, reason): what a key the namespace does not list probably meant.
+UNLISTED_KEY_HINTS: dict[str, tuple[str, str]] = _generated.UNLISTED_KEY_HINTS
 
 Mode = Literal["strict", "permissive", "off"]
 MODES: tuple[str, ...] = ("strict", "permissive", "off")
@@ -447,6 +449,10 @@ class Registry:
         else:
             message = f"Extra spec {key!r} is not a known key."
         suggestion = self._suggest_key(key, miss, search=search)
+        if suggestion is None and namespace:
+            suggestion, reason = self._unlisted_hint(namespace, key)
+            if reason:
+                message += f" {reason}"
         if suggestion is not None:
             message += f" Did you mean {suggestion!r}?"
         return Finding(
@@ -457,6 +463,19 @@ class Registry:
             suggestion=suggestion,
             value=value,
         )
+
+    def _unlisted_hint(self, namespace: str, key: str) -> tuple[str | None, str]:
+        """The key a namespace's hint proposes for one it does not list, and the hint's
+        reason, when a definition governs the proposed key (``capabilities:stats:boot_option``
+        for ``capabilities:boot_option``); else ``(None, "")``."""
+        hint = UNLISTED_KEY_HINTS.get(namespace)
+        if hint is None:
+            return None, ""
+        template, reason = hint
+        proposed = template.replace("{name}", key.partition(":")[2])
+        if not isinstance(self._find(proposed), ValueRule):
+            return None, ""
+        return proposed, reason
 
     def _suggestions_for(self, group: int) -> Suggestions:
         """Every key template of a group, after its prefix: what a typo is compared with.

@@ -1,6 +1,6 @@
 """Extra specs of the ``capabilities`` namespace: host properties checked by a scheduler filter."""
 
-from onespec.definitions.model import ExtraSpec, Namespace, Parameter, Value
+from onespec.definitions.model import ExtraSpec, Namespace, Parameter, UnlistedKeyHint, Value
 
 #: How a requirement is written, shared with the ``aggregate_instance_extra_specs`` namespace,
 #: whose filter reads values the same way.
@@ -23,6 +23,18 @@ operator needs at least one operand. Examples: ``>= 4``, ``s== 2.1.0``, ``<in> a
 ``<all-in> aes sse4_2``, ``<or> x86_64 <or> aarch64``.
 """
 
+#: Why ``capabilities:boot_option`` is refused, and what to write instead.
+UNLISTED_KEYS = """\
+Keys this namespace does not list, such as ``capabilities:boot_option=local``,
+``capabilities:profile=compute`` or ``capabilities:boot_mode=uefi`` (as Ironic and TripleO
+documents write them), are refused: by Nova's validator from microversion 2.86 on, and by
+onespec. Write them under ``stats`` instead: ``capabilities:stats:boot_option=local``. The
+filter reads both spellings the same way (a name the host does not have as an attribute is
+looked up in the host's ``stats``, where the Ironic driver puts a node's capabilities), so the
+flavor selects the same hosts, and both validators accept it. A finding about such a key
+suggests the ``stats`` spelling.
+"""
+
 NAMESPACE = Namespace(
     name="capabilities",
     title="Host capabilities (ComputeCapabilitiesFilter)",
@@ -35,7 +47,14 @@ NAMESPACE = Namespace(
         "structured data (such as ``cpu_info``) can be followed deeper with further "
         "``:name`` steps, e.g. ``capabilities:cpu_info:arch``. Where a trait or a placement "
         "resource can express the same need, prefer it: placement filters hosts far more "
-        "cheaply.\n\n" + OPERATOR_SYNTAX
+        "cheaply.\n\n" + OPERATOR_SYNTAX + "\n" + UNLISTED_KEYS
+    ),
+    unlisted_key_hint=UnlistedKeyHint(
+        template="capabilities:stats:{name}",
+        reason=(
+            "Nova refuses it from microversion 2.86 on; ComputeCapabilitiesFilter reads the "
+            "same value from the host's stats under the key below, which both accept."
+        ),
     ),
 )
 

@@ -20,6 +20,7 @@ DOC = Path(__file__).resolve().parents[1]
 PAGES = {
     "front": "index.html",
     "overview": "overview.html",
+    "architecture": "contributor/architecture.html",
     "hw": "reference/extra-specs/hw.html",
     "trait": "reference/extra-specs/trait.html",
     "by-purpose": "reference/extra-specs-by-purpose.html",

@@ -51,7 +51,7 @@ def action_lines(action: LifecycleAction) -> Iterator[str]:
     yield f"   :Fires: {_flat(action.fires)}"
     yield f"   :The hook receives: {_flat(action.hook_receives)}"
     if action.name in vocabulary.DEFAULT_ACTIONS:
-        yield "   :Default: yes -- a ``configs`` entry that lists no actions handles it"
+        yield "   :Default: yes — a ``configs`` entry that lists no actions handles it"
     yield ""
 
 

@@ -82,7 +82,7 @@ def _parameter_text(parameter: Parameter) -> str:
         parts.append(f"at most {parameter.max_length} characters")
     text = f"{literal('{' + parameter.name + '}')} ({', '.join(parts)})"
     if parameter.description:
-        text += f" -- {' '.join(parameter.description.split())}"
+        text += f" — {' '.join(parameter.description.split())}"
     return text
 
 
@@ -115,7 +115,7 @@ def _value_fields(spec: ExtraSpec, known: Collection[str]) -> Iterator[str]:
         for member in value.enum:
             yield f"   * {literal(member.value)}"
             if member.description:
-                yield f"     -- {' '.join(link_specs(member.description, known).split())}"
+                yield f"     — {' '.join(link_specs(member.description, known).split())}"
     if bounds := _bounds(value.min, value.max):
         yield f":Bounds: {bounds}"
     if value.pattern:

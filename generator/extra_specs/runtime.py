@@ -17,6 +17,7 @@ from onespec.definitions.model import (
     MAX_LENGTH,
     TRUE_STRINGS,
     ExtraSpec,
+    Namespace,
 )
 from onespec.generator.literals import assignment, module_header, module_text
 from onespec.generator.outputs import generated_module
@@ -35,7 +36,20 @@ def source_versions() -> dict[str, str]:
     return {name: importlib.metadata.version(name) for name in SOURCE_LIBRARIES}
 
 
-def render_lines(definitions: Iterable[ExtraSpec], versions: Mapping[str, str]) -> Iterator[str]:
+def unlisted_key_hints(namespaces: Iterable[Namespace]) -> dict[str, tuple[str, str]]:
+    """Namespace name -> (template, reason) of each namespace's hint for keys it does not list."""
+    return {
+        namespace.name: (hint.template, hint.reason)
+        for namespace in namespaces
+        if (hint := namespace.unlisted_key_hint) is not None
+    }
+
+
+def render_lines(
+    definitions: Iterable[ExtraSpec],
+    versions: Mapping[str, str],
+    namespaces: Iterable[Namespace] = (),
+) -> Iterator[str]:
     """Yield the lines of the generated module for ``definitions`` (in precedence order)."""
     tables = compile_definitions(definitions)
     yield from module_header(
@@ -57,8 +71,13 @@ def render_lines(definitions: Iterable[ExtraSpec], versions: Mapping[str, str]) 
     yield from assignment("PREFIXES", tables.prefixes)
     yield from assignment("PATTERNED_PREFIXES", tables.patterned_prefixes)
     yield from assignment("GROUPS", tables.groups)
+    yield from assignment("UNLISTED_KEY_HINTS", unlisted_key_hints(namespaces))
 
 
-def render(definitions: Iterable[ExtraSpec], versions: Mapping[str, str]) -> str:
+def render(
+    definitions: Iterable[ExtraSpec],
+    versions: Mapping[str, str],
+    namespaces: Iterable[Namespace] = (),
+) -> str:
     """The whole generated module as text, ending with one newline."""
-    return module_text(render_lines(definitions, versions))
+    return module_text(render_lines(definitions, versions, namespaces))

@@ -19,6 +19,7 @@ from onespec.definitions.model import (
     Parameter,
     Status,
     Support,
+    UnlistedKeyHint,
     Value,
     segments_text,
 )
@@ -550,6 +551,25 @@ def test_namespace_name_must_be_a_plain_prefix():
     for bad in ("hw:x", "trait{group}"):
         with pytest.raises(DefinitionError):
             Namespace(bad, "t", "d")
+
+
+@pytest.mark.parametrize(
+    ("template", "reason", "field"),
+    [
+        ("capabilities:stats", "why", "template"),
+        ("{name}{name}", "why", "template"),
+        ("x:{name}", " ", "reason"),
+    ],
+)
+def test_an_unlisted_key_hint_holds_its_name_once_and_says_why(template, reason, field):
+    with pytest.raises(DefinitionError) as info:
+        UnlistedKeyHint(template, reason)
+    assert info.value.field == field
+
+
+def test_a_namespace_refuses_a_hint_that_is_not_one():
+    with pytest.raises(DefinitionError):
+        Namespace("capabilities", "t", "d", unlisted_key_hint="capabilities:stats:{name}")
 
 
 # --- coerce_definition -------------------------------------------------------------------------

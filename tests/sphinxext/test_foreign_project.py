@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import posixpath
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from sphinx.util.inventory import InventoryFile
 
 #: Seconds each, on their own (each runs sphinx-build in a child process): out of the fast loop.
 pytestmark = pytest.mark.slow
@@ -79,6 +82,8 @@ Consumer
 
 A key documented elsewhere: :onespec:extra-spec:`hw:cpu_policy`.
 
+A concrete key of a patterned definition documented elsewhere: :onespec:extra-spec:`hw:numa_cpus.1`.
+
 The same key misspelt: :onespec:extra-spec:`hw:cpu_pollicy`.
 
 An unresolved any-reference: :any:`no-such-thing-anywhere`.
@@ -97,6 +102,9 @@ def test_a_consumer_links_through_intersphinx_and_hears_did_you_mean(tmp_path):
     assert done.returncode == 0, done.stderr
     inventory = provided / "objects.inv"
     assert inventory.is_file()
+    with inventory.open("rb") as stream:
+        loaded = InventoryFile.load(stream, "", posixpath.join)
+    published = {name: item.uri for name, item in loaded["onespec:extra-spec"].items()}
 
     consumer = tmp_path / "consumer"
     consumer.mkdir()
@@ -110,6 +118,13 @@ def test_a_consumer_links_through_intersphinx_and_hears_did_you_mean(tmp_path):
         assert "Extension error" not in done.stderr and "Traceback" not in done.stderr
         html = (out / "index.html").read_text(encoding="utf-8")
         assert f'href="{uri}index.html#' in html  # hw:cpu_policy, resolved through intersphinx
+        concrete = re.search(
+            r'<a class="reference external" href="([^"]+)"[^>]*>'
+            r'<code[^>]*><span class="pre">hw:numa_cpus.1</span>',
+            html,
+        )
+        assert concrete and concrete[1] == f"{uri}{published['hw:numa_cpus.{id}']}", html
+        assert "hw:numa_cpus.1" not in done.stderr  # resolved, so no warning
         warnings = [line for line in done.stderr.splitlines() if "hw:cpu_pollicy" in line]
         assert len(warnings) == 1, done.stderr
         assert "did you mean 'hw:cpu_policy'?" in warnings[0]

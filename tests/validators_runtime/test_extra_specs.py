@@ -175,6 +175,26 @@ def test_a_trait_typo_keeps_the_group_suffix_in_the_suggestion():
     assert finding.suggestion == "trait1:HW_CPU_X86_AVX512F"
 
 
+@pytest.mark.parametrize("name", ["boot_option", "profile", "boot_mode"])
+def test_a_capability_nova_does_not_list_suggests_its_stats_spelling(name):
+    (finding,) = errors_of({f"capabilities:{name}": "x"}).findings
+    assert finding.code == "unknown-key"
+    assert finding.suggestion == f"capabilities:stats:{name}"
+    assert "2.86" in finding.message and "stats" in finding.message
+    assert validate({finding.suggestion: "x"}) == []  # the suggestion is itself accepted
+
+
+def test_a_capability_typo_still_suggests_the_listed_key():
+    (finding,) = errors_of({"capabilities:hypervisor_typ": "QEMU"}).findings
+    assert finding.suggestion == "capabilities:hypervisor_type"
+    assert "stats" not in finding.message
+
+
+def test_no_stats_spelling_is_suggested_for_a_name_stats_cannot_hold():
+    (finding,) = errors_of({"capabilities:a b": "x"}).findings
+    assert finding.suggestion is None and "stats" not in finding.message
+
+
 def test_nothing_is_suggested_when_nothing_is_close():
     (finding,) = errors_of({"hw:zzzzzzzzzzzz": "1"}).findings
     assert finding.suggestion is None

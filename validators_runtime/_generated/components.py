@@ -50,7 +50,7 @@ ACTIONS = {'CREATE': {'summary': 'Install: the first configuration a server rece
             'fires': 'When the stack creates the deployment, after the server it deploys to has '
                      "been created: the configuration runs the first time the server's agent "
                      'collects its metadata. A deployment that is replaced is created anew, so '
-                     'CREATE fires again on the replacement -- that is what happens when an input '
+                     'CREATE fires again on the replacement — that is what happens when an input '
                      'marked replace_on_change changes value.',
             'hook_receives': 'deploy_action CREATE and deploy_status IN_PROGRESS, every input with '
                              'its value, the outputs to collect and every config of the component; '
@@ -85,11 +85,11 @@ ACTIONS = {'CREATE': {'summary': 'Install: the first configuration a server rece
             'hook_receives': 'deploy_action RESUME and deploy_status IN_PROGRESS with the current '
                              'input values; the hook runs the config whose actions list RESUME.'}}
 
-EXTENDED_ACTIONS = ('Any other upper-case name -- QUIESCE, EVACUATE, UPGRADE -- is an extended action. Heat never '
- 'fires one by itself: a deployment passes it as deploy_action when it is asked to, and the hook '
- "then runs the config that lists it, like any other. Heat's other resource actions (CHECK, "
- 'SNAPSHOT, ADOPT, ROLLBACK, INIT) never reach a deployment as such: a rollback runs as an update '
- 'or a delete.')
+EXTENDED_ACTIONS = ('Any other upper-case name (QUIESCE, EVACUATE, UPGRADE) is an extended action. Heat never fires '
+ 'one by itself: a deployment passes it as deploy_action when it is asked to, and the hook then '
+ "runs the config that lists it, like any other. Heat's other resource actions (CHECK, SNAPSHOT, "
+ 'ADOPT, ROLLBACK, INIT) never reach a deployment as such: a rollback runs as an update or a '
+ 'delete.')
 
 STATUSES = {'IN_PROGRESS': "The action is running and the deployment waits for the hook's result: the status "
                 'every action is delivered with.',

@@ -2215,3 +2215,7 @@ GROUPS = (({'cpu_realtime': 0,
     (('filter', 'str', '(:\\w+)*', None, None, None),)))),
  ({}, (('', '(?P<p0>.+)', 524, (('key', 'str', '.+', None, None, None),)),)),
  ({'hide_hypervisor_id': 525, 'group_policy': 526}, ()))
+
+UNLISTED_KEY_HINTS = {'capabilities': ('capabilities:stats:{name}',
+                  'Nova refuses it from microversion 2.86 on; ComputeCapabilitiesFilter reads the '
+                  "same value from the host's stats under the key below, which both accept.")}

@@ -134,7 +134,7 @@ def test_each_allowed_value_is_listed_in_order_with_its_description():
     expected: list[str] = []
     for member in spec.value.enum:
         expected.append(f"      * ``{member.value}``")
-        expected.append(f"        -- {' '.join(member.description.split())}")
+        expected.append(f"        — {' '.join(member.description.split())}")
     assert lines[1:] == expected
 
 
@@ -143,7 +143,7 @@ def test_an_allowed_value_without_a_description_is_listed_alone():
     assert field(spec, "Allowed values") == [
         "   :Allowed values:",
         "      * ``a``",
-        "        -- The first.",
+        "        — The first.",
         "      * ``b``",
     ]
 
@@ -218,7 +218,7 @@ def test_parameters_are_listed_with_their_rules():
     spec = SPECS["hw:numa_cpus.{id}"]
     assert field(spec, "Parameters") == [
         "   :Parameters:",
-        "      * ``{id}`` (integer, at least 0) -- The guest NUMA node number, counted from 0.",
+        "      * ``{id}`` (integer, at least 0) — The guest NUMA node number, counted from 0.",
     ]
 
 
@@ -232,7 +232,7 @@ def test_every_rule_of_a_parameter_is_listed():
     )
     assert field(spec, "Parameters") == [
         "   :Parameters:",
-        "      * ``{slot}`` (integer, from 1 to 4) -- The slot.",
+        "      * ``{slot}`` (integer, from 1 to 4) — The slot.",
         "      * ``{name}`` (string, matching ``[a-z]+``, at most 8 characters)",
     ]
 

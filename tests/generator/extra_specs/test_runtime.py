@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from onespec.definitions.extra_specs import namespaces
 from onespec.definitions.nova_shape import ExtraSpecValidator
 from onespec.definitions.registry import in_tree
 from onespec.generator.extra_specs import runtime as runtime_module
@@ -14,10 +15,17 @@ from onespec.validators_runtime.tables import build_tables
 
 
 def test_the_committed_module_is_what_the_definitions_generate():
-    expected = runtime_module.render(in_tree(), runtime_module.source_versions())
+    expected = runtime_module.render(in_tree(), runtime_module.source_versions(), namespaces())
     assert runtime_module.OUTPUT.read_text(encoding="utf-8") == expected, (
         "validators_runtime/_generated/extra_specs.py is stale: run `make runtime`"
     )
+
+
+def test_the_hints_of_namespaces_are_carried_as_literals():
+    text = runtime_module.render(in_tree(), {}, namespaces())
+    (hint,) = [n.unlisted_key_hint for n in namespaces() if n.unlisted_key_hint is not None]
+    assert {"capabilities": (hint.template, hint.reason)} == generated.UNLISTED_KEY_HINTS
+    assert "UNLISTED_KEY_HINTS = {'capabilities': ('capabilities:stats:{name}'" in text
 
 
 def test_rendering_is_deterministic():

@@ -60,7 +60,7 @@ def test_the_readme_runs_image_commands_with_their_resource_root_and_no_redirect
     lines = [
         line
         for line in readme.splitlines()
-        if re.match(r"onespec image (check|validate|script) ", line)
+        if re.match(r"(?:\$ )?onespec image (check|validate|script) ", line)
     ]
     assert lines
     for line in lines:

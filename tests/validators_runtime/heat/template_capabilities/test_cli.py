@@ -3,10 +3,7 @@ codes 0, 1 and 2, text and JSON, the seed's examples and the guide's."""
 
 from __future__ import annotations
 
-import glob
 import json
-import os
-import re
 import shutil
 import subprocess
 import sys
@@ -22,7 +19,6 @@ from tests.validators_runtime.heat.template_capabilities.test_capabilities impor
 )
 
 ONESPEC = Path(sys.executable).parent / "onespec"
-GUIDE = ROOT / "doc" / "source" / "guides" / "capabilities.rst"
 
 
 def onespec(*args: str, cwd: Path, env: dict[str, str] | None = None):
@@ -229,36 +225,4 @@ def test_help_of_every_command():
 
 # --- The guide's console sessions are what the commands print -------------------------------------
 
-_SESSION = re.compile(r"\.\. code-block:: console\n\n((?:    .*\n|\n)+)")
-
-
-def sessions() -> list[tuple[str, str]]:
-    """Each ``$ onespec template-capabilities ...`` command of the guide run on the seed, and its
-    output."""
-    found = []
-    for block in _SESSION.findall(GUIDE.read_text(encoding="utf-8")):
-        lines = [line[4:] for line in block.rstrip("\n").split("\n")]
-        command, output = None, []
-        for line in [*lines, "$ end"]:
-            if line.startswith("$ "):
-                if command is not None:
-                    found.append((command, "\n".join(output)))
-                command, output = line[2:], []
-            else:
-                output.append(line)
-    return [
-        (c, o) for c, o in found if c.startswith("onespec template-capabilities") and "..." not in o
-    ]
-
-
-def test_the_guide_shows_real_sessions(seed):
-    found = sessions()
-    assert len(found) >= 7
-    for command, expected in found:
-        args = []
-        for word in command.split()[2:]:  # expand ./* as the shell would
-            matches = sorted(glob.glob(word, root_dir=seed)) if "*" in word else []
-            args += matches or [word]
-        done = onespec(*args, cwd=seed, env={**os.environ, "COLUMNS": "200"})
-        actual = (done.stdout + done.stderr).replace(str(seed), "/srv/templates").rstrip("\n")
-        assert actual == expected, command
+# The guide's sessions run as written in tests/test_doc_blocks.py, on examples/capabilities.

@@ -1,0 +1,3 @@
+#!/bin/bash
+# Say in the message of the day which Java the image was built with.
+echo "Built with $java_distro." > /etc/motd
