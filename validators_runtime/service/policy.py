@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -84,19 +84,100 @@ def build_enforcer(policy_file: str | Path | None = None) -> Enforcer:
     source = PolicySource(policy_file)
     enforcer = _reloading_enforcer(conf, source)
     enforcer.register_defaults(rule_defaults())
-    enforcer.set_rules(_with_defaults(enforcer, source.read()), use_conf=False)
+    enforcer.set_rules(_with_defaults(enforcer, source.read(), source.shown), use_conf=False)
     return enforcer
 
 
-def _with_defaults(enforcer: Enforcer, overrides: dict[str, str]) -> Any:
+#: The deepest a rule may nest -- ``not``, ``and``, ``or``, parentheses and ``rule:`` references
+#: to other rules, counted together. oslo.policy evaluates a rule by recursion, so a deeper one
+#: (``not not not ...`` a few hundred times, a chain of ``rule:`` references) would fail every
+#: request it guards with a RecursionError; real rules nest a handful of levels.
+MAX_RULE_DEPTH = 50
+
+
+def _with_defaults(enforcer: Enforcer, overrides: dict[str, str], shown: str = "") -> Any:
     """oslo.policy's rules: the file's ``overrides`` (and its helper rules), and the registered
-    default of every rule the file leaves alone."""
+    default of every rule the file leaves alone.
+
+    Refused with :class:`PolicyFileError`, naming the rule: one too deeply nested to parse or
+    to evaluate (:data:`MAX_RULE_DEPTH`), and rules that refer to each other in a circle, which
+    oslo.policy would evaluate until Python's recursion limit.
+    """
     from oslo_policy import policy
 
-    rules = policy.Rules.from_dict(overrides, enforcer.default_rule)
+    rules = policy.Rules(default_rule=enforcer.default_rule)
+    for name, text in overrides.items():
+        try:
+            rules.update(policy.Rules.from_dict({name: text}))
+        except RecursionError:
+            raise PolicyFileError(
+                f"The policy file {shown!r}: the rule {name!r} is nested too deeply to read."
+            ) from None
     for name, default in enforcer.registered_rules.items():
         rules.setdefault(name, default.check)
+    _check_depth(rules, shown)
     return rules
+
+
+def _check_depth(rules: dict[str, Any], shown: str) -> None:
+    """Refuse a rule nested deeper than :data:`MAX_RULE_DEPTH`, ``rule:`` references followed,
+    and references in a circle. One walk per rule, without recursion; each rule's depth is
+    computed once."""
+    depths: dict[str, int] = {}
+    for start in rules:
+        _rule_depth(start, rules, depths, shown)
+
+
+def _rule_depth(start: str, rules: dict[str, Any], depths: dict[str, int], shown: str) -> int:
+    """The nesting depth of rule ``start`` (see :func:`_check_depth`), memoised in ``depths``."""
+    path = [start]  # the rules being measured, each waiting for those it refers to
+    while path and start not in depths:
+        name = path[-1]
+        references = _references(rules[name], rules)
+        waiting = [match for match, _ in references if match is not None and match not in depths]
+        circle = [match for match in waiting if match in path]
+        if circle:
+            loop = " -> ".join([*path[path.index(circle[0]) :], circle[0]])
+            raise PolicyFileError(
+                f"The policy file {shown!r}: the rules refer to each other in a circle "
+                f"({loop}); no request could ever be decided."
+            )
+        if waiting:
+            path.append(waiting[0])
+            continue
+        depth = max(level + (depths[match] if match else 0) for match, level in references)
+        if depth > MAX_RULE_DEPTH:
+            raise PolicyFileError(
+                f"The policy file {shown!r}: the rule {name!r} nests {depth} levels deep "
+                f"(rule: references followed); the limit is {MAX_RULE_DEPTH}."
+            )
+        depths[name] = depth
+        path.pop()
+    return depths[start]
+
+
+def _references(check: Any, rules: Any) -> list[tuple[str | None, int]]:
+    """Each (rule a ``rule:`` check leads to, level it is at) in ``check``, and (None, level)
+    for every other leaf: the check's tree walked without recursion.
+
+    A ``rule:`` check naming no rule leads where oslo.policy takes it: to the default rule when
+    there is one (``Rules.__missing__``), else nowhere.
+    """
+    from oslo_policy import _checks
+
+    default = getattr(rules, "default_rule", None)
+    found: list[tuple[str | None, int]] = []
+    stack = [(check, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, _checks.RuleCheck):
+            match = node.match if node.match in rules else default
+            found.append((match if isinstance(match, str) and match in rules else None, level))
+        else:
+            found.append((None, level))
+        children = [node.rule] if isinstance(node, _checks.NotCheck) else []
+        stack.extend((child, level + 1) for child in getattr(node, "rules", None) or children)
+    return found
 
 
 def _reloading_enforcer(conf: Any, source: PolicySource) -> Enforcer:
@@ -106,9 +187,9 @@ def _reloading_enforcer(conf: Any, source: PolicySource) -> Enforcer:
 
     class ReloadingEnforcer(policy.Enforcer):
         def load_rules(self, force_reload: bool = False) -> None:
-            changed = source.changed()
-            if changed is not None:
-                self.set_rules(_with_defaults(self, changed), use_conf=False)
+            rules = source.changed(lambda data: _with_defaults(self, data, source.shown))
+            if rules is not None:
+                self.set_rules(rules, use_conf=False)
 
     return ReloadingEnforcer(conf, use_conf=False)
 
@@ -142,8 +223,9 @@ class PolicySource:
         self._status = status
         return rules
 
-    def changed(self) -> dict[str, str] | None:
-        """The file's rules when it has changed since it was last read, else None."""
+    def changed(self, build: Callable[[dict[str, str]], Any]) -> Any:
+        """The file's rules, made by ``build``, when it has changed since it was last read;
+        None when it has not, or when it can no longer be used (the error is logged)."""
         if self._current_status() == self._status:
             return None
         with self._lock:
@@ -152,7 +234,7 @@ class PolicySource:
                 return None  # another request read it meanwhile
             self._status = status
             try:
-                return _read_rules(self.path, self.shown)
+                return build(_read_rules(self.path, self.shown))
             except PolicyFileError as exc:
                 LOG.error("%s; the rules read before stay in force.", str(exc).rstrip("."))
                 return None

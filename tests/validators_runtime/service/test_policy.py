@@ -21,6 +21,8 @@ from onespec.validators_runtime.service.policy import (
 from tests.validators_runtime.service.conftest import ADMIN as ADMIN_HEADERS
 from tests.validators_runtime.service.conftest import MEMBER as MEMBER_HEADERS
 
+CIRCLE = '"a": "role:admin or rule:b"\n"b": "rule:c and not rule:a"\n"c": "@"\n'
+CHAIN = "".join(f'"a{i}": "rule:a{i + 1}"\n' for i in range(3000))
 MEMBER = RequestContext(project_id="p", user_id="u", roles=["member"])
 ADMIN = RequestContext(project_id="p", user_id="a", roles=["admin"])
 READS = [rule.name for rule in RULES if rule.operations and rule.operations[0][0] == "GET"]
@@ -84,6 +86,13 @@ def test_a_policy_file_overrides_a_default(tmp_path):
             "the rule 'onespec:plugins:update' is empty (null), not a string",
         ),
         ("5: role:x\n", "the rule name 5 is not a string"),
+        # oslo.policy evaluates by recursion: each of these failed every request it guarded
+        # with a RecursionError (or hung a start-up parsing it).
+        (CIRCLE, "refer to each other in a circle (a -> b -> a)"),
+        ('"default": "rule:nothing"\n', "in a circle (default -> default)"),
+        (CHAIN, "levels deep (rule: references followed); the limit is 50"),
+        ('"a": "' + "not " * 60 + 'role:x"\n', "'a' nests 61 levels deep"),
+        ('"a": "' + "not " * 50_000 + 'role:x"\n', "'a' is nested too deeply to read"),
     ],
     ids=[
         "missing",
@@ -94,6 +103,11 @@ def test_a_policy_file_overrides_a_default(tmp_path):
         "not a mapping",
         "empty rule",
         "number as a name",
+        "circle",
+        "default rule in a circle",
+        "chain of rules",
+        "deep rule",
+        "very deep rule",
     ],
 )
 def test_a_bad_policy_file_stops_the_start(tmp_path, text, words):
@@ -184,3 +198,14 @@ def test_a_policy_file_changed_while_serving_takes_effect(serve, tmp_path):
     assert _update_statuses(api) == (200, 403)
     path.write_text('"onespec:plugins:updat": "role:nobody"\n')  # a typo: refused, logged
     assert _update_statuses(api) == (200, 403)
+    path.write_text(CIRCLE + '"onespec:plugins:update": "rule:a"\n')  # would recurse: refused
+    assert _update_statuses(api) == (200, 403)
+
+
+def test_rules_that_nest_and_refer_within_the_limit_are_evaluated(tmp_path):
+    path = tmp_path / "policy.yaml"
+    chain = "".join(f'"a{i}": "rule:a{i + 1}"\n' for i in range(40)) + '"a40": "role:admin"\n'
+    path.write_text(chain + '"onespec:plugins:update": "not not rule:a0 and (rule:a0 or !)"\n')
+    enforcer = build_enforcer(path)
+    assert authorize(enforcer, "onespec:plugins:update", ADMIN)
+    assert not authorize(enforcer, "onespec:plugins:update", MEMBER)
