@@ -2,7 +2,7 @@
 
 Reads are allowed to any user of the project a request is scoped to; changing plugin labels and
 writing flavor extra specs needs the ``admin`` role. An operator overrides any rule with a
-policy file (YAML or JSON, as oslo.policy reads it), given to ``onespec serve --policy-file``;
+policy file (YAML, or JSON, which YAML reads too), given to ``onespec serve --policy-file``;
 ``onespec policy sample`` prints every default, commented out, as a starting point.
 
 The rules are plain data in :mod:`onespec.definitions.policy`, so that the documentation renders
