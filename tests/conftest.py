@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import inspect
 import os
 import shutil
 from pathlib import Path
@@ -45,14 +43,14 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{name}: {meaning}")
 
 
-@functools.cache
 def _calls_a_peer(function: object) -> bool:
-    """True when the function's own source reaches a peer program through tests.peers."""
-    try:
-        source = inspect.getsource(function)  # type: ignore[arg-type]
-    except (OSError, TypeError):
-        return False
-    return "peers." in source or "require_peer" in source
+    """True when the function reaches a peer program through tests.peers, itself or through
+    helpers of the test suite (:mod:`tests.peer_reach`)."""
+    from tests.peer_reach import reaching_peers
+
+    module = getattr(function, "__module__", None)
+    qualified = getattr(function, "__qualname__", None)
+    return (module, qualified) in reaching_peers()
 
 
 def _needs(item: pytest.Item) -> set[str]:

@@ -467,3 +467,18 @@ def test_a_hostile_get_file_target_is_refused_in_bounds(tmp_path, kind):
     said = ("get_file cannot read 'target.sh'", "is outside the files root")
     assert any(words in measured.output for words in said), measured.output
     assert measured.seconds <= CPU_SECONDS and measured.megabytes <= PEAK_MB
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", ["script", "copy_script"])
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "oversize", "directory", "outside"])
+def test_a_hostile_image_resource_is_refused_in_bounds(tmp_path, key, kind):
+    """A script an image spec runs or copies is read as the spec is: through the bounded
+    reader, inside its resource root; a pipe or a directory was "not a file" before."""
+    (tmp_path / "image.yaml").write_text(f"validators:\n  - {key}: setup.sh\n")
+    HOSTILE[kind](tmp_path / "setup.sh", "text")
+    measured = run_capped([ONESPEC, "image", "check", "image.yaml"], cwd=tmp_path, deadline=10)
+    assert measured.status == 1, measured.output
+    assert f"image.yaml:2: validators[0].{key}: {key} 'setup.sh' " in measured.output
+    assert "Traceback" not in measured.output
+    assert measured.seconds <= CPU_SECONDS and measured.megabytes <= PEAK_MB

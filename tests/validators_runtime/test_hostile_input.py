@@ -27,6 +27,17 @@ def nested(depth: int) -> list:
     return value
 
 
+def cpu_seconds(work):
+    """The processor time ``work()`` takes, and what it returned.
+
+    Processor time, not wall time: on a loaded machine a test waits for a core for as long as
+    the others keep it, which says nothing about the work; the processor time it spends does.
+    """
+    started = time.process_time()
+    result = work()
+    return time.process_time() - started, result
+
+
 def findings_of(specs, mode="strict"):
     with pytest.raises(ExtraSpecValidationError) as raised:
         validate(specs, mode=mode)
@@ -79,12 +90,11 @@ def test_only_the_first_unknown_keys_get_a_searched_suggestion():
 
 def test_the_cost_of_unknown_keys_does_not_grow_with_suggestions():
     specs = {f"hw:cpu_thread_polic{i:06d}": "dedicated" for i in range(100_000)}
-    started = time.perf_counter()
-    findings = findings_of(specs)
-    elapsed = time.perf_counter() - started
+    spent, findings = cpu_seconds(lambda: findings_of(specs))
     assert len(findings) == 100_000
-    # Measured at about 0.3 s; a did-you-mean search per key took about 18 s.
-    assert elapsed < 3.0, elapsed
+    # About 0.3 s of processor time on a quiet machine, 0.7-0.9 s on two busy cores; a
+    # did-you-mean search per key took about 18 s.
+    assert spent < 3.0, spent
 
 
 # --- The command line ----------------------------------------------------------------------------
@@ -122,9 +132,10 @@ def test_a_deeply_nested_file_is_a_usage_error(tmp_path, suffix):
 def test_a_hostile_yaml_file_is_a_located_usage_error(tmp_path, text, words):
     path = tmp_path / "specs.yaml"
     path.write_text(text)
-    started = time.perf_counter()
-    result = CliRunner().invoke(cli, ["validate", "extra-specs", "--file", str(path)])
-    assert time.perf_counter() - started < 1.0
+    spent, result = cpu_seconds(
+        lambda: CliRunner().invoke(cli, ["validate", "extra-specs", "--file", str(path)])
+    )
+    assert spent < 1.0, spent
     assert result.exit_code == 2, result.output
     assert words in result.output and f"{path.name}:" in result.output, result.output
 

@@ -141,7 +141,17 @@ class SpecChecks:
     # Resources ---------------------------------------------------------------------------------
 
     def resource(self, relative: Any, path: YamlPath, what: str) -> tuple[Path, bytes]:
-        """Find ``relative`` in the resource roots and read it, refusing any way out of them."""
+        """Find ``relative`` in the resource roots and read it, refusing any way out of them.
+
+        Every resource a spec names (a script it runs, a script it copies) is read here and only
+        here, through the one bounded reader (:mod:`onespec.validators_runtime.inputs`): after
+        the path is resolved (``..`` and symbolic links followed) it must still be inside the
+        root, and what it names must be a regular file of at most :data:`MAX_SCRIPT_SIZE`
+        bytes, of which no more is read. The roots are searched in order; a path missing from
+        one is looked for in the next, but one that is there and cannot be read (a named pipe,
+        a device, a directory, an oversize or unreadable file, a name too long) is an error at
+        ``path``, not a reason to look elsewhere.
+        """
         name = self._text(relative, path, what)
         if "\0" in name:
             raise self.error(path, f"{what} {shown(name)} contains a NUL character")
@@ -162,15 +172,25 @@ class SpecChecks:
                     f"{what} {shown(name)} leads out of the resource root {str(root)!r} (to "
                     f"{str(candidate)!r}, through '..' or a symbolic link); it must stay inside",
                 )
-            if candidate.is_file():
-                try:
-                    return candidate, inputs.read_bytes(candidate, limit=MAX_SCRIPT_SIZE)
-                except inputs.InputError as exc:
-                    raise self.error(path, f"{what} {shown(name)} {exc.reason}") from None
+            try:
+                return candidate, inputs.read_bytes(candidate, limit=MAX_SCRIPT_SIZE)
+            except inputs.InputError as exc:
+                if exc.code == "missing":
+                    continue
+                raise self.error(path, f"{what} {shown(name)} {_unreadable(exc)}") from None
         roots = ", ".join(repr(str(root)) for root in self.roots)
         raise self.error(path, f"{what} {shown(name)} is not a file in any resource root ({roots})")
 
     # The spec ----------------------------------------------------------------------------------
+
+
+def _unreadable(error: inputs.InputError) -> str:
+    """Why a resource cannot be read, from the shared reader's refusal: what the path is, or
+    its size, or the system's reason (the reader's hint about standard input left out, since
+    a resource is never read from it)."""
+    if error.code == "not-a-file":
+        return error.reason.split(";")[0]
+    return error.reason
 
 
 def _kind_of(value: Any) -> str:

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from onespec.validators_runtime.images import ImageValidationSpecificationError
+from onespec.validators_runtime.images.checks import MAX_SCRIPT_SIZE
 from onespec.validators_runtime.images.cli import image
 from onespec.validators_runtime.images.reading import MAX_SPEC_SIZE
 from onespec.validators_runtime.images.root import load
@@ -66,11 +67,76 @@ def test_the_loader_refuses_a_directory_and_a_fifo_with_the_file_named(tmp_path)
         load(tmp_path / "fifo.yaml")
 
 
-def test_a_script_that_is_a_fifo_is_refused_when_the_spec_loads(tmp_path):
-    os.mkfifo(tmp_path / "setup.sh")
+# --- The files a spec names: scripts it runs and scripts it copies ------------------------------
+
+
+def _fifo(path):
+    os.mkfifo(path)
+
+
+def _sparse(path):  # 64 GiB that cost nothing unless read
+    with path.open("wb") as stream:
+        stream.truncate(64 << 30)
+
+
+#: What a resource may be instead of a script, and the words that must say so. Each was
+#: "is not a file in any resource root" (the FIFO, the directory), or a traceback (the name
+#: too long), before.
+HOSTILE_RESOURCES = {
+    "fifo": (_fifo, "is a named pipe (FIFO), not a regular file"),
+    "directory": (lambda path: path.mkdir(), "is a directory, not a regular file"),
+    "oversize": (_sparse, f"is 68,719,476,736 bytes, over the limit of {MAX_SCRIPT_SIZE:,}"),
+    "dev-zero": (lambda path: path.symlink_to("/dev/zero"), "leads out of the resource root"),
+    "outside": (lambda path: path.symlink_to("/etc/passwd"), "leads out of the resource root"),
+}
+
+
+@pytest.mark.parametrize("key", ["script", "copy_script"])
+@pytest.mark.parametrize("kind", sorted(HOSTILE_RESOURCES))
+def test_a_hostile_resource_is_a_located_error_read_through_the_bounded_reader(tmp_path, key, kind):
+    make, words = HOSTILE_RESOURCES[kind]
+    make(tmp_path / "setup.sh")
+    spec = tmp_path / "image.yaml"
+    spec.write_text(f"validators:\n  - {key}: setup.sh\n")
+    code, output = check(spec)
+    assert code == 1, output
+    assert f"{spec}:2: validators[0].{key}: {key} 'setup.sh' " in output, output
+    assert words in output, output
+
+
+def test_a_name_too_long_for_the_system_is_a_located_error(tmp_path):
+    spec = tmp_path / "image.yaml"
+    spec.write_text("validators:\n  - script: " + "a" * 300 + "\n")
+    code, output = check(spec)
+    assert code == 1 and "cannot be read: file name too long" in output, output
+    assert len(output) < 1000  # the name is shown cut
+
+
+def test_a_resource_that_cannot_be_read_is_not_looked_for_in_the_next_root(tmp_path):
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    os.mkfifo(first / "setup.sh")
+    (second / "setup.sh").write_text("true\n")
     spec = tmp_path / "image.yaml"
     spec.write_text("validators:\n  - script: setup.sh\n")
-    with pytest.raises(ImageValidationSpecificationError, match=r"'setup\.sh' is not a file"):
+    with pytest.raises(ImageValidationSpecificationError, match="named pipe"):
+        load(spec, resource_roots=[first, second])
+    (first / "setup.sh").unlink()  # missing from the first root: found in the second
+    assert load(spec, resource_roots=[first, second]).validators[0].source == str(
+        second / "setup.sh"
+    )
+
+
+def test_a_script_at_the_limit_is_read_and_one_byte_more_is_not(tmp_path):
+    script = tmp_path / "setup.sh"
+    script.write_bytes(b"#" * MAX_SCRIPT_SIZE)
+    spec = tmp_path / "image.yaml"
+    spec.write_text("validators:\n  - script: setup.sh\n")
+    assert len(load(spec).validators[0].script_contents) == MAX_SCRIPT_SIZE
+    with script.open("ab") as stream:
+        stream.write(b"#")
+    with pytest.raises(ImageValidationSpecificationError, match="over the limit"):
         load(spec)
 
 
