@@ -20,8 +20,10 @@ Only PyYAML and the standard library are used; nothing here knows about capabili
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -65,6 +67,7 @@ ErrorCode = Literal[
 
 # A JSON text can only start with one of these (Python's json also reads NaN and Infinity).
 _JSON_STARTS = frozenset('{["-0123456789tfnNI')
+_LEADING_SPACE = re.compile(r"[ \t\r\n]*")
 _POSITION_DEPTH = 4
 
 
@@ -136,7 +139,9 @@ class Loaded:
 
     ``lines`` maps key paths (``("resource_registry", "OS::TripleO::Controller", 1)``) to
     1-based line numbers, for the top-level keys and for the keys and items inside
-    :data:`POSITION_SECTIONS`; :meth:`line` finds the closest known line for any path.
+    ``sections`` (:data:`POSITION_SECTIONS` by default); :meth:`line` finds the closest known
+    line for any path. Lines are found on first use, from the text: most loads (a scan that
+    finds nothing wrong) never need one.
     """
 
     path: str
@@ -144,7 +149,12 @@ class Loaded:
     format: Format
     text: str
     warnings: tuple[LoadWarning, ...] = ()
-    lines: Mapping[tuple[Any, ...], int] = field(default_factory=dict, repr=False)
+    sections: frozenset[str] = field(default=POSITION_SECTIONS, repr=False)
+
+    @functools.cached_property
+    def lines(self) -> Mapping[tuple[Any, ...], int]:
+        """The line of each key path that messages may name (composed again, once)."""
+        return _lines_of(self.text, self.sections)
 
     def line(self, *key_path: Any) -> int | None:
         """The line of ``key_path``, or of its closest ancestor whose line is known."""
@@ -159,52 +169,31 @@ class Loaded:
 # --- The YAML loader ------------------------------------------------------------------------------
 
 
-class _DuplicateKeys:
-    """Mixin: report keys given twice in one mapping; YAML keeps the last, silently."""
-
-    duplicates: list[tuple[Any, int, int]]
-
-    def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[Any, Any]:
-        explicit = node.value  # SafeConstructor.flatten_mapping removes merge keys from this list
-        mapping = super().construct_mapping(node, deep=deep)  # type: ignore[misc]
-        if len(mapping) < len(node.value):
-            self._note_duplicates(explicit)
-        return mapping
-
-    def _note_duplicates(self, pairs: list[tuple[Node, Node]]) -> None:
-        first: dict[Any, int] = {}
-        for key_node, _ in pairs:
-            try:
-                key = self.construct_object(key_node)  # type: ignore[attr-defined]
-                line = key_node.start_mark.line + 1
-                if key in first:
-                    self.duplicates.append((key, first[key], line))
-                else:
-                    first[key] = line
-            except TypeError:  # unhashable: the base constructor has already said so
-                continue
-
-
-#: Tags of short plain and quoted scalars, shared by every load: ``resolve`` depends only on
-#: the value and how it was written (the safe loaders have no path resolvers), and templates
-#: repeat the same few hundred keys and values. Bounded, so it never grows with the input.
-_TAGS: dict[tuple[str, Any], str] = {}
-_TAGS_LIMIT = 50_000
+#: The tag of every scalar that is not plain: quoted, block, or tagged ``!``.
+_TEXT_TAG: str = yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG
 _TAGGED_LENGTH = 64
 
 
+@functools.lru_cache(maxsize=50_000)
+def _plain_tag(value: str) -> str:
+    """The tag PyYAML's resolver gives the plain scalar ``value`` (``true``, ``12``, ``x``).
+
+    It depends on the value alone (the safe loaders have no path resolvers), and templates
+    repeat the same few hundred keys and values, so short ones are remembered, boundedly.
+    """
+    return yaml.resolver.Resolver().resolve(ScalarNode, value, (True, False))
+
+
 class _FastResolver:
-    """Mixin: the same tags as PyYAML's resolver, remembered for short scalars."""
+    """Mixin: the same tags as PyYAML's resolver, remembered for short plain scalars; a
+    scalar that is not plain is a string without a look at its text."""
 
     def resolve(self, kind: type, value: Any, implicit: Any) -> str:
-        if kind is ScalarNode and len(value) <= _TAGGED_LENGTH:
-            key = (value, implicit)
-            tag = _TAGS.get(key)
-            if tag is None:
-                tag = super().resolve(kind, value, implicit)  # type: ignore[misc]
-                if len(_TAGS) < _TAGS_LIMIT:
-                    _TAGS[key] = tag
-            return tag
+        if kind is ScalarNode:
+            if not implicit[0]:
+                return _TEXT_TAG
+            if len(value) <= _TAGGED_LENGTH:
+                return _plain_tag(value)
         return super().resolve(kind, value, implicit)  # type: ignore[misc]
 
     def descend_resolver(self, current_node: Any, current_index: Any) -> None:
@@ -246,28 +235,28 @@ _HeatConstructor.add_constructor(
 def _make_loader(python: bool | None) -> type | None:
     """The counting loader (libyaml's events or, with ``python``, the pure-Python parser), or
     with ``python=None`` the loader libyaml composes, for
-    :func:`~onespec.validators_runtime.yaml_limits.load_fast`."""
+    :func:`~onespec.validators_runtime.yaml_limits.load_fast`. Each notes duplicate keys."""
+    names = {True: "HeatPythonLoader", False: "HeatLoader", None: "HeatCLoader"}
     if python is None:
         base = yaml_limits.c_loader("CSafeLoader", constructor=_HeatConstructor)
         if base is None:
             return None
-    else:
-        base = yaml_limits.counting_loader(
-            "CountingSafeLoader",
-            constructor=_HeatConstructor,
-            python=python,
-            max_nodes=MAX_ALIAS_EXPANSION,
-            max_depth=MAX_DEPTH,
-        )
+        return type(names[python], (_FastResolver, base), {})  # c_loader notes duplicates
+    base = yaml_limits.counting_loader(
+        "CountingSafeLoader",
+        constructor=_HeatConstructor,
+        python=python,
+        max_nodes=MAX_ALIAS_EXPANSION,
+        max_depth=MAX_DEPTH,
+    )
 
-    class Loader(_FastResolver, _DuplicateKeys, base):  # type: ignore[valid-type, misc]
-        def __init__(self, stream: str) -> None:
-            super().__init__(stream)
-            self.duplicates = []
+    def __init__(self: Any, stream: str) -> None:
+        base.__init__(self, stream)
+        self.duplicates = []
 
-    names = {True: "HeatPythonLoader", False: "HeatLoader", None: "HeatCLoader"}
-    Loader.__name__ = Loader.__qualname__ = names[python]
-    return Loader
+    return type(
+        names[python], (_FastResolver, yaml_limits.DuplicateKeys, base), {"__init__": __init__}
+    )
 
 
 #: The loader Heat uses: libyaml's parser when available, safe always, strings and dates as
@@ -478,15 +467,34 @@ def _load_json(text: str, path: str) -> tuple[Any, list[tuple[Any, int | None, i
     return data, found
 
 
-def _json_positions(text: str, path: str) -> dict[tuple[Any, ...], int]:
-    """Lines of the keys, from the YAML composer (which refuses JSON nested too deeply, too)."""
+def _lines_of(text: str, sections: frozenset[str]) -> dict[tuple[Any, ...], int]:
+    """Lines of the keys of a text that has loaded (JSON is YAML too, nearly always), from the
+    counting composer, so that composing again is bounded as the load was."""
     try:
         node = yaml.compose(text, Loader=HeatLoader)
+    except (yaml.YAMLError, yaml_limits.YAMLLimitError, RecursionError):
+        return {}
+    return _positions(node, sections) if node is not None else {}
+
+
+def _check_json_shape(data: Any, text: str, path: str) -> None:
+    """Refuse JSON nested deeper than :data:`MAX_DEPTH`, or of more than
+    :data:`MAX_ALIAS_EXPANSION` nodes, as YAML is refused: the counting composer says where."""
+    nodes, depth = yaml_limits.tree_shape(data) or (0, 0)  # JSON shares nothing: a tree
+    if nodes <= MAX_ALIAS_EXPANSION and depth <= MAX_DEPTH:
+        return
+    try:
+        yaml.compose(text, Loader=HeatLoader)
     except yaml_limits.YAMLLimitError as error:
         raise _limit_error(error, path) from None
     except (yaml.YAMLError, RecursionError):
-        return {}
-    return _positions(node, POSITION_SECTIONS) if node is not None else {}
+        pass
+    raise LoadError(
+        "too-deep",
+        f"the document nests collections more than {MAX_DEPTH} deep or has more than "
+        f"{MAX_ALIAS_EXPANSION:,} values; refusing to read it",
+        path=path,
+    )
 
 
 def _duplicate_warning(path: str, key: Any, first: int | None, again: int | None) -> LoadWarning:
@@ -516,8 +524,8 @@ def loads(
     notes such a file as not Heat's does not read it again in Python).
     """
     _check_size(text, path, max_size)
-    stripped = text.lstrip(" \t\r\n")
-    if stripped[:1] in _JSON_STARTS:
+    start = _LEADING_SPACE.match(text).end()  # type: ignore[union-attr] - it matches ""
+    if text[start : start + 1] in _JSON_STARTS:
         try:
             data, duplicates = _load_json(text, path)
         except (ValueError, RecursionError):
@@ -528,10 +536,11 @@ def loads(
                     "not-a-mapping",
                     "The template is not a JSON object or YAML mapping.",
                     path=path,
-                    line=_line_at(text, len(text) - len(stripped)),
+                    line=_line_at(text, start),
                 )
+            _check_json_shape(data, text, path)
             warnings = tuple(_duplicate_warning(path, *item) for item in duplicates)
-            return Loaded(path, data, "json", text, warnings, _json_positions(text, path))
+            return Loaded(path, data, "json", text, warnings, positions)
     try:
         fast = yaml_limits.load_fast(
             HeatCLoader, text, max_nodes=min(alias_limit, MAX_ALIAS_EXPANSION), max_depth=MAX_DEPTH
@@ -581,7 +590,7 @@ def _loaded_yaml(
             line=node.start_mark.line + 1,
         )
     warnings = tuple(_duplicate_warning(path, *item) for item in duplicates)
-    return Loaded(path, data, "yaml", text, warnings, _positions(node, positions))
+    return Loaded(path, data, "yaml", text, warnings, positions)
 
 
 def read_text(path: str | os.PathLike[str], *, max_size: int | None = MAX_TEMPLATE_SIZE) -> str:
