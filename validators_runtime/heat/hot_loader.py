@@ -8,7 +8,8 @@ characters (524,288 by default). :func:`load` does the same, and adds what Heat 
 
 * every error names the file and the line;
 * a key given twice in one mapping, which YAML (and so Heat) silently resolves by keeping the
-  last value, is a :class:`LoadWarning` that names both lines;
+  last value, is a warning (a :class:`~onespec.validators_runtime.problems.Problem` of code
+  ``duplicate-key``) that names both lines;
 * a document whose aliases expand it beyond :data:`MAX_ALIAS_EXPANSION` nodes (a "billion
   laughs" alias bomb), that refers to itself, or that nests collections more than
   :data:`MAX_DEPTH` deep fails at once, with its line, instead of exhausting memory or the
@@ -34,6 +35,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from onespec.validators_runtime import inputs, yaml_limits
 from onespec.validators_runtime._generated import template_capabilities as _facts
+from onespec.validators_runtime.problems import Location, Problem, shown
 
 #: Heat's default ``max_template_size``, in characters.
 MAX_TEMPLATE_SIZE: int = _facts.MAX_TEMPLATE_SIZE
@@ -120,20 +122,6 @@ class LoadError(HeatFileError):
 
 
 @dataclass(frozen=True)
-class LoadWarning:
-    """Something Heat accepts silently but that is almost certainly a mistake."""
-
-    path: str
-    line: int | None
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line is not None else self.path
-        return f"{where}: {self.message}"
-
-
-@dataclass(frozen=True)
 class Loaded:
     """A loaded file: its data, how it was read, and the lines of the keys messages refer to.
 
@@ -148,7 +136,7 @@ class Loaded:
     data: dict[Any, Any]
     format: Format
     text: str
-    warnings: tuple[LoadWarning, ...] = ()
+    warnings: tuple[Problem, ...] = ()
     sections: frozenset[str] = field(default=POSITION_SECTIONS, repr=False)
 
     @functools.cached_property
@@ -497,14 +485,15 @@ def _check_json_shape(data: Any, text: str, path: str) -> None:
     )
 
 
-def _duplicate_warning(path: str, key: Any, first: int | None, again: int | None) -> LoadWarning:
+def _duplicate_warning(path: str, key: Any, first: int | None, again: int | None) -> Problem:
     where = f" at lines {first} and {again}" if first is not None else ""
-    return LoadWarning(
-        path,
-        again,
+    return Problem(
         "duplicate-key",
-        f"duplicate key {key!r}{where}: YAML keeps the last value silently, and so does Heat; "
-        "remove one of them",
+        f"duplicate key {shown(key)}{where}: YAML keeps the last value silently, and so does "
+        "Heat; remove one of them",
+        "warning",
+        Location(path, again),
+        value=key,
     )
 
 
