@@ -388,6 +388,8 @@ def construct_tree(loader: Any, root: yaml.Node) -> tuple[Any, bool, int, int]:
 
 
 def _tree(loader: Any, root: yaml.Node) -> tuple[Any, bool, int, int]:
+    """:func:`construct_tree` for the plain documents it builds itself; raises
+    :class:`_General` for the others. Text scalars, most of any document, are read inline."""
     scalars = loader.scalar_constructors
     text = loader.text_tag
     built: dict[int, Any] = {}

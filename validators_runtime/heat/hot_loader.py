@@ -13,8 +13,12 @@ characters (524,288 by default). :func:`load` does the same, and adds what Heat 
 * a document whose aliases expand it beyond :data:`MAX_ALIAS_EXPANSION` nodes (a "billion
   laughs" alias bomb), that refers to itself, or that nests collections more than
   :data:`MAX_DEPTH` deep fails at once, with its line, instead of exhausting memory or the
-  stack in whatever walks it next. The nodes are counted as they are composed
-  (:mod:`onespec.validators_runtime.yaml_limits`), never guessed from the text.
+  stack in whatever walks it next. The nodes are counted from what libyaml composed, or as
+  they are composed (:mod:`onespec.validators_runtime.yaml_limits`), never guessed from the
+  text.
+
+Lines are found when a message needs one (:attr:`Loaded.lines`), not on every load: a scan of
+thousands of files that are all well-formed never looks for one.
 
 Only PyYAML and the standard library are used; nothing here knows about capabilities.
 """
@@ -278,55 +282,6 @@ def _check_size(text: str, path: str, limit: int | None) -> None:
         )
 
 
-def _children(node: Node) -> list[Node]:
-    if isinstance(node, MappingNode):
-        return [item for pair in node.value for item in pair]
-    if isinstance(node, SequenceNode):
-        return list(node.value)
-    return []
-
-
-def check_aliases(root: Node, path: str, limit: int = MAX_ALIAS_EXPANSION) -> int:
-    """The number of nodes ``root`` expands to; fail on a cycle or on more than ``limit``.
-
-    Linear in the size of the node graph: each node's expanded size is computed once, so an
-    alias bomb fails as soon as its expansion passes the limit, without being expanded.
-    """
-    size: dict[int, int] = {}
-    active: set[int] = set()
-    stack: list[tuple[Node, bool]] = [(root, False)]
-    while stack:
-        node, done = stack.pop()
-        ident = id(node)
-        if done:
-            active.discard(ident)
-            total = 1 + sum(size[id(child)] for child in _children(node))
-            if total > limit:
-                raise LoadError(
-                    "alias-limit",
-                    f"aliases expand this document to more than {limit:,} nodes by this line "
-                    "(an alias bomb); refusing to load it",
-                    path=path,
-                    line=node.start_mark.line + 1,
-                )
-            size[ident] = total
-            continue
-        if ident in size:
-            continue
-        if ident in active:
-            raise LoadError(
-                "alias-limit",
-                "an alias inside the node that starts here refers back to it (a recursive "
-                "alias); Heat cannot process such a document",
-                path=path,
-                line=node.start_mark.line + 1,
-            )
-        active.add(ident)
-        stack.append((node, True))
-        stack.extend((child, False) for child in _children(node) if id(child) not in size)
-    return size[id(root)]
-
-
 def _positions(root: Node, sections: frozenset[str]) -> dict[tuple[Any, ...], int]:
     """Lines of the top-level keys, and of the keys and items inside ``sections``."""
     lines: dict[tuple[Any, ...], int] = {}
@@ -540,12 +495,11 @@ def loads(
         node, data, loader = fast
         return _loaded_yaml(path, text, node, data, loader.duplicates, positions)
     loader = HeatLoader(text)
+    loader.max_nodes = min(alias_limit, MAX_ALIAS_EXPANSION)  # the counting composer's limit
     try:
         node = loader.get_single_node()
         if node is None:
             return Loaded(path, {}, "yaml", text)
-        if alias_limit < MAX_ALIAS_EXPANSION:  # a stricter limit than the loader's
-            check_aliases(node, path, alias_limit)
         data = loader.construct_document(node)
         return _loaded_yaml(path, text, node, data, loader.duplicates, positions)
     except yaml_limits.YAMLLimitError as error:
@@ -586,7 +540,9 @@ def read_text(path: str | os.PathLike[str], *, max_size: int | None = MAX_TEMPLA
     """The file's text (UTF-8), refusing at once a file too large for ``max_size`` characters."""
     name = os.fspath(path)
     try:
-        inputs.regular_file(name)  # a named pipe would block the open; /dev/zero never ends
+        status = inputs.regular_file(
+            name
+        )  # a named pipe would block the open; /dev/zero never ends
     except inputs.InputError as exc:
         if exc.code == "not-a-file":
             raise LoadError("not-a-file", exc.reason, path=name) from None
@@ -597,7 +553,12 @@ def read_text(path: str | os.PathLike[str], *, max_size: int | None = MAX_TEMPLA
             # UTF-8 takes at most 4 bytes a character: a file with more bytes than that is too
             # large whatever it holds, and is not read whole.
             cap = None if max_size is None else 4 * max_size + 4
-            raw = stream.read() if cap is None else stream.read(cap)
+            # As many bytes as the file has, and one more to see its end: asking for the cap
+            # itself would allocate it for every file, the most of a scan's reading time.
+            want = status.st_size + 1 if cap is None else min(status.st_size + 1, cap)
+            raw = stream.read(want)
+            if len(raw) == want:  # at the cap, or grown since: read on, still bounded
+                raw += stream.read() if cap is None else stream.read(cap - len(raw))
             truncated = cap is not None and len(raw) == cap and stream.read(1) != b""
     except OSError as exc:
         raise LoadError("unreadable", f"cannot read the file: {exc.strerror}", path=name) from None

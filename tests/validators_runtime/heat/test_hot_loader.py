@@ -183,14 +183,18 @@ def test_an_alias_bomb_fails_fast_with_its_line():
 
 def test_modest_aliases_load():
     text = "common: &c [a, b]\nx: *c\ny: *c\n"
-    assert loads(text).data == {"common": ["a", "b"], "x": ["a", "b"], "y": ["a", "b"]}
+    data = loads(text).data
+    assert data == {"common": ["a", "b"], "x": ["a", "b"], "y": ["a", "b"]}
     # the mapping, three keys, and each of three lists of two, expanded
-    assert hot_loader.check_aliases(yaml.compose(text, Loader=HeatLoader), "t") == 13
+    assert yaml_limits.shared_shape(data, 1_000_000) == (13, 2)
 
 
 def test_the_alias_limit_is_configurable():
-    with pytest.raises(LoadError):
-        loads("common: &c [a, b]\nx: *c\ny: *c\n", alias_limit=12)
+    with pytest.raises(LoadError) as caught:
+        loads("common: &c [a, b]\nx: *c\ny: *c\n", "t.yaml", alias_limit=12)
+    assert caught.value.code == "alias-limit"
+    assert "more than 12 nodes" in str(caught.value)
+    assert caught.value.line == 1  # the document's mapping, which passes 12 once complete
 
 
 def test_a_recursive_alias_is_refused():
