@@ -17,7 +17,7 @@ characters (524,288 by default). :func:`load` does the same, and adds what Heat 
   they are composed (:mod:`onespec.validators_runtime.yaml_limits`), never guessed from the
   text.
 
-Lines are found when a message needs one (:attr:`Loaded.lines`), not on every load: a scan of
+Lines are found when a message needs one (:meth:`Loaded.line`), not on every load: a scan of
 thousands of files that are all well-formed never looks for one.
 
 Only PyYAML and the standard library are used; nothing here knows about capabilities.
