@@ -13,6 +13,7 @@ mean" of every message, with one folding). Standard library only.
 
 from __future__ import annotations
 
+import re
 import reprlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -146,6 +147,26 @@ def did_you_mean(word: Any, choices: Iterable[Any]) -> str:
     return f" Did you mean {suggestion!r}?" if suggestion is not None else ""
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def key_path_text(key_path: Iterable[Any]) -> str:
+    """A path inside a document as :attr:`Location.path` writes it: ``("configs", 1,
+    "actions")`` is ``configs[1].actions``, and a key that is not a name is quoted
+    (``resource_registry['OS::Nova::Server']``), bounded as :func:`shown` bounds it."""
+    text = ""
+    for part in key_path:
+        if isinstance(part, int) and not isinstance(part, bool):
+            text += f"[{part}]"
+        elif (
+            isinstance(part, str) and len(part) <= _MAX_SHOWN_STRING and _IDENTIFIER.fullmatch(part)
+        ):
+            text += f".{part}" if text else part
+        else:
+            text += f"[{shown(part)}]"
+    return text
+
+
 @dataclass(frozen=True)
 class Location:
     """Where a problem is. Any part may be unknown.
@@ -212,6 +233,7 @@ __all__ = [
     "closest",
     "did_you_mean",
     "folded",
+    "key_path_text",
     "plain",
     "shown",
 ]

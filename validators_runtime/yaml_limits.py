@@ -17,17 +17,22 @@ Events come from libyaml when PyYAML was built with it (it parses without recurs
 composed in Python, so the counting sees every one.
 
 Counting every node in Python costs a third of a load, so readers that load many files (the
-template-capability scans) first try :func:`load_fast`: libyaml composes, the safe constructor
-builds (aliases share one object, so a bomb stays small), and one pass over the containers by
-level measures the result. It hands the document back only when nothing is shared and it is
-within the limits; anything else -- an alias to a collection, a loop, deep nesting, any YAML
-error -- returns None, and the reader loads the text again through :class:`CountingComposer`,
-which refuses it with its line. Before libyaml composes (it recurses in C once per level),
+template-capability scans) first try :func:`load_fast`: libyaml composes, and one walk
+(:func:`construct_tree`) builds the data from the nodes and measures it as it goes -- each
+collection node built once, by identity, so aliases share one object and a bomb stays as small
+as its text; keys given twice noted on the way. The walk does in one pass of plain loops what
+the safe constructor does in several calls a node, so the bounds cost less than the
+construction they replace. Shared collections are then measured once each, aliases counted in
+full (:func:`shared_shape`). The document is handed back only within the limits; anything else
+-- a loop, too many nodes, deep nesting, a YAML error in a text with aliases -- returns None,
+and the reader loads the text again through :class:`CountingComposer`, which refuses it with
+its line. Before libyaml composes (it recurses in C once per level),
 :func:`nesting_bound` must show from the text alone that the nesting is shallow enough.
 """
 
 from __future__ import annotations
 
+import inspect
 import re
 from typing import Any
 
@@ -275,6 +280,50 @@ def shared_shape(data: Any, max_nodes: int) -> tuple[int, int] | None:
     return sizes[id(data)]
 
 
+class DuplicateKeys:
+    """Mixin of a safe loader: note each key given twice in one mapping, which YAML (and so
+    every loader built on PyYAML) silently resolves by keeping the last value.
+
+    ``duplicates`` lists ``(key, first line, line again)``, lines 1-based; readers turn them
+    into warnings of their own.
+    """
+
+    duplicates: list[tuple[Any, int, int]]
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        explicit = node.value  # SafeConstructor.flatten_mapping removes merge keys from this list
+        mapping = super().construct_mapping(node, deep=deep)  # type: ignore[misc]
+        if len(mapping) < len(node.value):
+            self.note_duplicates(explicit)
+        return mapping
+
+    def note_duplicates(self, pairs: list[tuple[yaml.Node, yaml.Node]]) -> None:
+        """Note the keys given twice among ``pairs`` (a mapping node's)."""
+        first: dict[Any, int] = {}
+        for key_node, _ in pairs:
+            try:
+                key = self.construct_object(key_node)  # type: ignore[attr-defined]
+                line = key_node.start_mark.line + 1
+                if key in first:
+                    self.duplicates.append((key, first[key], line))
+                else:
+                    first[key] = line
+            except TypeError:  # unhashable: the base constructor has already said so
+                continue
+
+
+_TEXT = "tag:yaml.org,2002:str"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+#: Keys the safe constructor rewrites before it builds a mapping (merge ``<<``, value ``=``).
+_REWRITTEN_KEYS = frozenset({"tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"})
+#: The constructors that make a string tag the scalar's own text.
+_TEXT_CONSTRUCTORS = (
+    yaml.constructor.BaseConstructor.construct_scalar,
+    yaml.constructor.SafeConstructor.construct_yaml_str,
+)
+
+
 def c_loader(
     name: str,
     *,
@@ -283,7 +332,8 @@ def c_loader(
 ) -> type | None:
     """A safe loader whose nodes libyaml composes (no counting): for :func:`load_fast` only.
 
-    ``constructor`` must be a safe constructor. None when PyYAML lacks libyaml.
+    ``constructor`` must be a safe constructor. The loader notes duplicate keys
+    (:class:`DuplicateKeys`). None when PyYAML lacks libyaml.
     """
     if _CParser is None:
         return None
@@ -292,8 +342,123 @@ def c_loader(
         _CParser.__init__(self, stream)
         constructor.__init__(self)
         resolver.__init__(self)
+        self.duplicates = []
 
-    return type(name, (_CParser, constructor, resolver), {"__init__": __init__})
+    table = constructor.yaml_constructors
+    # What constructs a scalar directly (no generator, so no collection), by tag: the tree
+    # construction calls these and hands every other tag to the constructor's general path.
+    scalars = {
+        tag: make
+        for tag, make in table.items()
+        if tag is not None and not inspect.isgeneratorfunction(make)
+    }
+    text_tag = _TEXT if scalars.get(_TEXT) in _TEXT_CONSTRUCTORS else None
+    if text_tag is not None:
+        del scalars[_TEXT]
+    namespace = {"__init__": __init__, "scalar_constructors": scalars, "text_tag": text_tag}
+    return type(name, (_CParser, DuplicateKeys, constructor, resolver), namespace)
+
+
+class _General(Exception):
+    """The document needs the constructor's general path: merge keys, tags other than plain
+    mappings, sequences and scalars, a key that is not a scalar."""
+
+
+def construct_tree(loader: Any, root: yaml.Node) -> tuple[Any, bool, int, int]:
+    """``(data, shared, nodes, depth)``: what ``loader`` (a :func:`c_loader` class) would
+    construct from ``root``, built and measured in one walk.
+
+    Each collection node is built once, by identity, so aliases share what they name (as in
+    the safe constructor) and an alias bomb is built in time linear in its nodes; ``shared``
+    says whether any collection was reached twice, in which case ``nodes`` and ``depth`` are
+    those of the node graph, not of the expanded document (:func:`shared_shape` measures
+    that). Duplicate keys are noted on the loader. Never recursive. Anything the walk does not
+    build itself (merge keys, other tags) is constructed by the loader's own general path,
+    whose errors it raises, and then measured.
+    """
+    try:
+        return _tree(loader, root)
+    except _General:
+        loader.duplicates.clear()
+        data = loader.construct_document(root)
+        shape = tree_shape(data)
+        if shape is None:
+            return data, True, 0, 0
+        return data, False, *shape
+
+
+def _tree(loader: Any, root: yaml.Node) -> tuple[Any, bool, int, int]:
+    """:func:`construct_tree` for the plain documents it builds itself; raises
+    :class:`_General` for the others. Text scalars, most of any document, are read inline."""
+    scalars = loader.scalar_constructors
+    text = loader.text_tag
+    built: dict[int, Any] = {}
+    pending: list[tuple[Any, Any, int]] = []
+    shared = False
+
+    def scalar(node: Any) -> Any:
+        make = scalars.get(node.tag)
+        if make is None:
+            raise _General
+        return make(loader, node)
+
+    def key(node: Any) -> Any:
+        if type(node) is not yaml.ScalarNode or node.tag in _REWRITTEN_KEYS:
+            raise _General
+        return scalar(node)
+
+    def value(node: Any, level: int) -> Any:
+        """A non-text node's value: a scalar, or a collection filled in later."""
+        nonlocal shared
+        kind = type(node)
+        if kind is yaml.ScalarNode:
+            return scalar(node)
+        made = built.get(id(node))
+        if made is not None:
+            shared = True
+            return made
+        if kind is yaml.MappingNode and node.tag == _MAP:
+            made = {}
+        elif kind is yaml.SequenceNode and node.tag == _SEQ:
+            made = []
+        else:
+            raise _General
+        built[id(node)] = made
+        pending.append((node, made, level))
+        return made
+
+    if type(root) is yaml.ScalarNode:
+        return (root.value if root.tag == text else scalar(root)), False, 1, 0
+    data = value(root, 1)
+    nodes, depth = 1, 0
+    scalar_node = yaml.ScalarNode
+    while pending:
+        node, made, level = pending.pop()
+        depth = max(depth, level)
+        level += 1
+        items = node.value
+        if type(made) is dict:
+            nodes += 2 * len(items)
+            try:
+                made.update(
+                    {
+                        (k.value if type(k) is scalar_node and k.tag == text else key(k)): (
+                            v.value if type(v) is scalar_node and v.tag == text else value(v, level)
+                        )
+                        for k, v in items
+                    }
+                )
+            except TypeError:  # an unhashable key: the general path says so
+                raise _General from None
+            if len(made) < len(items):
+                loader.note_duplicates(items)
+        else:
+            nodes += len(items)
+            made += [
+                v.value if type(v) is scalar_node and v.tag == text else value(v, level)
+                for v in items
+            ]
+    return data, shared, nodes, depth
 
 
 def load_fast(
@@ -321,16 +486,20 @@ def load_fast(
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
+        if node is None:
+            return node, None, loader
+        data, shared, nodes, depth = construct_tree(loader, node)
     except yaml.YAMLError:
         if "*" not in text:
             raise
         return None
     finally:
         loader.dispose()
-    shape = tree_shape(data)
-    if shape is None:
+    if shared:
         shape = shared_shape(data, max_nodes)
-    if shape is None or shape[0] > max_nodes or shape[1] > max_depth:
+        if shape is None:
+            return None
+        nodes, depth = shape
+    if nodes > max_nodes or depth > max_depth:
         return None
     return node, data, loader

@@ -18,6 +18,7 @@ from onespec.validators_runtime.problems import (
     closest,
     did_you_mean,
     folded,
+    key_path_text,
     plain,
     shown,
 )
@@ -169,3 +170,18 @@ def test_what_suggestions_propose_is_close_enough(word):
     if suggestion is not None and folded(suggestion) != folded(word):
         ratio = difflib.SequenceMatcher(None, suggestion, word, autojunk=False).ratio()
         assert ratio >= CUTOFF
+
+
+@pytest.mark.parametrize(
+    ("key_path", "text"),
+    [
+        (("configs", 1, "actions"), "configs[1].actions"),
+        (("resource_registry", "OS::Nova::Server"), "resource_registry['OS::Nova::Server']"),
+        ((0, "name"), "[0].name"),
+        ((), ""),
+        (("a", True, None), "a[True][None]"),
+        (("x" * 400,), "['" + "x" * 300 + "'... (400 characters)]"),
+    ],
+)
+def test_a_key_path_is_written_as_every_location_writes_it(key_path, text):
+    assert key_path_text(key_path) == text

@@ -8,20 +8,27 @@ characters (524,288 by default). :func:`load` does the same, and adds what Heat 
 
 * every error names the file and the line;
 * a key given twice in one mapping, which YAML (and so Heat) silently resolves by keeping the
-  last value, is a :class:`LoadWarning` that names both lines;
+  last value, is a warning (a :class:`~onespec.validators_runtime.problems.Problem` of code
+  ``duplicate-key``) that names both lines;
 * a document whose aliases expand it beyond :data:`MAX_ALIAS_EXPANSION` nodes (a "billion
   laughs" alias bomb), that refers to itself, or that nests collections more than
   :data:`MAX_DEPTH` deep fails at once, with its line, instead of exhausting memory or the
-  stack in whatever walks it next. The nodes are counted as they are composed
-  (:mod:`onespec.validators_runtime.yaml_limits`), never guessed from the text.
+  stack in whatever walks it next. The nodes are counted from what libyaml composed, or as
+  they are composed (:mod:`onespec.validators_runtime.yaml_limits`), never guessed from the
+  text.
+
+Lines are found when a message needs one (:meth:`Loaded.line`), not on every load: a scan of
+thousands of files that are all well-formed never looks for one.
 
 Only PyYAML and the standard library are used; nothing here knows about capabilities.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -32,6 +39,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from onespec.validators_runtime import inputs, yaml_limits
 from onespec.validators_runtime._generated import template_capabilities as _facts
+from onespec.validators_runtime.problems import Location, Problem, shown
 
 #: Heat's default ``max_template_size``, in characters.
 MAX_TEMPLATE_SIZE: int = _facts.MAX_TEMPLATE_SIZE
@@ -65,6 +73,7 @@ ErrorCode = Literal[
 
 # A JSON text can only start with one of these (Python's json also reads NaN and Infinity).
 _JSON_STARTS = frozenset('{["-0123456789tfnNI')
+_LEADING_SPACE = re.compile(r"[ \t\r\n]*")
 _POSITION_DEPTH = 4
 
 
@@ -117,34 +126,27 @@ class LoadError(HeatFileError):
 
 
 @dataclass(frozen=True)
-class LoadWarning:
-    """Something Heat accepts silently but that is almost certainly a mistake."""
-
-    path: str
-    line: int | None
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line is not None else self.path
-        return f"{where}: {self.message}"
-
-
-@dataclass(frozen=True)
 class Loaded:
     """A loaded file: its data, how it was read, and the lines of the keys messages refer to.
 
     ``lines`` maps key paths (``("resource_registry", "OS::TripleO::Controller", 1)``) to
     1-based line numbers, for the top-level keys and for the keys and items inside
-    :data:`POSITION_SECTIONS`; :meth:`line` finds the closest known line for any path.
+    ``sections`` (:data:`POSITION_SECTIONS` by default); :meth:`line` finds the closest known
+    line for any path. Lines are found on first use, from the text: most loads (a scan that
+    finds nothing wrong) never need one.
     """
 
     path: str
     data: dict[Any, Any]
     format: Format
     text: str
-    warnings: tuple[LoadWarning, ...] = ()
-    lines: Mapping[tuple[Any, ...], int] = field(default_factory=dict, repr=False)
+    warnings: tuple[Problem, ...] = ()
+    sections: frozenset[str] = field(default=POSITION_SECTIONS, repr=False)
+
+    @functools.cached_property
+    def lines(self) -> Mapping[tuple[Any, ...], int]:
+        """The line of each key path that messages may name (composed again, once)."""
+        return _lines_of(self.text, self.sections)
 
     def line(self, *key_path: Any) -> int | None:
         """The line of ``key_path``, or of its closest ancestor whose line is known."""
@@ -159,52 +161,31 @@ class Loaded:
 # --- The YAML loader ------------------------------------------------------------------------------
 
 
-class _DuplicateKeys:
-    """Mixin: report keys given twice in one mapping; YAML keeps the last, silently."""
-
-    duplicates: list[tuple[Any, int, int]]
-
-    def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[Any, Any]:
-        explicit = node.value  # SafeConstructor.flatten_mapping removes merge keys from this list
-        mapping = super().construct_mapping(node, deep=deep)  # type: ignore[misc]
-        if len(mapping) < len(node.value):
-            self._note_duplicates(explicit)
-        return mapping
-
-    def _note_duplicates(self, pairs: list[tuple[Node, Node]]) -> None:
-        first: dict[Any, int] = {}
-        for key_node, _ in pairs:
-            try:
-                key = self.construct_object(key_node)  # type: ignore[attr-defined]
-                line = key_node.start_mark.line + 1
-                if key in first:
-                    self.duplicates.append((key, first[key], line))
-                else:
-                    first[key] = line
-            except TypeError:  # unhashable: the base constructor has already said so
-                continue
-
-
-#: Tags of short plain and quoted scalars, shared by every load: ``resolve`` depends only on
-#: the value and how it was written (the safe loaders have no path resolvers), and templates
-#: repeat the same few hundred keys and values. Bounded, so it never grows with the input.
-_TAGS: dict[tuple[str, Any], str] = {}
-_TAGS_LIMIT = 50_000
+#: The tag of every scalar that is not plain: quoted, block, or tagged ``!``.
+_TEXT_TAG: str = yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG
 _TAGGED_LENGTH = 64
 
 
+@functools.lru_cache(maxsize=50_000)
+def _plain_tag(value: str) -> str:
+    """The tag PyYAML's resolver gives the plain scalar ``value`` (``true``, ``12``, ``x``).
+
+    It depends on the value alone (the safe loaders have no path resolvers), and templates
+    repeat the same few hundred keys and values, so short ones are remembered, boundedly.
+    """
+    return yaml.resolver.Resolver().resolve(ScalarNode, value, (True, False))
+
+
 class _FastResolver:
-    """Mixin: the same tags as PyYAML's resolver, remembered for short scalars."""
+    """Mixin: the same tags as PyYAML's resolver, remembered for short plain scalars; a
+    scalar that is not plain is a string without a look at its text."""
 
     def resolve(self, kind: type, value: Any, implicit: Any) -> str:
-        if kind is ScalarNode and len(value) <= _TAGGED_LENGTH:
-            key = (value, implicit)
-            tag = _TAGS.get(key)
-            if tag is None:
-                tag = super().resolve(kind, value, implicit)  # type: ignore[misc]
-                if len(_TAGS) < _TAGS_LIMIT:
-                    _TAGS[key] = tag
-            return tag
+        if kind is ScalarNode:
+            if not implicit[0]:
+                return _TEXT_TAG
+            if len(value) <= _TAGGED_LENGTH:
+                return _plain_tag(value)
         return super().resolve(kind, value, implicit)  # type: ignore[misc]
 
     def descend_resolver(self, current_node: Any, current_index: Any) -> None:
@@ -246,28 +227,28 @@ _HeatConstructor.add_constructor(
 def _make_loader(python: bool | None) -> type | None:
     """The counting loader (libyaml's events or, with ``python``, the pure-Python parser), or
     with ``python=None`` the loader libyaml composes, for
-    :func:`~onespec.validators_runtime.yaml_limits.load_fast`."""
+    :func:`~onespec.validators_runtime.yaml_limits.load_fast`. Each notes duplicate keys."""
+    names = {True: "HeatPythonLoader", False: "HeatLoader", None: "HeatCLoader"}
     if python is None:
         base = yaml_limits.c_loader("CSafeLoader", constructor=_HeatConstructor)
         if base is None:
             return None
-    else:
-        base = yaml_limits.counting_loader(
-            "CountingSafeLoader",
-            constructor=_HeatConstructor,
-            python=python,
-            max_nodes=MAX_ALIAS_EXPANSION,
-            max_depth=MAX_DEPTH,
-        )
+        return type(names[python], (_FastResolver, base), {})  # c_loader notes duplicates
+    base = yaml_limits.counting_loader(
+        "CountingSafeLoader",
+        constructor=_HeatConstructor,
+        python=python,
+        max_nodes=MAX_ALIAS_EXPANSION,
+        max_depth=MAX_DEPTH,
+    )
 
-    class Loader(_FastResolver, _DuplicateKeys, base):  # type: ignore[valid-type, misc]
-        def __init__(self, stream: str) -> None:
-            super().__init__(stream)
-            self.duplicates = []
+    def __init__(self: Any, stream: str) -> None:
+        base.__init__(self, stream)
+        self.duplicates = []
 
-    names = {True: "HeatPythonLoader", False: "HeatLoader", None: "HeatCLoader"}
-    Loader.__name__ = Loader.__qualname__ = names[python]
-    return Loader
+    return type(
+        names[python], (_FastResolver, yaml_limits.DuplicateKeys, base), {"__init__": __init__}
+    )
 
 
 #: The loader Heat uses: libyaml's parser when available, safe always, strings and dates as
@@ -299,55 +280,6 @@ def _check_size(text: str, path: str, limit: int | None) -> None:
             path=path,
             line=_line_at(text, limit),
         )
-
-
-def _children(node: Node) -> list[Node]:
-    if isinstance(node, MappingNode):
-        return [item for pair in node.value for item in pair]
-    if isinstance(node, SequenceNode):
-        return list(node.value)
-    return []
-
-
-def check_aliases(root: Node, path: str, limit: int = MAX_ALIAS_EXPANSION) -> int:
-    """The number of nodes ``root`` expands to; fail on a cycle or on more than ``limit``.
-
-    Linear in the size of the node graph: each node's expanded size is computed once, so an
-    alias bomb fails as soon as its expansion passes the limit, without being expanded.
-    """
-    size: dict[int, int] = {}
-    active: set[int] = set()
-    stack: list[tuple[Node, bool]] = [(root, False)]
-    while stack:
-        node, done = stack.pop()
-        ident = id(node)
-        if done:
-            active.discard(ident)
-            total = 1 + sum(size[id(child)] for child in _children(node))
-            if total > limit:
-                raise LoadError(
-                    "alias-limit",
-                    f"aliases expand this document to more than {limit:,} nodes by this line "
-                    "(an alias bomb); refusing to load it",
-                    path=path,
-                    line=node.start_mark.line + 1,
-                )
-            size[ident] = total
-            continue
-        if ident in size:
-            continue
-        if ident in active:
-            raise LoadError(
-                "alias-limit",
-                "an alias inside the node that starts here refers back to it (a recursive "
-                "alias); Heat cannot process such a document",
-                path=path,
-                line=node.start_mark.line + 1,
-            )
-        active.add(ident)
-        stack.append((node, True))
-        stack.extend((child, False) for child in _children(node) if id(child) not in size)
-    return size[id(root)]
 
 
 def _positions(root: Node, sections: frozenset[str]) -> dict[tuple[Any, ...], int]:
@@ -478,25 +410,45 @@ def _load_json(text: str, path: str) -> tuple[Any, list[tuple[Any, int | None, i
     return data, found
 
 
-def _json_positions(text: str, path: str) -> dict[tuple[Any, ...], int]:
-    """Lines of the keys, from the YAML composer (which refuses JSON nested too deeply, too)."""
+def _lines_of(text: str, sections: frozenset[str]) -> dict[tuple[Any, ...], int]:
+    """Lines of the keys of a text that has loaded (JSON is YAML too, nearly always), from the
+    counting composer, so that composing again is bounded as the load was."""
     try:
         node = yaml.compose(text, Loader=HeatLoader)
+    except (yaml.YAMLError, yaml_limits.YAMLLimitError, RecursionError):
+        return {}
+    return _positions(node, sections) if node is not None else {}
+
+
+def _check_json_shape(data: Any, text: str, path: str) -> None:
+    """Refuse JSON nested deeper than :data:`MAX_DEPTH`, or of more than
+    :data:`MAX_ALIAS_EXPANSION` nodes, as YAML is refused: the counting composer says where."""
+    nodes, depth = yaml_limits.tree_shape(data) or (0, 0)  # JSON shares nothing: a tree
+    if nodes <= MAX_ALIAS_EXPANSION and depth <= MAX_DEPTH:
+        return
+    try:
+        yaml.compose(text, Loader=HeatLoader)
     except yaml_limits.YAMLLimitError as error:
         raise _limit_error(error, path) from None
     except (yaml.YAMLError, RecursionError):
-        return {}
-    return _positions(node, POSITION_SECTIONS) if node is not None else {}
+        pass
+    raise LoadError(
+        "too-deep",
+        f"the document nests collections more than {MAX_DEPTH} deep or has more than "
+        f"{MAX_ALIAS_EXPANSION:,} values; refusing to read it",
+        path=path,
+    )
 
 
-def _duplicate_warning(path: str, key: Any, first: int | None, again: int | None) -> LoadWarning:
+def _duplicate_warning(path: str, key: Any, first: int | None, again: int | None) -> Problem:
     where = f" at lines {first} and {again}" if first is not None else ""
-    return LoadWarning(
-        path,
-        again,
+    return Problem(
         "duplicate-key",
-        f"duplicate key {key!r}{where}: YAML keeps the last value silently, and so does Heat; "
-        "remove one of them",
+        f"duplicate key {shown(key)}{where}: YAML keeps the last value silently, and so does "
+        "Heat; remove one of them",
+        "warning",
+        Location(path, again),
+        value=key,
     )
 
 
@@ -516,8 +468,8 @@ def loads(
     notes such a file as not Heat's does not read it again in Python).
     """
     _check_size(text, path, max_size)
-    stripped = text.lstrip(" \t\r\n")
-    if stripped[:1] in _JSON_STARTS:
+    start = _LEADING_SPACE.match(text).end()  # type: ignore[union-attr] - it matches ""
+    if text[start : start + 1] in _JSON_STARTS:
         try:
             data, duplicates = _load_json(text, path)
         except (ValueError, RecursionError):
@@ -528,10 +480,11 @@ def loads(
                     "not-a-mapping",
                     "The template is not a JSON object or YAML mapping.",
                     path=path,
-                    line=_line_at(text, len(text) - len(stripped)),
+                    line=_line_at(text, start),
                 )
+            _check_json_shape(data, text, path)
             warnings = tuple(_duplicate_warning(path, *item) for item in duplicates)
-            return Loaded(path, data, "json", text, warnings, _json_positions(text, path))
+            return Loaded(path, data, "json", text, warnings, positions)
     try:
         fast = yaml_limits.load_fast(
             HeatCLoader, text, max_nodes=min(alias_limit, MAX_ALIAS_EXPANSION), max_depth=MAX_DEPTH
@@ -542,12 +495,11 @@ def loads(
         node, data, loader = fast
         return _loaded_yaml(path, text, node, data, loader.duplicates, positions)
     loader = HeatLoader(text)
+    loader.max_nodes = min(alias_limit, MAX_ALIAS_EXPANSION)  # the counting composer's limit
     try:
         node = loader.get_single_node()
         if node is None:
             return Loaded(path, {}, "yaml", text)
-        if alias_limit < MAX_ALIAS_EXPANSION:  # a stricter limit than the loader's
-            check_aliases(node, path, alias_limit)
         data = loader.construct_document(node)
         return _loaded_yaml(path, text, node, data, loader.duplicates, positions)
     except yaml_limits.YAMLLimitError as error:
@@ -581,14 +533,16 @@ def _loaded_yaml(
             line=node.start_mark.line + 1,
         )
     warnings = tuple(_duplicate_warning(path, *item) for item in duplicates)
-    return Loaded(path, data, "yaml", text, warnings, _positions(node, positions))
+    return Loaded(path, data, "yaml", text, warnings, positions)
 
 
 def read_text(path: str | os.PathLike[str], *, max_size: int | None = MAX_TEMPLATE_SIZE) -> str:
     """The file's text (UTF-8), refusing at once a file too large for ``max_size`` characters."""
     name = os.fspath(path)
     try:
-        inputs.regular_file(name)  # a named pipe would block the open; /dev/zero never ends
+        status = inputs.regular_file(
+            name
+        )  # a named pipe would block the open; /dev/zero never ends
     except inputs.InputError as exc:
         if exc.code == "not-a-file":
             raise LoadError("not-a-file", exc.reason, path=name) from None
@@ -599,7 +553,12 @@ def read_text(path: str | os.PathLike[str], *, max_size: int | None = MAX_TEMPLA
             # UTF-8 takes at most 4 bytes a character: a file with more bytes than that is too
             # large whatever it holds, and is not read whole.
             cap = None if max_size is None else 4 * max_size + 4
-            raw = stream.read() if cap is None else stream.read(cap)
+            # As many bytes as the file has, and one more to see its end: asking for the cap
+            # itself would allocate it for every file, the most of a scan's reading time.
+            want = status.st_size + 1 if cap is None else min(status.st_size + 1, cap)
+            raw = stream.read(want)
+            if len(raw) == want:  # at the cap, or grown since: read on, still bounded
+                raw += stream.read() if cap is None else stream.read(cap - len(raw))
             truncated = cap is not None and len(raw) == cap and stream.read(1) != b""
     except OSError as exc:
         raise LoadError("unreadable", f"cannot read the file: {exc.strerror}", path=name) from None

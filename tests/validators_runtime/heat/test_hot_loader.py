@@ -128,17 +128,22 @@ def test_duplicate_keys_are_warnings_with_both_lines():
     text = "a: 1\nb:\n  c: 2\n  d: 3\n  c: 4\na: 5\n"
     loaded = loads(text, "dup.yaml")
     assert loaded.data == {"a": 5, "b": {"c": 4, "d": 3}}  # YAML keeps the last, as Heat does
-    found = {(w.line, w.code) for w in loaded.warnings}
+    found = {(w.location.line, w.code) for w in loaded.warnings}
     assert found == {(5, "duplicate-key"), (6, "duplicate-key")}
     messages = sorted(str(w) for w in loaded.warnings)
     assert messages[0].startswith("dup.yaml:5: duplicate key 'c' at lines 3 and 5")
     assert messages[1].startswith("dup.yaml:6: duplicate key 'a' at lines 1 and 6")
+    # the shared shape of a problem: a warning, in the file, at the line, naming the key
+    assert {(w.severity, w.location.file, w.value) for w in loaded.warnings} == {
+        ("warning", "dup.yaml", "a"),
+        ("warning", "dup.yaml", "c"),
+    }
 
 
 def test_keys_that_yaml_reads_alike_are_duplicates_too():
     loaded = loads("on: 1\nyes: 2\n")  # both are the boolean True in YAML 1.1
     assert loaded.data == {True: 2}
-    assert [w.line for w in loaded.warnings] == [2]
+    assert [w.location.line for w in loaded.warnings] == [2]
 
 
 def test_merge_keys_are_not_duplicates():
@@ -152,7 +157,7 @@ def test_duplicate_keys_in_json_are_found_too():
     loaded = loads('{\n  "a": 1,\n  "a": 2\n}\n', "dup.json")
     assert loaded.format == "json"
     assert loaded.data == {"a": 2}
-    assert [(w.line, w.code) for w in loaded.warnings] == [(3, "duplicate-key")]
+    assert [(w.location.line, w.code) for w in loaded.warnings] == [(3, "duplicate-key")]
     assert "at lines 2 and 3" in loaded.warnings[0].message
 
 
@@ -178,14 +183,18 @@ def test_an_alias_bomb_fails_fast_with_its_line():
 
 def test_modest_aliases_load():
     text = "common: &c [a, b]\nx: *c\ny: *c\n"
-    assert loads(text).data == {"common": ["a", "b"], "x": ["a", "b"], "y": ["a", "b"]}
+    data = loads(text).data
+    assert data == {"common": ["a", "b"], "x": ["a", "b"], "y": ["a", "b"]}
     # the mapping, three keys, and each of three lists of two, expanded
-    assert hot_loader.check_aliases(yaml.compose(text, Loader=HeatLoader), "t") == 13
+    assert yaml_limits.shared_shape(data, 1_000_000) == (13, 2)
 
 
 def test_the_alias_limit_is_configurable():
-    with pytest.raises(LoadError):
-        loads("common: &c [a, b]\nx: *c\ny: *c\n", alias_limit=12)
+    with pytest.raises(LoadError) as caught:
+        loads("common: &c [a, b]\nx: *c\ny: *c\n", "t.yaml", alias_limit=12)
+    assert caught.value.code == "alias-limit"
+    assert "more than 12 nodes" in str(caught.value)
+    assert caught.value.line == 1  # the document's mapping, which passes 12 once complete
 
 
 def test_a_recursive_alias_is_refused():
@@ -321,6 +330,25 @@ def test_lines_of_sections_are_known():
     assert loaded.line("capabilities", "resource_type", 1) == 6
     assert loaded.line("capabilities", "missing") == 2
     assert loaded.line("resources") == 7
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "heat_template_version: 2015-10-15\ncapabilities:\n  a: b\n",
+        '{"heat_template_version": "2015-10-15",\n "capabilities": {\n  "a": "b"}}\n',
+    ],
+    ids=["yaml", "json"],
+)
+def test_lines_are_found_only_when_a_message_needs_one(monkeypatch, text):
+    composed = []
+    real = hot_loader._lines_of
+    monkeypatch.setattr(hot_loader, "_lines_of", lambda *args: composed.append(1) or real(*args))
+    loaded = loads(text)
+    assert composed == []  # loading alone never composes the text again
+    assert loaded.line("capabilities", "a") == 3
+    assert loaded.line("capabilities") == 2
+    assert composed == [1]  # once, then remembered
 
 
 @pytest.mark.parametrize(

@@ -66,7 +66,6 @@ from onespec.validators_runtime.heat.template_capabilities.resolve import (
 )
 from onespec.validators_runtime.heat.template_capabilities.scan import (
     FileRecord,
-    Problem,
     Scan,
     facts_of,
     iter_files,
@@ -83,6 +82,7 @@ from onespec.validators_runtime.heat.template_capabilities.write import (
     strip_capabilities,
     write_resolution,
 )
+from onespec.validators_runtime.problems import Problem
 
 __all__ = [
     "CAPABILITIES",

@@ -33,7 +33,7 @@ from typing import Any
 LOG = logging.getLogger(__name__)
 
 #: Raise when the cached facts change shape or meaning, so that old entries are ignored.
-FORMAT = 1
+FORMAT = 2
 
 #: Files modified this recently when read are not cached.
 RACY_SECONDS = 2.0

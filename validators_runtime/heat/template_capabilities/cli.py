@@ -25,6 +25,7 @@ from onespec.validators_runtime.cli_grammar import error as report_error
 from onespec.validators_runtime.cli_grammar import warning as report_warning
 from onespec.validators_runtime.heat import template_capabilities as api
 from onespec.validators_runtime.heat.hot_loader import MAX_TEMPLATE_SIZE, HeatFileError
+from onespec.validators_runtime.problems import Location
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -61,11 +62,13 @@ def _report(problems: Iterable[api.Problem], verbose: bool) -> bool:
     """Print errors (and, with ``verbose``, warnings) on standard error; True if any error."""
     failed = False
     for problem in problems:
+        # The file and line; the key path is in --format json (the sentence names the key).
+        where = Location(problem.location.file, problem.location.line)
         if problem.severity == "error":
             failed = True
-            report_error(str(problem))
+            report_error(f"{where}: {problem.message}")
         elif verbose:
-            report_warning(str(problem))
+            report_warning(f"{where}: {problem.message}")
     return failed
 
 

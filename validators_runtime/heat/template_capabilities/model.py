@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
+from onespec.validators_runtime import problems
 from onespec.validators_runtime._generated import template_capabilities as _facts
 from onespec.validators_runtime.heat.hot_loader import HeatFileError, Loaded
 
@@ -35,7 +36,8 @@ ENVIRONMENT_FILE = "environment.yaml"
 Values = tuple[str, ...]
 
 
-Severity = Literal["error", "warning"]
+#: Whether a problem excludes what it is about (``error``) or not (``warning``).
+Severity = problems.Severity
 
 LIST_KEYS = frozenset(_facts.REGISTRY_LIST_KEYS)
 
@@ -47,7 +49,13 @@ LOADABLE_SUFFIXES = (*TEMPLATE_SUFFIXES, ".yml", ".json")
 
 
 class CapabilitiesError(HeatFileError):
-    """A ``capabilities`` or ``requires`` section, or an environment, is malformed."""
+    """A ``capabilities`` or ``requires`` section, or an environment, is malformed.
+
+    ``key_path`` is where inside the file (``("capabilities", "resource_type", 1)``), when
+    known.
+    """
+
+    key_path: tuple[Any, ...] = ()
 
 
 class ResolutionError(CapabilitiesError):
@@ -104,7 +112,9 @@ def kind_of(value: Any) -> str:
 def section_error(message: str, loaded: Loaded | None, *key_path: Any) -> CapabilitiesError:
     path = loaded.path if loaded is not None else None
     line = loaded.line(*key_path) if loaded is not None else None
-    return CapabilitiesError(message, path=path, line=line)
+    error = CapabilitiesError(message, path=path, line=line)
+    error.key_path = key_path
+    return error
 
 
 def show(values: Sequence[str]) -> str:

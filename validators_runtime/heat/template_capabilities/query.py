@@ -14,9 +14,9 @@ from onespec.validators_runtime.heat.template_capabilities.paths import (
     implementation,
 )
 from onespec.validators_runtime.heat.template_capabilities.scan import (
-    Problem,
     scan,
 )
+from onespec.validators_runtime.problems import Location, Problem
 
 Constraints = Mapping[str, str] | Iterable[tuple[str, str]]
 
@@ -158,7 +158,11 @@ def choices(
         if record.kind != "environment":
             if record.kind != "error" and record.path in explicit:
                 problems.append(
-                    Problem(record.path, None, f"is not an environment ({record.detail})")
+                    Problem(
+                        "not-an-environment",
+                        f"is not an environment ({record.detail})",
+                        location=Location(record.path),
+                    )
                 )
             continue
         if not record.usable:

@@ -71,10 +71,11 @@ def _bad_entry(path: tuple[str, ...], value: Any) -> str:
 
 def registry_entries(
     registry: Mapping[Any, Any], loaded: Loaded | None
-) -> tuple[list[RegistryEntry], list[tuple[int | None, str]]]:
-    """Flatten a ``resource_registry`` into (key path, value) pairs, values against base_url."""
+) -> tuple[list[RegistryEntry], list[tuple[int | None, tuple[str, ...], str]]]:
+    """Flatten a ``resource_registry`` into (key path, value) pairs, values against base_url;
+    and the entries that are none of those, as (line, key path, message)."""
     entries: list[RegistryEntry] = []
-    errors: list[tuple[int | None, str]] = []
+    errors: list[tuple[int | None, tuple[str, ...], str]] = []
     for path, key, value, base in walk(registry):
         if value is MAPPING or _reserved(key):
             continue
@@ -86,7 +87,7 @@ def registry_entries(
             entries.append((path, [join_base(base, v) for v in value]))
         else:
             line = loaded.line("resource_registry", *path) if loaded else None
-            errors.append((line, _bad_entry(path, value)))
+            errors.append((line, path, _bad_entry(path, value)))
     return entries, errors
 
 

@@ -42,14 +42,12 @@ from onespec.validators_runtime.heat.template_capabilities.registry import (
     list_entries,
     lookup_entry,
 )
-from onespec.validators_runtime.heat.template_capabilities.scan import (
-    Problem,
-)
 from onespec.validators_runtime.heat.template_capabilities.sections import (
     evaluate,
     parse_section,
     template_capabilities,
 )
+from onespec.validators_runtime.problems import Problem
 
 
 @dataclass(frozen=True)
@@ -242,7 +240,7 @@ def resolve(
         loaded = load(name, max_size=max_size)
         environment = read_environment(loaded)
         loaded_envs.append((loaded, environment))
-        warnings += [Problem(name, w.line, w.message, "warning") for w in loaded.warnings]
+        warnings += loaded.warnings
         deep_update(merged, copy.deepcopy(environment))
     requires: dict[str, Values] = merged.pop(REQUIRES, {})
     registry = merged.get("resource_registry", {})

@@ -26,7 +26,6 @@ from onespec.validators_runtime.heat.template_capabilities.model import (
     REQUIRES,
     SCAN_SUFFIXES,
     CapabilitiesError,
-    Severity,
     Values,
     kind_of,
 )
@@ -38,28 +37,10 @@ from onespec.validators_runtime.heat.template_capabilities.sections import (
     parse_section,
     template_capabilities,
 )
+from onespec.validators_runtime.problems import Location, Problem, Severity, key_path_text
 
-
-@dataclass(frozen=True)
-class Problem:
-    """Something wrong with one scanned file: an error excludes the file, a warning does not."""
-
-    path: str
-    line: int | None
-    message: str
-    severity: Severity = "error"
-
-    def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line is not None else self.path
-        return f"{where}: {self.message}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "file": self.path,
-            "line": self.line,
-            "severity": self.severity,
-            "message": self.message,
-        }
+#: A problem as the cache keeps it (JSON): ``[code, line, key path text, message]``.
+StoredProblem = list[Any]
 
 
 @dataclass(frozen=True)
@@ -88,10 +69,18 @@ class FileRecord:
         return not any(problem.severity == "error" for problem in self.problems)
 
 
+def _stored(code: str, line: int | None, key_path: tuple[Any, ...], message: str) -> StoredProblem:
+    return [code, line, key_path_text(key_path) or None, message]
+
+
+def _section_problem(error: CapabilitiesError) -> StoredProblem:
+    return _stored("invalid-section", error.line, error.key_path, error.reason)
+
+
 def facts_of(loaded: Loaded) -> dict[str, Any]:
     """The JSON-ready facts a scan keeps (and caches) about a loaded file."""
     kind, detail = classify(loaded.data)
-    errors: list[tuple[int | None, str]] = []
+    errors: list[StoredProblem] = []
     facts: dict[str, Any] = {"kind": kind, "detail": detail}
     data = loaded.data
     if kind == "template":
@@ -100,35 +89,38 @@ def facts_of(loaded: Loaded) -> dict[str, Any]:
         try:
             capabilities = template_capabilities(loaded)
         except CapabilitiesError as exc:
-            errors.append((exc.line, exc.reason))
+            errors.append(_section_problem(exc))
         else:
             if capabilities is not None:
                 facts["capabilities"] = {k: list(v) for k, v in capabilities.items()}
     elif kind == "environment":
         for section in data:
             if data[section] is None:
-                errors.append((loaded.line(section), f'environment has empty section "{section}"'))
+                message = f'environment has empty section "{section}"'
+                errors.append(_stored("empty-section", loaded.line(section), (section,), message))
         if data.get(REQUIRES) is not None:
             try:
                 requires = parse_section(data[REQUIRES], REQUIRES, loaded)
             except CapabilitiesError as exc:
-                errors.append((exc.line, exc.reason))
+                errors.append(_section_problem(exc))
             else:
                 facts["requires"] = {k: list(v) for k, v in requires.items()}
         registry = data.get("resource_registry")
         if isinstance(registry, Mapping):
             entries, registry_errors = registry_entries(registry, loaded)
-            errors.extend(registry_errors)
+            errors += [
+                _stored("invalid-registry", line, ("resource_registry", *path), message)
+                for line, path, message in registry_errors
+            ]
             facts["registry"] = [[list(path), value] for path, value in entries]
         elif registry is not None:
-            errors.append(
-                (
-                    loaded.line("resource_registry"),
-                    f"resource_registry must be a mapping, not {kind_of(registry)}",
-                )
-            )
-    facts["errors"] = [list(item) for item in errors]
-    facts["warnings"] = [[w.line, w.message] for w in loaded.warnings]
+            message = f"resource_registry must be a mapping, not {kind_of(registry)}"
+            line = loaded.line("resource_registry")
+            errors.append(_stored("invalid-registry", line, ("resource_registry",), message))
+    facts["errors"] = errors
+    facts["warnings"] = [
+        [w.code, w.location.line, w.location.path, w.message] for w in loaded.warnings
+    ]
     return facts
 
 
@@ -150,16 +142,19 @@ def _error_facts(error: LoadError) -> dict[str, Any]:
     return {
         "kind": "error",
         "detail": error.code,
-        "errors": [[error.line, error.reason]],
+        "errors": [[error.code, error.line, None, error.reason]],
         "warnings": [],
     }
 
 
+def _problem(file: str, stored: StoredProblem, severity: Severity) -> Problem:
+    code, line, key_path, message = stored
+    return Problem(code, message, severity, Location(file, line, key_path))
+
+
 def _record(path: str, facts: Mapping[str, Any]) -> FileRecord:
-    problems = [Problem(path, line, message) for line, message in facts.get("errors", ())]
-    problems += [
-        Problem(path, line, message, "warning") for line, message in facts.get("warnings", ())
-    ]
+    problems = [_problem(path, item, "error") for item in facts.get("errors", ())]
+    problems += [_problem(path, item, "warning") for item in facts.get("warnings", ())]
 
     def section(name: str) -> dict[str, Values] | None:
         raw = facts.get(name)
@@ -179,7 +174,14 @@ def _record(path: str, facts: Mapping[str, Any]) -> FileRecord:
 
 @dataclass(frozen=True)
 class Scan:
-    """Every file a scan read, in order, and the problems of paths that are not files."""
+    """Every file a scan read, in order, and the problems of paths that are not files.
+
+    Every problem has the shape every area reports in
+    (:class:`~onespec.validators_runtime.problems.Problem`): a code (``missing``,
+    ``is-a-directory``, a :class:`~onespec.validators_runtime.heat.hot_loader.LoadError` code,
+    ``invalid-section``, ``empty-section``, ``invalid-registry``, ``duplicate-key``), and where:
+    the file, the line and the key path inside the file, when known.
+    """
 
     records: tuple[FileRecord, ...]
     problems: tuple[Problem, ...] = ()
@@ -221,7 +223,14 @@ def iter_files(
         given = os.path.normpath(os.fspath(raw))
         if os.path.isdir(given):
             if not recursive:
-                yield given, Problem(given, None, "is a directory (scan it with -r)")
+                yield (
+                    given,
+                    Problem(
+                        "is-a-directory",
+                        "is a directory (scan it with -r)",
+                        location=Location(given),
+                    ),
+                )
                 continue
             for folder, directories, files in os.walk(given):
                 directories[:] = sorted(
@@ -238,7 +247,7 @@ def iter_files(
             if once(given):
                 yield given, None
         else:
-            yield given, Problem(given, None, "no such file or directory")
+            yield given, Problem("missing", "no such file or directory", location=Location(given))
 
 
 def _fingerprint(max_size: int | None, alias_limit: int) -> str:

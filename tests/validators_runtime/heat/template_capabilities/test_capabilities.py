@@ -27,6 +27,7 @@ from onespec.validators_runtime.heat.template_capabilities import (
     evaluate,
     parse_section,
 )
+from onespec.validators_runtime.problems import Location
 
 DATA = Path(__file__).resolve().parent / "data"
 SEED = DATA / "seed"
@@ -580,9 +581,12 @@ def test_scan_classifies_and_reports(tmp_path, monkeypatch):
         "other.yml": "other",
         "t.yaml": "template",
     }
-    errors = [str(p) for p in result.errors]
-    assert len(errors) == 1
-    assert errors[0].startswith("bad.yaml:2: the capabilities section must be a mapping")
+    (error,) = result.errors
+    assert error.code == "invalid-section"
+    assert error.location == Location("bad.yaml", 2, "capabilities")  # file, line, key path
+    assert str(error).startswith(
+        "bad.yaml:2: capabilities: the capabilities section must be a mapping"
+    )
     broken = next(r for r in result.records if r.path == "broken.yaml")
     assert broken.detail.startswith("not a template or environment (not valid YAML:")
     assert [r.path for r in result.of_kind("template")] == ["t.yaml"]

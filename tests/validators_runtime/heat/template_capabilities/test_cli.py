@@ -108,7 +108,8 @@ def test_problems_in_json_name_the_file_and_the_line_as_every_area_does(seed):
     (problem,) = json.loads(done.stdout)["problems"]
     assert problem["file"] == "broken.yaml"
     assert problem["line"] == 2
-    assert "path" not in problem  # "path" is a place inside a document, not a file
+    assert problem["path"] == "capabilities"  # a place inside the document, not the file
+    assert problem["code"] == "invalid-section" and problem["severity"] == "error"
 
 
 def test_a_directory_without_recursion_is_an_error(seed):

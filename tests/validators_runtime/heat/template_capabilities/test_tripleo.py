@@ -71,7 +71,8 @@ def test_every_file_is_classified_and_the_scan_goes_on(scanned):
     assert kinds == {"template": 279, "environment": 229, "other": 1167}
     assert scanned.problems == ()
     errors = {
-        (Path(p.path).relative_to(TREE).as_posix(), p.line): p.message for p in scanned.errors
+        (Path(p.location.file).relative_to(TREE).as_posix(), p.location.line): p.message
+        for p in scanned.errors
     }
     assert errors == {(path, line): EMPTY_SECTION for path, line in REFUSED.items()}
 
