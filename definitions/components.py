@@ -18,11 +18,20 @@ Like :mod:`onespec.definitions.model`, this module uses the standard library onl
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any, Literal
 
+from onespec.definitions.component_vocabulary import (
+    _TOOL,
+    DEFAULT_INPUT_TYPE,
+    DeployStatus,
+    DeployValue,
+    Field,
+    InputType,
+    LifecycleAction,
+    Shape,
+    StatusCode,
+    Tool,
+)
 from onespec.definitions.model import FALSE_STRINGS, TRUE_STRINGS, DefinitionError
 
 #: The resource type the properties belong to.
@@ -38,13 +47,6 @@ GROUP = "component"
 #: Where heat-config looks for its hooks on a server (``HEAT_CONFIG_HOOKS`` overrides it there).
 HOOKS_DIR = "/var/lib/heat-config/hooks"
 
-#: An action name: upper-case ASCII letters, digits and underscores, starting with a letter.
-ACTION_PATTERN = r"[A-Z][A-Z0-9_]*"
-
-#: A tool name. The tool names a hook file in the hooks directory, so it is a plain file name:
-#: it can neither be empty, nor ``.`` or ``..``, nor hold a slash.
-TOOL_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.-]*"
-TOOL_MAX_LENGTH = 64
 
 #: A decimal number written as a string: what a ``Number`` input accepts besides a JSON number.
 NUMBER_PATTERN = r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
@@ -83,41 +85,8 @@ HOT_FUNCTIONS: tuple[str, ...] = (
     "yaql",
 )
 
-_ACTION = re.compile(ACTION_PATTERN)
-_TOOL = re.compile(TOOL_PATTERN)
-_NAME = re.compile(r"[a-z][a-z0-9_]*")
-
-
-def _require_text(owner: str, **fields: Any) -> None:
-    for label, value in fields.items():
-        if not isinstance(value, str) or not value.strip():
-            raise DefinitionError(f"{label} must be a non-empty string", name=owner, field=label)
-
 
 # --- Lifecycle actions and statuses --------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class LifecycleAction:
-    """A lifecycle action a configuration can be written for.
-
-    ``fires`` says when a deployment runs the configuration for it; ``hook_receives`` what the
-    hook on the server is given then. ``standard`` actions are Heat's own; an extended action is
-    one a deployment passes by name (the seed's follow-up work).
-    """
-
-    name: str
-    summary: str
-    fires: str
-    hook_receives: str
-    standard: bool = True
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not _ACTION.fullmatch(self.name):
-            raise DefinitionError(f"action name {self.name!r} must match {ACTION_PATTERN}")
-        _require_text(
-            self.name, summary=self.summary, fires=self.fires, hook_receives=self.hook_receives
-        )
 
 
 ACTIONS: tuple[LifecycleAction, ...] = (
@@ -208,19 +177,6 @@ EXTENDED_ACTIONS = (
 )
 
 
-@dataclass(frozen=True)
-class DeployStatus:
-    """A status a deployment passes along with its action (``deploy_status``)."""
-
-    name: str
-    description: str
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not _ACTION.fullmatch(self.name):
-            raise DefinitionError(f"status name {self.name!r} must match {ACTION_PATTERN}")
-        _require_text(self.name, description=self.description)
-
-
 STATUSES: tuple[DeployStatus, ...] = (
     DeployStatus(
         "IN_PROGRESS",
@@ -243,20 +199,6 @@ DEFAULT_STATUS = "IN_PROGRESS"
 
 
 # --- Tools ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Tool:
-    """A configuration tool the hook knows itself (``builtin``); any other is dispatched."""
-
-    name: str
-    description: str
-    builtin: bool = False
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not _TOOL.fullmatch(self.name):
-            raise DefinitionError(f"tool name {self.name!r} must match {TOOL_PATTERN}")
-        _require_text(self.name, description=self.description)
 
 
 TOOLS: tuple[Tool, ...] = (
@@ -282,85 +224,6 @@ DISPATCHED_TOOLS = (
 
 
 # --- The grammar of the properties ---------------------------------------------------------------
-
-FieldKind = Literal["string", "boolean", "list", "map", "any"]
-FIELD_KINDS: tuple[str, ...] = ("string", "boolean", "list", "map", "any")
-
-
-@dataclass(frozen=True)
-class Field:
-    """One key of a mapping in the properties: what it holds and whether it must be there.
-
-    For a ``list``, ``items`` names what each item is: ``string``, ``action`` or the name of a
-    :class:`Shape`; ``min_items`` is the fewest it may hold. ``choices`` restricts a string.
-    ``default`` is what an absent key means (a tuple stands for a list).
-    """
-
-    name: str
-    kind: FieldKind
-    description: str
-    required: bool = False
-    default: Any = None
-    items: str | None = None
-    min_items: int = 0
-    choices: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        where = {"name": self.name, "field": "kind"}
-        if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
-            raise DefinitionError(f"field name {self.name!r} must be a lower-case identifier")
-        if self.kind not in FIELD_KINDS:
-            raise DefinitionError(f"kind must be one of {', '.join(FIELD_KINDS)}", **where)
-        _require_text(self.name, description=self.description)
-        if self.required and self.default is not None:
-            raise DefinitionError("a required field has no default", name=self.name)
-        if (self.items is not None or self.min_items) and self.kind != "list":
-            raise DefinitionError("items and min_items apply to lists", **where)
-        if self.kind == "list" and self.items is None:
-            raise DefinitionError("a list says what its items are", name=self.name, field="items")
-        if self.choices and self.kind != "string":
-            raise DefinitionError("choices apply to strings", **where)
-        expected = {"string": str, "boolean": bool, "list": tuple, "map": dict}.get(self.kind)
-        if self.default is not None and expected and not isinstance(self.default, expected):
-            raise DefinitionError(
-                f"default {self.default!r} is not a {self.kind}", name=self.name, field="default"
-            )
-        if self.choices and self.default is not None and self.default not in self.choices:
-            raise DefinitionError(
-                f"default {self.default!r} is not a choice", name=self.name, field="default"
-            )
-
-
-@dataclass(frozen=True)
-class Shape:
-    """A mapping of the properties: its name (as ``items`` refers to it) and its fields."""
-
-    name: str
-    title: str
-    description: str
-    fields: tuple[Field, ...]
-
-    def __post_init__(self) -> None:
-        _require_text(self.name, title=self.title, description=self.description)
-        names = [f.name for f in self.fields]
-        twice = sorted({n for n in names if names.count(n) > 1})
-        if twice:
-            raise DefinitionError(f"fields {twice} are declared twice", name=self.name)
-
-    def field(self, name: str) -> Field:
-        return next(f for f in self.fields if f.name == name)
-
-
-@dataclass(frozen=True)
-class InputType:
-    """A type an input may declare: what its value may be, and how the ``script`` tool passes it."""
-
-    name: str
-    description: str
-    environment: str
-
-    def __post_init__(self) -> None:
-        _require_text(self.name, description=self.description, environment=self.environment)
 
 
 INPUT_TYPES: tuple[InputType, ...] = (
@@ -393,7 +256,6 @@ INPUT_TYPES: tuple[InputType, ...] = (
     ),
 )
 
-DEFAULT_INPUT_TYPE = "String"
 
 #: The spellings a ``Boolean`` input accepts as a string, after stripping and lower-casing.
 BOOLEAN_TRUE: frozenset[str] = TRUE_STRINGS
@@ -546,23 +408,6 @@ SHAPES: tuple[Shape, ...] = (PROPERTIES, CONFIG_ENTRY, INPUT, OUTPUT)
 # --- What a deployment adds, and what the hook answers -------------------------------------------
 
 
-@dataclass(frozen=True)
-class DeployValue:
-    """A value with a fixed name: an input the deployment adds, or a key of the hook's result."""
-
-    name: str
-    description: str
-    type: str = DEFAULT_INPUT_TYPE
-    always: bool = True
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
-            raise DefinitionError(f"name {self.name!r} must be a lower-case identifier")
-        _require_text(self.name, description=self.description)
-        if self.type not in (*_TYPE_NAMES, "Integer"):
-            raise DefinitionError(f"unknown type {self.type!r}", name=self.name, field="type")
-
-
 #: The inputs a deployment adds after the component's own, in this order.
 DEPLOY_INPUTS: tuple[DeployValue, ...] = (
     DeployValue("deploy_server_id", "ID of the server being deployed to."),
@@ -670,20 +515,6 @@ HOOK_RESULT: tuple[DeployValue, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class StatusCode:
-    """A ``deploy_status_code`` the hook answers with itself, besides a program's exit status."""
-
-    name: str
-    code: int
-    meaning: str
-
-    def __post_init__(self) -> None:
-        _require_text(self.name, name=self.name, meaning=self.meaning)
-        if isinstance(self.code, bool) or not isinstance(self.code, int) or self.code < 0:
-            raise DefinitionError("a status code is a non-negative integer", name=self.name)
-
-
 HOOK_STATUS_CODES: tuple[StatusCode, ...] = (
     StatusCode("succeeded", 0, "The configuration succeeded, or no config handles the action."),
     StatusCode(
@@ -769,6 +600,9 @@ def check(shapes: Iterable[Shape] = SHAPES) -> None:
         raise DefinitionError(f"the default status {DEFAULT_STATUS!r} is not a status")
     if DEFAULT_SIGNAL_TRANSPORT not in SIGNAL_TRANSPORTS:
         raise DefinitionError(f"the default transport {DEFAULT_SIGNAL_TRANSPORT!r} is unknown")
+    for value in (*DEPLOY_INPUTS, *HOOK_RESULT):
+        if value.type not in (*_TYPE_NAMES, "Integer"):
+            raise DefinitionError(f"unknown type {value.type!r}", name=value.name, field="type")
     codes = [c.code for c in HOOK_STATUS_CODES]
     if len(set(codes)) != len(codes) or codes[0] != 0:
         raise DefinitionError("hook status codes are unique, and the first is 0 (success)")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from onespec.definitions import components as vocabulary
-from onespec.definitions.components import Field, LifecycleAction, Shape
+from onespec.definitions.component_vocabulary import Field, LifecycleAction, Shape
 from onespec.generator.components.schema import DIFFERENCES
 from onespec.generator.rst import literal
 

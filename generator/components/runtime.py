@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from onespec.definitions import component_vocabulary as kinds
 from onespec.definitions import components as vocabulary
 from onespec.generator.literals import assignment, module_header, module_text
 from onespec.generator.outputs import Output, generated_module
@@ -52,15 +53,11 @@ def render_lines() -> Iterator[str]:
         "DEPLOYMENT_TYPE",
         "GROUP",
         "HOOKS_DIR",
-        "ACTION_PATTERN",
-        "TOOL_PATTERN",
-        "TOOL_MAX_LENGTH",
         "NUMBER_PATTERN",
         "CONFIG_ID_PATTERN",
         "HOT_FUNCTIONS",
         "DEFAULT_ACTIONS",
         "DEFAULT_STATUS",
-        "DEFAULT_INPUT_TYPE",
         "OUTPUTS_PATH_VARIABLE",
         "SIGNAL_TRANSPORTS",
         "DEFAULT_SIGNAL_TRANSPORT",
@@ -68,6 +65,8 @@ def render_lines() -> Iterator[str]:
         "RESERVED_OUTPUT_NAMES",
     ):
         yield from assignment(name, getattr(v, name))
+    for name in ("ACTION_PATTERN", "TOOL_PATTERN", "TOOL_MAX_LENGTH", "DEFAULT_INPUT_TYPE"):
+        yield from assignment(name, getattr(kinds, name))
     yield from assignment("STANDARD_ACTIONS", tuple(a.name for a in v.ACTIONS))
     yield from assignment(
         "ACTIONS",

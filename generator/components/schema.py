@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from onespec.definitions import component_vocabulary as kinds
 from onespec.definitions import components as vocabulary
-from onespec.definitions.components import Field, Shape
+from onespec.definitions.component_vocabulary import Field, Shape
 from onespec.generator.schema import DIALECT, schema_id
 from onespec.generator.schema.patterns import anchored, boolean_pattern, portable
 from onespec.generator.text import plain_text
@@ -73,8 +74,8 @@ def _string_rules(shape: Shape, item: Field) -> dict[str, Any]:
 
     if shape is vocabulary.CONFIG_ENTRY and item.name == "tool":
         return {
-            "pattern": anchored(portable(vocabulary.TOOL_PATTERN)),
-            "maxLength": vocabulary.TOOL_MAX_LENGTH,
+            "pattern": anchored(portable(kinds.TOOL_PATTERN)),
+            "maxLength": kinds.TOOL_MAX_LENGTH,
             "not": {"const": vocabulary.GROUP},
         }
     if item.name == "name" and shape is vocabulary.INPUT:
@@ -199,7 +200,7 @@ def software_component_schema() -> dict[str, Any]:
                     "upper-case name, which a deployment passes by name."
                 ),
                 "type": "string",
-                "pattern": anchored(portable(vocabulary.ACTION_PATTERN)),
+                "pattern": anchored(portable(kinds.ACTION_PATTERN)),
                 "examples": [action.name for action in vocabulary.ACTIONS],
             },
             **{

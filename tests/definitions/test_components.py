@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from onespec.definitions import components as vocabulary
-from onespec.definitions.components import Field, LifecycleAction, Shape, Tool
+from onespec.definitions.component_vocabulary import Field, LifecycleAction, Shape, Tool
 from onespec.definitions.model import DefinitionError
 
 

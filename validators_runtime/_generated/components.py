@@ -10,12 +10,6 @@ GROUP = 'component'
 
 HOOKS_DIR = '/var/lib/heat-config/hooks'
 
-ACTION_PATTERN = '[A-Z][A-Z0-9_]*'
-
-TOOL_PATTERN = '[A-Za-z0-9][A-Za-z0-9_.-]*'
-
-TOOL_MAX_LENGTH = 64
-
 NUMBER_PATTERN = '[-+]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[eE][-+]?[0-9]+)?'
 
 CONFIG_ID_PATTERN = '[A-Za-z0-9][A-Za-z0-9_.-]{0,127}'
@@ -29,8 +23,6 @@ DEFAULT_ACTIONS = ('CREATE', 'UPDATE')
 
 DEFAULT_STATUS = 'IN_PROGRESS'
 
-DEFAULT_INPUT_TYPE = 'String'
-
 OUTPUTS_PATH_VARIABLE = 'heat_outputs_path'
 
 SIGNAL_TRANSPORTS = ('CFN_SIGNAL', 'TEMP_URL_SIGNAL', 'HEAT_SIGNAL', 'ZAQAR_SIGNAL', 'NO_SIGNAL')
@@ -43,6 +35,14 @@ RESERVED_INPUT_NAMES = ('deploy_server_id', 'deploy_action', 'deploy_status', 'd
  'deploy_queue_id', 'heat_outputs_path')
 
 RESERVED_OUTPUT_NAMES = ('deploy_stdout', 'deploy_stderr', 'deploy_status_code')
+
+ACTION_PATTERN = '[A-Z][A-Z0-9_]*'
+
+TOOL_PATTERN = '[A-Za-z0-9][A-Za-z0-9_.-]*'
+
+TOOL_MAX_LENGTH = 64
+
+DEFAULT_INPUT_TYPE = 'String'
 
 STANDARD_ACTIONS = ('CREATE', 'UPDATE', 'DELETE', 'SUSPEND', 'RESUME')
 
