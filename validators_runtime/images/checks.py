@@ -20,8 +20,7 @@ from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import image_validators as grammar
 from onespec.validators_runtime.images.errors import ImageValidationSpecificationError
 from onespec.validators_runtime.images.model import SpecWarning
-from onespec.validators_runtime.images.reading import format_path
-from onespec.validators_runtime.problems import closest, shown
+from onespec.validators_runtime.problems import closest, key_path_text, shown
 from onespec.validators_runtime.yaml_lines import LineIndex, YamlPath
 
 LOG = logging.getLogger(__name__)
@@ -57,19 +56,19 @@ class SpecChecks:
     def error(self, path: YamlPath, reason: str) -> ImageValidationSpecificationError:
         """An error at ``path``, to raise."""
         return ImageValidationSpecificationError(
-            reason, file=self.file, path=format_path(path) or None, line=self._line(path)
+            reason, file=self.file, path=key_path_text(path) or None, line=self._line(path)
         )
 
     def duplicate_keys(self) -> list[SpecWarning]:
         """A warning for each key given twice (PyYAML's loader keeps the last silently)."""
         return [
-            SpecWarning(self.file, format_path(path), line, DUPLICATE_KEY, code="duplicate-key")
+            SpecWarning(self.file, key_path_text(path), line, DUPLICATE_KEY, code="duplicate-key")
             for path, line in self.lines.duplicates
         ]
 
     def warn(self, path: YamlPath, message: str) -> None:
         """Note an oddity at ``path``."""
-        warning = SpecWarning(self.file or "", format_path(path), self._line(path), message)
+        warning = SpecWarning(self.file or "", key_path_text(path), self._line(path), message)
         self.warnings.append(warning)
         LOG.warning("%s", warning)
 

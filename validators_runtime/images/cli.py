@@ -178,7 +178,7 @@ def _schema_errors(data: Any, file: str, lines: LineIndex) -> list[Problem]:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 
-    from onespec.validators_runtime.images.reading import format_path
+    from onespec.validators_runtime.problems import key_path_text
 
     validator = Draft202012Validator(_inlined_schema())
     found = []
@@ -190,7 +190,7 @@ def _schema_errors(data: Any, file: str, lines: LineIndex) -> list[Problem]:
             Problem(
                 "schema",
                 _bounded_message(best.message, best.instance),
-                location=Location(file=file, line=line, path=format_path(path) or None),
+                location=Location(file=file, line=line, path=key_path_text(path) or None),
             )
         )
     return found

@@ -18,23 +18,10 @@ import yaml
 
 from onespec.validators_runtime import inputs, yaml_limits
 from onespec.validators_runtime.images.errors import ImageValidationSpecificationError
-from onespec.validators_runtime.problems import shown
+from onespec.validators_runtime.problems import key_path_text
 from onespec.validators_runtime.yaml_lines import LineIndex, YamlPath, index_lines
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def format_path(path: YamlPath) -> str:
-    """``("validators", 2, "script", "a/b")`` -> ``validators[2].script['a/b']``."""
-    text = ""
-    for part in path:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        elif _IDENTIFIER.fullmatch(part):
-            text += f".{part}" if text else part
-        else:
-            text += f"[{shown(part)}]"
-    return text
 
 
 #: The largest spec read, in characters. The specs plugins ship are a few kilobytes; one
@@ -143,7 +130,7 @@ def _refuse_nul(file: str) -> Callable[[YamlPath, yaml.Node], None]:
                 "this value contains a NUL character, which no command line or environment "
                 "variable can carry",
                 file=file,
-                path=format_path(path) or None,
+                path=key_path_text(path) or None,
                 line=node.start_mark.line + 1,
             )
 

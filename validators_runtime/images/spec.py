@@ -27,8 +27,8 @@ from onespec.validators_runtime.images.model import (
     Vocabulary,
 )
 from onespec.validators_runtime.images.packages import Package
-from onespec.validators_runtime.images.reading import format_path, read_spec_text, read_yaml
-from onespec.validators_runtime.problems import closest, shown
+from onespec.validators_runtime.images.reading import read_spec_text, read_yaml
+from onespec.validators_runtime.problems import closest, key_path_text, shown
 from onespec.validators_runtime.yaml_lines import LineIndex, YamlPath
 
 _KNOWN_OS_NAMES = frozenset(
@@ -147,7 +147,7 @@ class SpecLoader(SpecChecks):
             )
         if isinstance(validator, SpecValidator) or hasattr(validator, "__dict__"):
             try:
-                validator.path = format_path(where)  # type: ignore[attr-defined]
+                validator.path = key_path_text(where)  # type: ignore[attr-defined]
                 validator.line = self._line(where)  # type: ignore[attr-defined]
             except AttributeError:  # pragma: no cover - a validator with slots
                 pass

@@ -24,8 +24,9 @@ from onespec.validators_runtime.images import (
     SaharaPackageValidator,
     SaharaScriptValidator,
 )
-from onespec.validators_runtime.images.reading import format_path, read_yaml
+from onespec.validators_runtime.images.reading import read_yaml
 from onespec.validators_runtime.images.root import loads
+from onespec.validators_runtime.problems import key_path_text
 from tests.validators_runtime.images.helpers import write_spec
 
 #: (spec text, YAML path, line, words of the reason)
@@ -131,12 +132,12 @@ def test_unknown_keys_and_duplicates_are_warnings_with_their_paths(tmp_path):
     assert spec.arguments["x"].description == "two"
 
 
-def test_format_path():
-    assert format_path(("validators", 2, "script", "a/b", "env_vars", 0)) == (
+def test_key_paths_read_as_in_every_location():
+    assert key_path_text(("validators", 2, "script", "a/b", "env_vars", 0)) == (
         "validators[2].script['a/b'].env_vars[0]"
     )
-    assert format_path(("arguments", "x")) == "arguments.x"
-    assert format_path(()) == ""
+    assert key_path_text(("arguments", "x")) == "arguments.x"
+    assert key_path_text(()) == ""
 
 
 def test_every_built_in_kind_is_in_the_grammar_and_back():
