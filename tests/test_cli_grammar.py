@@ -44,7 +44,7 @@ FILE_ARGS: dict[tuple[str, ...], list[str]] = {
     ("template-capabilities", "choices", "paths"): ["@"],
     ("template-capabilities", "find", "paths"): ["-c", "resource_type=X", "@"],
     ("template-capabilities", "resolve", "environments"): ["-e", "@"],
-    ("template-capabilities", "summary", "files"): ["-f", "@"],
+    ("template-capabilities", "summary", "paths"): ["@"],
     ("component", "metadata", "template_path"): ["--resource", "c", "--action", "CREATE", "@"],
     ("component", "validate", "templates"): ["@"],
     ("image", "check", "spec"): ["@"],
@@ -138,16 +138,44 @@ def test_every_command_takes_format_text_or_json(run, path):
         json.loads(out)  # heat-config reads the hook's answer, a usage error's included
     else:
         assert out == ""
-    assert "Error: Invalid value for '--format'" in err
+    assert "Error: Invalid value for '-f' / '--format'" in err
     assert_clean(err)
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=IDS)
 def test_a_misspelt_format_gets_a_suggestion(run, path):
-    code, _, err = run(*path, "--format", "jsn")
+    code, _, err = run(*path, "-f", "jsn")
     assert code == 2
+    assert "Error: Invalid value for '-f' / '--format'" in err
     assert "Did you mean 'json'?" in err
     assert_clean(err)
+
+
+def _options(command: click.Command) -> list[click.Option]:
+    return [p for p in command.params if isinstance(p, click.Option) and p.name != "help"]
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=IDS)
+def test_f_is_the_output_format_as_in_the_openstack_client(path):
+    by_short = {o: p for p in _options(COMMANDS[path]) for o in p.opts if not o.startswith("--")}
+    assert by_short["-f"].opts == ["-f", "--format"], f"onespec {' '.join(path)}: -f"
+
+
+def test_each_short_option_has_one_meaning_across_commands():
+    meanings: dict[str, set[tuple[str, bool]]] = {}
+    for command in COMMANDS.values():
+        for option in _options(command):
+            long = next(o for o in (*option.opts, *option.secondary_opts) if o.startswith("--"))
+            for short in (o for o in option.opts if not o.startswith("--")):
+                meanings.setdefault(short, set()).add((long, option.is_flag))
+    assert {short for short, seen in meanings.items() if len(seen) > 1} == set(), meanings
+    assert meanings["-r"] == {("--recursive", True)}
+
+
+def test_f_json_prints_json(run):
+    code, out, err = run("component", "actions", "-f", "json")
+    assert code == 0, err
+    assert [a["name"] for a in json.loads(out)["actions"]][:2] == ["CREATE", "UPDATE"]
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=IDS)

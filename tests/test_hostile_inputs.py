@@ -76,8 +76,8 @@ FED: dict[tuple[str, ...], Feed] = {
         ("-r", "-c", "resource_type=X", "@"), place="dir", skips_others=True
     ),
     ("template-capabilities", "resolve", "environments"): Feed(("-e", "@", "--output-dir", "@OUT")),
-    ("template-capabilities", "summary", "files"): Feed(("-f", "@")),
-    ("template-capabilities", "summary", "directories"): Feed(
+    ("template-capabilities", "summary", "paths"): Feed(("@",)),
+    ("template-capabilities", "summary", "paths", "walked"): Feed(
         ("-r", "@"), place="dir", skips_others=True
     ),
     # The hook answers heat-config in JSON, and calls standard input "the input".

@@ -70,20 +70,25 @@ class SuggestingChoice(click.Choice):
 
 
 def format_option(
-    default: str = "text", help_text: str = "Text for people, JSON for machines."
+    default: str = "text",
+    help_text: str = "Text for people, JSON for machines.",
+    choices: tuple[str, ...] = ("text", "json"),
 ) -> Callable[[Any], Any]:
-    """``--format text|json``; JSON by default only where a program has always read the output."""
+    """``-f/--format text|json`` (and more ``choices`` where a command offers them), as the
+    ``openstack`` client and cliff spell it; JSON by default only where a program reads the
+    output (the heat-config hook)."""
     return click.option(
+        "-f",
         "--format",
         "output_format",
-        type=SuggestingChoice(["text", "json"]),
+        type=SuggestingChoice(list(choices)),
         default=default,
         show_default=True,
         help=help_text,
     )
 
 
-#: ``--format text|json``, on every command that reports.
+#: ``-f/--format text|json``, on every command that reports.
 FORMAT_OPTION = format_option()
 
 

@@ -16,7 +16,7 @@ from onespec.generator.review.compare import compare
 from onespec.generator.review.render import RENDERERS
 from onespec.generator.review.revisions import RevisionError
 from onespec.generator.review.revisions import load as load_side
-from onespec.validators_runtime.cli_grammar import InvalidInput, SuggestingChoice
+from onespec.validators_runtime.cli_grammar import InvalidInput, format_option
 from onespec.validators_runtime.problems import Location
 
 
@@ -51,14 +51,7 @@ class _Usage(click.ClickException):
     show_default=True,
     help="Folder names to skip (repeat the option).",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=SuggestingChoice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Text for people, JSON for machines.",
-)
+@format_option()
 def audit(
     sources: tuple[Path, ...],
     catalogue: str,
@@ -139,13 +132,9 @@ def audit(
 @click.command()
 @click.argument("old")
 @click.argument("new")
-@click.option(
-    "--format",
-    "output_format",
-    type=SuggestingChoice(["text", "json", "rst", "reno"]),
-    default="text",
-    show_default=True,
-    help="text, json, rst (a table) or reno (a release note's YAML).",
+@format_option(
+    help_text="text, json, rst (a table) or reno (a release note's YAML).",
+    choices=("text", "json", "rst", "reno"),
 )
 @click.option(
     "--repository",

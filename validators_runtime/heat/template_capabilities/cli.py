@@ -19,7 +19,6 @@ from onespec.validators_runtime.cli_grammar import (
     Invalid,
     SuggestingGroup,
     UnusableInput,
-    format_option,
 )
 from onespec.validators_runtime.cli_grammar import error as report_error
 from onespec.validators_runtime.cli_grammar import warning as report_warning
@@ -53,6 +52,10 @@ _NO_CACHE = click.option(
 )
 _VERBOSE = click.option(
     "-v", "--verbose", is_flag=True, help="Also report warnings (duplicate keys, skipped paths)."
+)
+#: ``-r``: one meaning in every scan, as in grep -- walk the directories among the paths.
+_RECURSIVE = click.option(
+    "-r", "--recursive", is_flag=True, help="Scan the directories among the paths, recursively."
 )
 _SCAN_OPTIONS = _options(_MAX_SIZE, _NO_CACHE, _VERBOSE)
 
@@ -91,7 +94,7 @@ def template_capabilities() -> None:
 
 
 @template_capabilities.command("find")
-@click.option("-r", "--recursive", is_flag=True, help="Scan directories, recursively.")
+@_RECURSIVE
 @click.option(
     "-c",
     "--capability",
@@ -133,53 +136,29 @@ def find_command(
 
 
 @template_capabilities.command("summary")
-@click.option(
-    "-f",
-    "--file",
-    "files",
-    multiple=True,
-    type=click.Path(exists=True, dir_okay=False),
-    metavar="TEMPLATE",
-    help="A template to summarise; repeat for several.",
-)
-@click.option(
-    "-r",
-    "--recursive",
-    "directories",
-    multiple=True,
-    type=click.Path(exists=True, file_okay=False),
-    metavar="DIR",
-    help="A directory whose templates (recursively) to summarise; repeat for several.",
-)
-@format_option(
-    "json",
-    "JSON for machines (the default, as before --format existed), text for people.",
-)
+@_RECURSIVE
+@FORMAT_OPTION
 @_SCAN_OPTIONS
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True), metavar="PATH...")
 def summary_command(
-    files: tuple[str, ...],
-    directories: tuple[str, ...],
+    recursive: bool,
     output_format: str,
     max_size: int,
     no_cache: bool,
     verbose: bool,
+    paths: tuple[str, ...],
 ) -> None:
-    """Print the capabilities that the templates offer (JSON unless --format text).
+    """Print the capabilities that the templates offer.
 
     `labels` maps each label key to the values templates declare for it; `resource_types`
     maps each type that templates name in `resource_type` to those templates.
 
     \b
-    Example:
-      onespec template-capabilities summary -f puppet/controller.yaml -f docker/controller.yaml
+    Examples:
+      onespec template-capabilities summary puppet/controller.yaml docker/controller.yaml
+      onespec template-capabilities summary -r . -f json
     """
-    if not files and not directories:
-        raise click.UsageError("give templates with -f TEMPLATE, directories with -r DIR, or both")
-    options = {"cache": not no_cache, "max_size": max_size}
-    result = api.summary(files, **options)
-    if directories:
-        deep = api.summary(directories, recursive=True, **options)
-        result = _merge_summaries(result, deep)
+    result = api.summary(paths, recursive=recursive, cache=not no_cache, max_size=max_size)
     if output_format == "json":
         _json(result.to_dict())
     else:
@@ -192,21 +171,8 @@ def summary_command(
         raise Invalid() from None
 
 
-def _merge_summaries(first: api.Summary, second: api.Summary) -> api.Summary:
-    def merge(a: dict[str, list[str]], b: dict[str, list[str]]) -> dict[str, list[str]]:
-        keys = sorted({*a, *b})
-        return {key: sorted({*a.get(key, ()), *b.get(key, ())}) for key in keys}
-
-    return api.Summary(
-        merge(first.labels, second.labels),
-        merge(first.resource_types, second.resource_types),
-        first.templates + second.templates,
-        (*first.problems, *second.problems),
-    )
-
-
 @template_capabilities.command("choices")
-@click.option("-r", "--recursive", is_flag=True, help="Scan directories for environments.")
+@_RECURSIVE
 @FORMAT_OPTION
 @_SCAN_OPTIONS
 @click.argument(

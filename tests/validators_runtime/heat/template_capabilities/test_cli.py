@@ -82,7 +82,7 @@ def test_usage_errors_exit_2(seed, args):
 
 def test_summary_prints_both_summaries(seed):
     done = onespec(
-        "summary", "-f", "puppet/controller.yaml", "-f", "docker/controller.yaml", cwd=seed
+        "summary", "-f", "json", "puppet/controller.yaml", "docker/controller.yaml", cwd=seed
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {
@@ -91,8 +91,13 @@ def test_summary_prints_both_summaries(seed):
             "OS::TripleO::Controller": ["docker/controller.yaml", "puppet/controller.yaml"]
         },
     }
-    recursive = onespec("summary", "-r", ".", cwd=seed)
+    recursive = onespec("summary", "-r", ".", "--format", "json", cwd=seed)
     assert json.loads(recursive.stdout) == json.loads(done.stdout)
+    text = onespec("summary", "-r", ".", cwd=seed)
+    assert text.stdout.splitlines() == [
+        "label deployment: docker, puppet",
+        "resource type OS::TripleO::Controller: docker/controller.yaml, puppet/controller.yaml",
+    ]
 
 
 def test_invalid_files_are_reported_and_exit_1_with_the_results(seed):
