@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -11,7 +10,12 @@ import click
 
 from onespec.generator.manifest import OUTPUT_FACTORIES, all_outputs, deployment_output
 from onespec.generator.outputs import ROOT, Output, _display, diff, is_checkout, write_atomically
-from onespec.validators_runtime.cli_grammar import FORMAT_OPTION, SuggestingGroup, progress
+from onespec.validators_runtime.cli_grammar import (
+    FORMAT_OPTION,
+    SuggestingGroup,
+    echo_json,
+    progress,
+)
 
 
 def _require_checkout(check: bool) -> None:
@@ -86,7 +90,7 @@ def _run(
             }
         )
     if output_format == "json":
-        click.echo(json.dumps({"check": check, "outputs": report, "differ": drifted}, indent=2))
+        echo_json({"check": check, "outputs": report, "differ": drifted})
     if drifted:
         raise click.ClickException(
             f"{len(drifted)} generated file{'s' if len(drifted) != 1 else ''} differ from the "

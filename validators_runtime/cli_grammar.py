@@ -40,16 +40,24 @@ The standard library and click only: the runtime commands import this at start-u
 
 from __future__ import annotations
 
+import json
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
 
-from onespec.validators_runtime.inputs import InputError, regular_file
+from onespec.validators_runtime.inputs import (
+    STDIN_NAME,
+    InputError,
+    blank,
+    read_bytes,
+    regular_file,
+)
 
 #: "Did you mean" is one fact with one folding, for the command line as for every finding.
-from onespec.validators_runtime.problems import closest, did_you_mean
+from onespec.validators_runtime.problems import Location, Problem, closest, did_you_mean
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -99,43 +107,176 @@ class Invalid(click.exceptions.Exit):
         super().__init__(EXIT_INVALID)
 
 
-class InvalidInput(click.ClickException):
+class _Located(click.ClickException):
+    """An ``Error:`` line that can also say where, as :class:`Problem` s, for ``-f json``."""
+
+    def __init__(self, message: str, problems: Sequence[Problem] = ()) -> None:
+        super().__init__(message)
+        self.problems = tuple(problems)
+
+
+class InvalidInput(_Located):
     """Exit 1 with an ``Error:`` line: the input was read and is invalid (bad YAML, say)."""
 
     exit_code = EXIT_INVALID
 
 
-class UnusableInput(click.ClickException):
+class UnusableInput(_Located):
     """Exit 2 with an ``Error:`` line: the input cannot be used at all, like a usage error."""
 
     exit_code = EXIT_USAGE
 
 
+#: Files up to this size are looked into when the command line is read, to refuse an empty one.
+_BLANK_PROBE = 64 * 1024
+
+
 class InputFile(click.Path):
-    """A file argument that must name a regular file (or ``-``, where ``allow_dash``), checked
-    when the command line is read: for a file handed to another program (an SSH key), which
-    would block on a named pipe as any reader does. Files onespec reads itself are checked again,
-    with their size, where they are read (:mod:`.inputs`)."""
+    """A file argument: a regular file, or ``-`` for standard input (``allow_dash=False`` for a
+    file handed to another program, such as an SSH key). Checked when the command line is
+    read: a path that does not exist or names anything but a regular file is a usage error
+    (exit 2); a file that holds nothing (:func:`.inputs.blank`) is invalid input (exit 1).
+    ``dir_okay=True`` for the paths of a scan, which may be directories. Files onespec reads
+    itself are checked again, with their size, where they are read (:mod:`.inputs`)."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("exists", True)
         kwargs.setdefault("dir_okay", False)
+        kwargs.setdefault("allow_dash", True)
         super().__init__(**kwargs)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         converted = super().convert(value, param, ctx)
-        if converted != "-":
-            try:
-                regular_file(converted)
-            except InputError as problem:
-                self.fail(str(problem), param, ctx)
+        if str(converted) == "-" or (self.dir_okay and os.path.isdir(converted)):
+            return converted
+        try:
+            status = regular_file(converted)
+            if status.st_size <= _BLANK_PROBE and blank(read_bytes(converted, limit=_BLANK_PROBE)):
+                raise empty_input(os.fspath(converted))
+        except InputError as problem:
+            self.fail(str(problem), param, ctx)
         return converted
 
 
 def input_error(problem: InputError) -> click.ClickException:
     """The command-line error for an input the reader refused (:mod:`.inputs`): exit 2, the
-    file cannot be read as the command needs it."""
-    return UnusableInput(str(problem))
+    file cannot be read as the command needs it; exit 1 when it was read and is not what the
+    command reads (not UTF-8, empty)."""
+    located = [Problem(problem.code, problem.reason, location=problem.location)]
+    if problem.code in INVALID_CONTENT:
+        return InvalidInput(str(problem), located)
+    return UnusableInput(str(problem), located)
+
+
+#: The reader's refusals of what a file holds (exit 1); the others refuse the path (exit 2).
+INVALID_CONTENT = frozenset({"encoding", "empty"})
+
+
+def empty_input(file: str) -> InvalidInput:
+    """Exit 1: ``file`` was read and holds nothing -- no bytes, only white space or comments.
+
+    One answer in every command: an empty file is never taken for an empty set of whatever
+    the command reads (it is far more often the wrong file, or one truncated on the way).
+    """
+    name = STDIN_NAME if file == "-" else file
+    problem = Problem("empty", "is empty: it holds nothing to read", location=Location(file=name))
+    return InvalidInput(str(problem), [problem])
+
+
+def with_content(text: str, file: str) -> str:
+    """``text`` read from ``file``, or exit 1 when it holds nothing (:func:`empty_input`):
+    for standard input, which cannot be looked into when the command line is read."""
+    if blank(text.encode("utf-8", "surrogatepass")):
+        raise empty_input(file)
+    return text
+
+
+# --- -f json: one JSON document on standard output, whatever happens -----------------------
+
+_JSON_PRINTED = "onespec.json_printed"
+
+
+def echo_json(document: Any) -> None:
+    """Print the report as one JSON document (``document`` already serialised, or data), and
+    note that it was printed, so an error after it adds no second document."""
+    click.echo(document if isinstance(document, str) else json.dumps(document, indent=2))
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.meta[_JSON_PRINTED] = True
+
+
+def error_document(error: click.ClickException) -> dict[str, Any]:
+    """The JSON document of a command that could not report: ``valid`` false, the exit code
+    and the problems, in the one shape of a finding (:meth:`Problem.to_dict`)."""
+    problems = getattr(error, "problems", ())
+    if not problems:
+        code = "usage" if error.exit_code == EXIT_USAGE else "invalid-input"
+        problems = (Problem(code, error.format_message()),)
+    return {
+        "valid": False,
+        "exit_code": error.exit_code,
+        "problems": [problem.to_dict() for problem in problems],
+    }
+
+
+def _asks_for_json(arguments: Sequence[str]) -> bool:
+    """Whether a command line that click could not read asked for ``-f json``."""
+    for index, word in enumerate(arguments):
+        if word == "--":
+            return False
+        following = arguments[index + 1] if index + 1 < len(arguments) else None
+        if word in ("-f", "--format") and following == "json":
+            return True
+        if word in ("--format=json", "-fjson"):
+            return True
+    return False
+
+
+def _stdin_once(context: click.Context) -> None:
+    """Standard input can be read once: ``-`` may be given to one file argument, once."""
+    given = 0
+    for parameter in context.command.params:
+        if not isinstance(parameter.type, click.Path):
+            continue
+        value = context.params.get(parameter.name or "")
+        values = value if isinstance(value, tuple | list) else (value,)
+        given += sum(1 for item in values if item is not None and str(item) == "-")
+    if given > 1:
+        raise click.UsageError("'-' (standard input) can be given once: it can be read once")
+
+
+class GrammarCommand(click.Command):
+    """A command that keeps the grammar's promises about its arguments and its output:
+
+    - with ``-f json``, standard output carries one JSON document even when the command
+      fails -- the report, or :func:`error_document` (the ``Error:`` line still goes to
+      standard error, and the exit code is unchanged);
+    - standard input (``-``) is given to one file argument at most.
+    """
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        given = list(args)  # the parser consumes the list it reads
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.ClickException as exc:
+            if _asks_for_json(given):
+                click.echo(json.dumps(error_document(exc), indent=2))
+            raise
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            _stdin_once(ctx)
+            return super().invoke(ctx)
+        except click.ClickException as exc:
+            if ctx.params.get("output_format") == "json" and not ctx.meta.get(_JSON_PRINTED):
+                click.echo(json.dumps(error_document(exc), indent=2))
+            raise
 
 
 def error(message: str) -> None:
@@ -182,7 +323,11 @@ def yaml_message(exc: BaseException, file: str) -> str:
 
 
 class SuggestingGroup(click.Group):
-    """A group that answers an unknown subcommand with the closest known one."""
+    """A group that answers an unknown subcommand with the closest known one; its commands
+    are :class:`GrammarCommand` s and its groups are suggesting groups too."""
+
+    command_class = GrammarCommand
+    group_class = type
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
@@ -199,6 +344,8 @@ __all__ = [
     "EXIT_OK",
     "EXIT_USAGE",
     "FORMAT_OPTION",
+    "INVALID_CONTENT",
+    "GrammarCommand",
     "InputFile",
     "Invalid",
     "InvalidInput",
@@ -207,12 +354,16 @@ __all__ = [
     "UnusableInput",
     "closest",
     "did_you_mean",
+    "echo_json",
+    "empty_input",
     "error",
+    "error_document",
     "format_option",
     "input_error",
     "progress",
     "progress_wanted",
     "warning",
+    "with_content",
     "yaml_message",
     "yaml_problem",
 ]

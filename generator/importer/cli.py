@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from onespec.generator.importer.metadefs import (
 )
 from onespec.generator.importer.nova import read_tree
 from onespec.generator.importer.package import PackageNameError, render_package
-from onespec.validators_runtime.cli_grammar import SuggestingGroup, format_option
+from onespec.validators_runtime.cli_grammar import SuggestingGroup, echo_json, format_option
 
 
 def printable(text: str) -> str:
@@ -124,7 +123,7 @@ def _write(
                 {"source": i.source, "what": i.what, "reason": i.reason} for i in not_carried
             ],
         }
-        click.echo(json.dumps(report, indent=2))
+        echo_json(report)
         return
     click.echo(
         f"Wrote {package} to {printable(str(output))}: {imported} definitions from "

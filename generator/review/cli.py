@@ -16,7 +16,14 @@ from onespec.generator.review.compare import compare
 from onespec.generator.review.render import RENDERERS
 from onespec.generator.review.revisions import RevisionError
 from onespec.generator.review.revisions import load as load_side
-from onespec.validators_runtime.cli_grammar import InvalidInput, format_option
+from onespec.validators_runtime import inputs
+from onespec.validators_runtime.cli_grammar import (
+    GrammarCommand,
+    InputFile,
+    InvalidInput,
+    format_option,
+    input_error,
+)
 from onespec.validators_runtime.problems import Location
 
 
@@ -24,7 +31,7 @@ class _Usage(click.ClickException):
     exit_code = 2
 
 
-@click.command()
+@click.command(cls=GrammarCommand)
 @click.argument(
     "sources",
     metavar="SRC...",
@@ -41,8 +48,9 @@ class _Usage(click.ClickException):
 @click.option(
     "--idioms",
     "idioms_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A YAML file of more reader idioms and prefixes (see the guide).",
+    type=InputFile(path_type=Path),
+    help="A YAML file of more reader idioms and prefixes (see the guide); '-' reads standard "
+    "input.",
 )
 @click.option(
     "--exclude",
@@ -72,9 +80,11 @@ def audit(
             table = idiom_table.load_file(idioms_file)
             idioms, prefixes = (*idioms, *table.idioms), (*prefixes, *table.prefixes)
             not_keys = (*not_keys, *table.not_keys)
-    except idiom_table.IdiomYAMLError as error:
+    except inputs.InputError as error:
+        raise input_error(error) from None
+    except (idiom_table.IdiomYAMLError, idiom_table.IdiomFileError) as error:
         raise InvalidInput(str(error)) from None
-    except (CatalogueError, idiom_table.IdiomFileError) as error:
+    except CatalogueError as error:
         raise _Usage(str(error)) from None
     # A Nova tree's validator modules define keys; they are never counted as reads, whichever
     # catalogue the audit compares against. Paths are reported from the folder holding nova/.
@@ -129,7 +139,7 @@ def audit(
         raise click.exceptions.Exit(1)
 
 
-@click.command()
+@click.command(cls=GrammarCommand)
 @click.argument("old")
 @click.argument("new")
 @format_option(

@@ -8,7 +8,6 @@ remote.
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import sys
 from pathlib import Path
@@ -21,10 +20,12 @@ from onespec.validators_runtime.cli_grammar import (
     InputFile,
     InvalidInput,
     SuggestingGroup,
+    UnusableInput,
+    echo_json,
     input_error,
     progress_wanted,
+    with_content,
 )
-from onespec.validators_runtime.cli_grammar import error as report_error
 from onespec.validators_runtime.cli_grammar import warning as report_warning
 from onespec.validators_runtime.images.errors import (
     ImageArgumentError,
@@ -83,7 +84,7 @@ def _load(spec: str, resource_roots: tuple[str, ...]) -> Any:
     from onespec.validators_runtime.images.spec import read_spec_text
 
     try:
-        text = read_spec_text(spec)
+        text = with_content(read_spec_text(spec), spec)
     except InputError as exc:
         raise input_error(exc) from None
     try:
@@ -198,7 +199,7 @@ def _schema_errors(data: Any, file: str, lines: dict) -> list[Problem]:
 
 
 @image.command()
-@click.argument("spec", type=click.Path(dir_okay=False))
+@click.argument("spec", type=InputFile())
 @_RESOURCE_ROOTS
 @FORMAT_OPTION
 def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> None:
@@ -217,7 +218,7 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
 
     _quiet_loader()
     try:
-        text = read_spec_text(spec)
+        text = with_content(read_spec_text(spec), spec)
     except InputError as exc:
         raise input_error(exc) from None
     errors: list[Problem] = []
@@ -268,7 +269,7 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
             ]
             body["validators"] = sum(1 for _ in loaded.validator.walk())
             body["packages"] = loaded.packages()
-        click.echo(json.dumps(body, indent=2))
+        echo_json(body)
     else:
         for problem in (*errors, *warnings):
             click.echo(f"{problem.severity}: {problem}")
@@ -315,7 +316,7 @@ def _remote(
 
 
 @image.command()
-@click.argument("spec", type=click.Path(exists=True, dir_okay=False))
+@click.argument("spec", type=InputFile())
 @click.option(
     "--remote",
     "remote_url",
@@ -323,10 +324,10 @@ def _remote(
     metavar="local|ssh://USER@HOST[:PORT]",
     help="Where to validate: this machine, or a host over SSH.",
 )
-@click.option("--identity", type=InputFile(), help="The SSH private key file.")
+@click.option("--identity", type=InputFile(allow_dash=False), help="The SSH private key file.")
 @click.option(
     "--known-hosts",
-    type=InputFile(),
+    type=InputFile(allow_dash=False),
     help="The known_hosts file the host key is checked against (default: the user's).",
 )
 @click.option(
@@ -398,8 +399,7 @@ def validate(
     try:
         remote = _remote(remote_url, identity, known_hosts, accept_unknown_host)
     except RemoteError as exc:
-        report_error(str(exc))
-        sys.exit(2)
+        raise UnusableInput(str(exc)) from None
     with remote:
         try:
             report = loaded.validate(
@@ -413,13 +413,11 @@ def validate(
         except ImageValidationError as exc:
             report = exc.report
             if report is None:
-                report_error(str(exc))
-                sys.exit(1)
+                raise InvalidInput(str(exc)) from None
         except RemoteError as exc:
-            report_error(str(exc))
-            sys.exit(2)
+            raise UnusableInput(str(exc)) from None
     if output_format == "json":
-        click.echo(json.dumps(report.to_dict(), indent=2))
+        echo_json(report.to_dict())
     else:
         for warning in report.warnings:
             click.echo(f"warning: {warning}")
@@ -434,7 +432,7 @@ def validate(
 
 
 @image.command()
-@click.argument("spec", type=click.Path(exists=True, dir_okay=False))
+@click.argument("spec", type=InputFile())
 @click.option(
     "--distro",
     required=True,
@@ -488,7 +486,7 @@ def script(
         _write_whole(Path(output), text)
     if output_format == "json":
         body = {"spec": spec, "distro": distro, "output": output}
-        click.echo(json.dumps(body if output is not None else {**body, "script": text}, indent=2))
+        echo_json(body if output is not None else {**body, "script": text})
     elif output is None:
         click.echo(text, nl=False)
     else:

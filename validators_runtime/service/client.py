@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from onespec.validators_runtime.cli_grammar import FORMAT_OPTION, SuggestingGroup
+from onespec.validators_runtime.cli_grammar import FORMAT_OPTION, SuggestingGroup, echo_json
 from onespec.validators_runtime.plugin_labels.labels import (
     PLUGIN,
     VERSION,
@@ -186,7 +186,7 @@ def list_plugins(client: Client, show_all: bool, output_format: str) -> None:
     everything = client.request("GET", "/plugins")["plugins"]
     shown = [plugin for plugin in everything if show_all or not hidden(plugin)]
     if output_format == "json":
-        click.echo(json.dumps({"plugins": shown}, indent=2))
+        echo_json({"plugins": shown})
     elif shown:
         rows = [["NAME", "TITLE", "VERSIONS", "LABELS"]]
         for plugin in shown:
@@ -243,7 +243,7 @@ def show_plugin(client: Client, name: str, output_format: str) -> None:
     """Show a plugin with the status of each of its labels and of its versions' labels."""
     plugin = client.request("GET", f"/plugins/{_segment(name)}")["plugin"]
     if output_format == "json":
-        click.echo(json.dumps(plugin, indent=2))
+        echo_json(plugin)
     else:
         _show_text(plugin)
     _warn(plugin)
@@ -280,7 +280,7 @@ def update_plugin(
         body = {"plugin_labels": change}
     plugin = client.request("PATCH", f"/plugins/{_segment(name)}", body)["plugin"]
     if output_format == "json":
-        click.echo(json.dumps(plugin, indent=2))
+        echo_json(plugin)
     else:
         state = "enabled" if enable else "disabled"
         if versions:

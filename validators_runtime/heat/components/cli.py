@@ -21,12 +21,13 @@ from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import components as facts
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
+    InputFile,
     Invalid,
     InvalidInput,
     SuggestingGroup,
+    echo_json,
     format_option,
 )
-from onespec.validators_runtime.cli_grammar import error as report_error
 from onespec.validators_runtime.heat.components.deployment import (
     DeploymentConfig,
     build_deployment_config,
@@ -173,7 +174,7 @@ def _print_template(report: Mapping[str, Any]) -> None:
     "templates",
     nargs=-1,
     required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=InputFile(path_type=Path),
 )
 @_template_options
 @FORMAT_OPTION
@@ -194,7 +195,7 @@ def validate_command(
     reports = [_template_report(path, files_root, parameters) for path in templates]
     valid = all(report["valid"] for report in reports)
     if output_format == "json":
-        click.echo(json.dumps({"valid": valid, "templates": reports}, indent=2))
+        echo_json({"valid": valid, "templates": reports})
     else:
         for report in reports:
             _print_template(report)
@@ -281,7 +282,7 @@ def _print_metadata(derived: DeploymentConfig, resource: str, notes: list[str]) 
 @click.argument(
     "template_path",
     metavar="TEMPLATE",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=InputFile(path_type=Path),
 )
 @click.option(
     "--resource",
@@ -383,12 +384,10 @@ def metadata_command(
             **settings,
         )
     except ComponentValidationError as exc:
-        report_error(f"{exc.subject} is invalid:")
-        for problem in exc.problems:
-            click.echo(f"  [{problem.code}] {problem}", err=True)
-        raise Invalid() from None
+        listed = "".join(f"\n  [{problem.code}] {problem}" for problem in exc.problems)
+        raise InvalidInput(f"{exc.subject} is invalid:{listed}", exc.problems) from None
     if output_format == "json":
-        click.echo(derived.to_json())
+        echo_json(derived.to_json())
     else:
         _print_metadata(derived, resource, notes)
 

@@ -9,6 +9,7 @@ files are reported on standard error.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -16,9 +17,11 @@ import click
 
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
+    InputFile,
     Invalid,
     SuggestingGroup,
     UnusableInput,
+    echo_json,
 )
 from onespec.validators_runtime.cli_grammar import error as report_error
 from onespec.validators_runtime.cli_grammar import warning as report_warning
@@ -53,6 +56,9 @@ _NO_CACHE = click.option(
 _VERBOSE = click.option(
     "-v", "--verbose", is_flag=True, help="Also report warnings (duplicate keys, skipped paths)."
 )
+#: The paths of a scan: files, directories (with -r), or '-' for one file on standard input.
+_SCANNED = InputFile(dir_okay=True)
+
 #: ``-r``: one meaning in every scan, as in grep -- walk the directories among the paths.
 _RECURSIVE = click.option(
     "-r", "--recursive", is_flag=True, help="Scan the directories among the paths, recursively."
@@ -72,6 +78,14 @@ def _report(problems: Iterable[api.Problem], verbose: bool) -> bool:
     return failed
 
 
+def _scanned(paths: tuple[str, ...], recursive: bool) -> tuple[str, ...]:
+    """The paths of a scan; a directory without -r is a usage error, as in grep."""
+    for path in paths:
+        if not recursive and path != "-" and os.path.isdir(path):
+            raise click.UsageError(f"{path!r} is a directory: give -r to scan it")
+    return paths
+
+
 def _constraint(pair: str) -> tuple[str, str]:
     key, equals, value = pair.partition("=")
     if not equals or not key:
@@ -80,7 +94,7 @@ def _constraint(pair: str) -> tuple[str, str]:
 
 
 def _json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    echo_json(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 @click.group("template-capabilities", cls=SuggestingGroup)
@@ -106,7 +120,7 @@ def template_capabilities() -> None:
 )
 @FORMAT_OPTION
 @_SCAN_OPTIONS
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True), metavar="PATH...")
+@click.argument("paths", nargs=-1, required=True, type=_SCANNED, metavar="PATH...")
 def find_command(
     recursive: bool,
     constraints: tuple[str, ...],
@@ -125,7 +139,13 @@ def find_command(
       onespec template-capabilities find -r -c resource_type=OS::TripleO::Controller .
     """
     pairs = [_constraint(pair) for pair in constraints]
-    result = api.find(paths, pairs, recursive=recursive, cache=not no_cache, max_size=max_size)
+    result = api.find(
+        _scanned(paths, recursive),
+        pairs,
+        recursive=recursive,
+        cache=not no_cache,
+        max_size=max_size,
+    )
     if output_format == "json":
         _json(result.to_dict())
     else:
@@ -139,7 +159,7 @@ def find_command(
 @_RECURSIVE
 @FORMAT_OPTION
 @_SCAN_OPTIONS
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True), metavar="PATH...")
+@click.argument("paths", nargs=-1, required=True, type=_SCANNED, metavar="PATH...")
 def summary_command(
     recursive: bool,
     output_format: str,
@@ -158,7 +178,9 @@ def summary_command(
       onespec template-capabilities summary puppet/controller.yaml docker/controller.yaml
       onespec template-capabilities summary -r . -f json
     """
-    result = api.summary(paths, recursive=recursive, cache=not no_cache, max_size=max_size)
+    result = api.summary(
+        _scanned(paths, recursive), recursive=recursive, cache=not no_cache, max_size=max_size
+    )
     if output_format == "json":
         _json(result.to_dict())
     else:
@@ -175,9 +197,7 @@ def summary_command(
 @_RECURSIVE
 @FORMAT_OPTION
 @_SCAN_OPTIONS
-@click.argument(
-    "paths", nargs=-1, required=True, type=click.Path(exists=True), metavar="ENV_FILE..."
-)
+@click.argument("paths", nargs=-1, required=True, type=_SCANNED, metavar="ENV_FILE...")
 def choices_command(
     recursive: bool,
     output_format: str,
@@ -195,7 +215,9 @@ def choices_command(
     Example:
       onespec template-capabilities choices -r overcloud-resource-registry-puppet.yaml environments
     """
-    result = api.choices(paths, recursive=recursive, cache=not no_cache, max_size=max_size)
+    result = api.choices(
+        _scanned(paths, recursive), recursive=recursive, cache=not no_cache, max_size=max_size
+    )
     if output_format == "json":
         _json(result.to_dict())
     else:
@@ -215,7 +237,7 @@ def choices_command(
     "environments",
     multiple=True,
     required=True,
-    type=click.Path(exists=True, dir_okay=False),
+    type=InputFile(),
     metavar="ENV",
     help="An environment file; repeat for several, merged in order as Heat merges them.",
 )
@@ -280,8 +302,10 @@ def resolve_command(
         except api.OutputError as exc:
             if exc.usage:
                 raise UnusableInput(str(exc)) from None
+            if output_format == "json":
+                _json({"resolved": False, "error": str(exc)})
             for problem in exc.problems:
-                report_error(str(problem))
+                report_error(problem)
             raise Invalid() from None
     for warning in resolution.warnings:
         report_warning(str(warning))

@@ -205,8 +205,9 @@ def iter_files(
 
     A directory is walked only with ``recursive`` (files ending in :data:`SCAN_SUFFIXES`, in
     sorted order, hidden directories and symbolic links to directories skipped); a file named
-    explicitly is read whatever its name. Each file is yielded once. A directory without
-    ``recursive``, and a path that does not exist, are problems (errors).
+    explicitly is read whatever its name, and ``-`` is standard input. Each file is yielded
+    once. A directory without ``recursive``, and a path that does not exist, are problems
+    (errors).
     """
     seen: set[str] = set()
 
@@ -219,7 +220,10 @@ def iter_files(
 
     for raw in paths:
         given = os.path.normpath(os.fspath(raw))
-        if os.path.isdir(given):
+        if given == "-":  # standard input, read once
+            if once(given):
+                yield given, None
+        elif os.path.isdir(given):
             if not recursive:
                 yield given, Problem(given, None, "is a directory (scan it with -r)")
                 continue
@@ -275,7 +279,7 @@ def scan(
         if problem is not None:
             problems.append(problem)
             continue
-        absolute = os.path.abspath(path)
+        absolute = path if path == "-" else os.path.abspath(path)
         facts = None
         stat = None
         if store is not None:
