@@ -63,14 +63,23 @@ _SCANNED = InputFile(dir_okay=True)
 _RECURSIVE = click.option(
     "-r", "--recursive", is_flag=True, help="Scan the directories among the paths, recursively."
 )
-_SCAN_OPTIONS = _options(_MAX_SIZE, _NO_CACHE, _VERBOSE)
+_SKIP_INVALID = click.option(
+    "--skip-invalid",
+    is_flag=True,
+    help="Leave out files that cannot be read as Heat reads them (each still listed on standard "
+    "error) instead of exiting 1 for them: for trees that ship files Heat refuses.",
+)
+_SCAN_OPTIONS = _options(_MAX_SIZE, _NO_CACHE, _VERBOSE, _SKIP_INVALID)
 
 
-def _report(problems: Iterable[api.Problem], verbose: bool) -> bool:
-    """Print errors (and, with ``verbose``, warnings) on standard error; True if any error."""
+def _report(problems: Iterable[api.Problem], verbose: bool, skip_invalid: bool = False) -> bool:
+    """Print errors (and, with ``verbose``, warnings) on standard error; True if any error
+    fails the command -- none with ``skip_invalid``, which lists each file it left out."""
     failed = False
     for problem in problems:
-        if problem.severity == "error":
+        if problem.severity == "error" and skip_invalid:
+            report_warning(f"skipped {problem}")
+        elif problem.severity == "error":
             failed = True
             report_error(str(problem))
         elif verbose:
@@ -128,11 +137,14 @@ def find_command(
     max_size: int,
     no_cache: bool,
     verbose: bool,
+    skip_invalid: bool,
     paths: tuple[str, ...],
 ) -> None:
     """Print the templates whose capabilities match every -c KEY=VALUE, one per line.
 
-    A list value in a template matches when one of its members is VALUE.
+    A list value in a template matches when one of its members is VALUE. Exits as grep does:
+    0 when a template matched, 1 when none did (or a file is invalid, unless
+    --skip-invalid), 2 on a usage error.
 
     \b
     Example:
@@ -151,7 +163,7 @@ def find_command(
     else:
         for path in result.matches:
             click.echo(path)
-    if _report(result.problems, verbose):
+    if _report(result.problems, verbose, skip_invalid) or not result.matches:
         raise Invalid() from None
 
 
@@ -166,6 +178,7 @@ def summary_command(
     max_size: int,
     no_cache: bool,
     verbose: bool,
+    skip_invalid: bool,
     paths: tuple[str, ...],
 ) -> None:
     """Print the capabilities that the templates offer.
@@ -189,7 +202,7 @@ def summary_command(
             click.echo(f"label {key}: {', '.join(values)}")
         for kind, templates in report["resource_types"].items():
             click.echo(f"resource type {kind}: {', '.join(templates)}")
-    if _report(result.problems, verbose):
+    if _report(result.problems, verbose, skip_invalid):
         raise Invalid() from None
 
 
@@ -204,6 +217,7 @@ def choices_command(
     max_size: int,
     no_cache: bool,
     verbose: bool,
+    skip_invalid: bool,
     paths: tuple[str, ...],
 ) -> None:
     """List each resource type that the environments map to different implementations.
@@ -226,7 +240,7 @@ def choices_command(
             for implementation, environments in implementations.items():
                 click.echo(f"  {implementation}")
                 click.echo(f"      from {', '.join(environments)}")
-    if _report(result.problems, verbose):
+    if _report(result.problems, verbose, skip_invalid):
         raise Invalid() from None
 
 

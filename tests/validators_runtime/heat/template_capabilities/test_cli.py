@@ -120,11 +120,36 @@ def test_problems_in_json_name_the_file_and_the_line_as_every_area_does(seed):
     assert "path" not in problem  # "path" is a place inside a document, not a file
 
 
-def test_a_directory_without_recursion_is_an_error(seed):
+def test_a_directory_without_recursion_is_a_usage_error(seed):
     done = onespec("find", "-c", "deployment=puppet", "puppet", "docker/controller.yaml", cwd=seed)
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr == "Error: puppet: is a directory (scan it with -r)\n"
+    assert "Error: 'puppet' is a directory: give -r to scan it\n" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "query",
+    [("find", "-c", "deployment=puppet"), ("summary",), ("choices",)],
+    ids=["find", "summary", "choices"],
+)
+def test_skip_invalid_lists_the_files_left_out_and_exits_0(seed, query):
+    (seed / "broken.yaml").write_text("heat_template_version: 2015-10-15\ncapabilities: [x]\n")
+    failing = onespec(*query, "-r", ".", cwd=seed)
+    assert failing.returncode == 1
+    done = onespec(*query, "-r", "--skip-invalid", ".", cwd=seed)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == failing.stdout
+    assert done.stderr == (
+        "Warning: skipped broken.yaml:2: the capabilities section must be a mapping of names "
+        "to values, not a list\n"
+    )
+
+
+def test_find_exits_1_when_nothing_matches_as_grep_does(seed):
+    done = onespec("find", "-r", "-c", "deployment=ansible", ".", cwd=seed)
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", "")
+    found = onespec("find", "-r", "-c", "deployment=puppet", ".", cwd=seed)
+    assert (found.returncode, found.stdout) == (0, "puppet/controller.yaml\n")
 
 
 def test_warnings_only_with_verbose(seed):
