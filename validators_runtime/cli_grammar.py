@@ -43,8 +43,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
 
 import click
 
@@ -58,6 +59,8 @@ from onespec.validators_runtime.inputs import (
 
 #: "Did you mean" is one fact with one folding, for the command line as for every finding.
 from onespec.validators_runtime.problems import Location, Problem, closest, did_you_mean
+
+T = TypeVar("T")
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -140,19 +143,21 @@ class InputFile(click.Path):
     itself are checked again, with their size, where they are read (:mod:`.inputs`)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("exists", True)
         kwargs.setdefault("dir_okay", False)
         kwargs.setdefault("allow_dash", True)
         super().__init__(**kwargs)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        converted = super().convert(value, param, ctx)
-        if str(converted) == "-" or (self.dir_okay and os.path.isdir(converted)):
+        # Whether the path exists, and what it is, is the reader's question, in its words:
+        # click's own checks are not run.
+        text = os.fsdecode(value) if isinstance(value, bytes) else os.fspath(value)
+        converted = self.coerce_path_result(text)
+        if (self.allow_dash and text == "-") or (self.dir_okay and os.path.isdir(text)):
             return converted
         try:
-            status = regular_file(converted)
-            if status.st_size <= _BLANK_PROBE and blank(read_bytes(converted, limit=_BLANK_PROBE)):
-                raise empty_input(os.fspath(converted))
+            status = regular_file(text)
+            if status.st_size <= _BLANK_PROBE and blank(read_bytes(text, limit=_BLANK_PROBE)):
+                raise empty_input(text)
         except InputError as problem:
             self.fail(str(problem), param, ctx)
         return converted
@@ -305,6 +310,66 @@ def progress(message: str, *, nl: bool = True, force: bool | None = None) -> Non
         click.echo(message, err=True, nl=nl)
 
 
+#: How often a progress line is redrawn, in seconds: often enough to show life, rarely enough
+#: to cost nothing next to the work.
+_REDRAW = 0.1
+
+
+class Counter:
+    """Progress of long work as one line on standard error, redrawn in place: ``LABEL: N of
+    TOTAL NOUN`` (or ``N NOUN`` when the total is unknown), ended with the time taken.
+
+    Shown only when wanted (:func:`progress_wanted`: standard error is a terminal) and never
+    with ``-f json`` -- pass ``output_format`` -- so pipes, logs and programs get the result
+    alone. Use :meth:`wrap` around the items as the work consumes them, or call :meth:`tick`.
+    """
+
+    def __init__(
+        self,
+        label: str,
+        noun: str,
+        *,
+        total: int | None = None,
+        output_format: str = "text",
+        stream: Any = None,
+    ) -> None:
+        self.label = label
+        self.noun = noun
+        self.total = total
+        self.stream = sys.stderr if stream is None else stream
+        self.shown = output_format != "json" and progress_wanted(self.stream)
+        self.count = 0
+        self._started = time.monotonic()
+        self._drawn = 0.0
+
+    def _draw(self, end: str = "") -> None:
+        of = f" of {self.total:,}" if self.total is not None else ""
+        click.echo(
+            f"\r{self.label}: {self.count:,}{of} {self.noun}{end}", file=self.stream, nl=False
+        )
+
+    def tick(self, *_: Any) -> None:
+        """One more item done; redraws the line at most every :data:`_REDRAW` seconds."""
+        self.count += 1
+        now = time.monotonic()
+        if self.shown and now - self._drawn >= _REDRAW:
+            self._drawn = now
+            self._draw()
+
+    def wrap(self, items: Iterable[T]) -> Iterator[T]:
+        """``items``, ticking as each is taken."""
+        for item in items:
+            yield item
+            self.tick()
+
+    def __enter__(self) -> Counter:
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        if self.shown and self.count:
+            self._draw(f" in {time.monotonic() - self._started:.1f} s\n")
+
+
 def yaml_problem(exc: BaseException) -> tuple[int | None, str]:
     """(line, problem) of a PyYAML error: the 1-based line and the problem in one sentence,
     without PyYAML's quoted snippets, carets or ``"<unicode string>"`` stream names."""
@@ -345,6 +410,7 @@ __all__ = [
     "EXIT_USAGE",
     "FORMAT_OPTION",
     "INVALID_CONTENT",
+    "Counter",
     "GrammarCommand",
     "InputFile",
     "Invalid",

@@ -20,6 +20,7 @@ import click
 from onespec.validators_runtime import inputs
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
+    Counter,
     GrammarCommand,
     InputFile,
     Invalid,
@@ -202,7 +203,9 @@ def validate_fleet_command(
     except InputError as exc:
         raise InvalidInput(str(exc)) from None
     del flavors_data, images_data, read
-    report = check_fleet(flavors, images, mode)
+    counter = Counter("checking", "flavors", total=len(flavors), output_format=output_format)
+    with counter:
+        report = check_fleet(counter.wrap(flavors), images, mode)
     if output_format == "json":
         echo_json(report.to_dict())
     else:

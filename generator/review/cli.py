@@ -18,6 +18,7 @@ from onespec.generator.review.revisions import RevisionError
 from onespec.generator.review.revisions import load as load_side
 from onespec.validators_runtime import inputs
 from onespec.validators_runtime.cli_grammar import (
+    Counter,
     GrammarCommand,
     InputFile,
     InvalidInput,
@@ -92,16 +93,17 @@ def audit(
     skip = list(chosen.defining_files)
     if nova_root is not None:
         skip += sorted((nova_root / nova_catalogue.VALIDATOR_PACKAGE).glob("*.py"))
-    files = reads.python_files(sources, exclude, skip)
-    anchor = nova_root or next((s for s in sources if s.is_dir()), None)
-    found = reads.scan(
-        files,
-        auditing.namespace_patterns(chosen.definitions),
-        idioms,
-        anchor,
-        auditing.bare_names(chosen.definitions),
-        not_keys,
-    )
+    with Counter("reading", "Python files", output_format=output_format) as counter:
+        files = counter.wrap(reads.python_files(sources, exclude, skip))
+        anchor = nova_root or next((s for s in sources if s.is_dir()), None)
+        found = reads.scan(
+            files,
+            auditing.namespace_patterns(chosen.definitions),
+            idioms,
+            anchor,
+            auditing.bare_names(chosen.definitions),
+            not_keys,
+        )
     findings = [
         *auditing.unparsable(found.unparsable),
         *auditing.audit(chosen.definitions, found, prefixes, chosen.origins),

@@ -17,6 +17,7 @@ import click
 
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
+    Counter,
     InputFile,
     Invalid,
     SuggestingGroup,
@@ -95,6 +96,11 @@ def _scanned(paths: tuple[str, ...], recursive: bool) -> tuple[str, ...]:
     return paths
 
 
+def _counter(output_format: str) -> Counter:
+    """Files read so far, on a terminal: a scan of a whole tree takes tens of seconds."""
+    return Counter("scanning", "files", output_format=output_format)
+
+
 def _constraint(pair: str) -> tuple[str, str]:
     key, equals, value = pair.partition("=")
     if not equals or not key:
@@ -151,13 +157,15 @@ def find_command(
       onespec template-capabilities find -r -c resource_type=OS::TripleO::Controller .
     """
     pairs = [_constraint(pair) for pair in constraints]
-    result = api.find(
-        _scanned(paths, recursive),
-        pairs,
-        recursive=recursive,
-        cache=not no_cache,
-        max_size=max_size,
-    )
+    with _counter(output_format) as counter:
+        result = api.find(
+            _scanned(paths, recursive),
+            pairs,
+            recursive=recursive,
+            cache=not no_cache,
+            max_size=max_size,
+            progress=counter.tick,
+        )
     if output_format == "json":
         _json(result.to_dict())
     else:
@@ -191,9 +199,14 @@ def summary_command(
       onespec template-capabilities summary puppet/controller.yaml docker/controller.yaml
       onespec template-capabilities summary -r . -f json
     """
-    result = api.summary(
-        _scanned(paths, recursive), recursive=recursive, cache=not no_cache, max_size=max_size
-    )
+    with _counter(output_format) as counter:
+        result = api.summary(
+            _scanned(paths, recursive),
+            recursive=recursive,
+            cache=not no_cache,
+            max_size=max_size,
+            progress=counter.tick,
+        )
     if output_format == "json":
         _json(result.to_dict())
     else:
@@ -229,9 +242,14 @@ def choices_command(
     Example:
       onespec template-capabilities choices -r overcloud-resource-registry-puppet.yaml environments
     """
-    result = api.choices(
-        _scanned(paths, recursive), recursive=recursive, cache=not no_cache, max_size=max_size
-    )
+    with _counter(output_format) as counter:
+        result = api.choices(
+            _scanned(paths, recursive),
+            recursive=recursive,
+            cache=not no_cache,
+            max_size=max_size,
+            progress=counter.tick,
+        )
     if output_format == "json":
         _json(result.to_dict())
     else:

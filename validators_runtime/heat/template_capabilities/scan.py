@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -257,8 +257,11 @@ def scan(
     cache_dir: str | os.PathLike[str] | None = None,
     max_size: int | None = MAX_TEMPLATE_SIZE,
     alias_limit: int = MAX_ALIAS_EXPANSION,
+    progress: Callable[[str], object] | None = None,
 ) -> Scan:
     """Load every file under ``paths`` as Heat would, and record what each one is.
+
+    ``progress`` is called with each file's path once it is read (a counter on a terminal).
 
     With ``cache``, facts are reused while a file's path, size and modification time are
     unchanged (see :mod:`onespec.validators_runtime.heat.template_capabilities.cache`).
@@ -306,6 +309,8 @@ def scan(
             if store is not None and stat is not None and facts.get("detail") != "unreadable":
                 store.put(absolute, stat, facts, read_at)
         records.append(_record(path, facts))
+        if progress is not None:
+            progress(path)
     if store is not None:
         store.save()
     return Scan(tuple(records), tuple(problems), store.hits if store is not None else 0)
