@@ -14,7 +14,6 @@ from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
     SuggestingGroup,
     echo_json,
-    progress,
 )
 
 
@@ -45,9 +44,10 @@ def _run(
 ) -> None:
     """Render each output; write it, or (``check``) print a diff of any drift and fail.
 
-    Progress goes to standard error when it is a terminal; the report (the diffs, or with
-    ``--format json`` one JSON document) to standard output. ``in_checkout``: the outputs are
-    the committed files of the checkout, which must exist.
+    Each output group says what was written (or checked) in one line on standard error --
+    with each file written or removed below it -- so that ``make metadefs`` is not silent;
+    the report (the diffs, or with ``-f json`` one JSON document) goes to standard output.
+    ``in_checkout``: the outputs are the committed files of the checkout, which must exist.
     """
     if in_checkout:
         _require_checkout(check)
@@ -55,7 +55,6 @@ def _run(
     report: list[dict[str, object]] = []
     for output in outputs:
         started = time.perf_counter()
-        progress(f"{'checking' if check else 'generating'} {output.name} ...", nl=False)
         rendered = output.render()
         stale = output.stale(rendered)
         changed: list[str] = []
@@ -71,17 +70,22 @@ def _run(
             for path, text in rendered.items():
                 if write_atomically(path, text):
                     changed.append(_display(path))
-                    progress(f"\n  wrote {_display(path)}", nl=False)
             for path in stale:
                 path.unlink()
                 changed.append(_display(path))
-                progress(f"\n  removed stale {_display(path)}", nl=False)
         drifted.extend(differ)
         elapsed = time.perf_counter() - started
-        summary = f"{len(rendered)} file{'s' if len(rendered) != 1 else ''}"
-        if not check:
-            summary += f", {len(changed)} changed"
-        progress(f"{chr(10) if changed else ' '}{summary} ({elapsed:.2f} s)")
+        files = f"{len(rendered)} file{'s' if len(rendered) != 1 else ''}"
+        if check:
+            summary = f"{files} checked, {len(differ)} differ"
+        elif changed:
+            summary = f"wrote {len(changed)} of {files}"
+        else:
+            summary = f"{files} up to date"
+        click.echo(f"{output.name}: {summary} ({elapsed:.2f} s)", err=True)
+        removed = {_display(path) for path in stale}
+        for name in changed:
+            click.echo(f"  {'removed' if name in removed else 'wrote'} {name}", err=True)
         report.append(
             {
                 "output": output.name,
@@ -115,7 +119,7 @@ def generate() -> None:
     """Generate files from the definitions (they are committed; see `make check`)."""
 
 
-@generate.command("all")
+@generate.command("all", short_help="Generate every output: tables, metadefs, JSON Schemas")
 @_CHECK
 @FORMAT_OPTION
 def generate_all(check: bool, output_format: str) -> None:
@@ -130,7 +134,16 @@ def _single(name: str, help_text: str) -> click.Command:
         _run((OUTPUT_FACTORIES[name](),), check, output_format)
 
     command.__doc__ = help_text
-    return generate.command(name)(command)
+    return generate.command(name, short_help=_short(help_text))(command)
+
+
+def _short(help_text: str) -> str:
+    """The listing's line: the file named, without the long path that click would cut to a
+    bare "Generate..." (``validators_runtime/_generated/x.py`` -> ``x.py``)."""
+    words = [
+        word.rsplit("/", 1)[-1] if "/_generated/" in word else word for word in help_text.split()
+    ]
+    return " ".join(words).split(":")[0].rstrip(".")
 
 
 _single("runtime", "Generate validators_runtime/_generated/extra_specs.py from the catalogue.")
@@ -177,7 +190,7 @@ def _deployable(name: str, help_text: str) -> click.Command:
             _run((output,), check, output_format, in_checkout=False)
 
     command.__doc__ = help_text
-    return generate.command(name)(command)
+    return generate.command(name, short_help=_short(help_text))(command)
 
 
 _deployable(

@@ -242,7 +242,9 @@ def _parse_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
     type=SuggestingChoice(["strict", "permissive", "off"]),
     default="strict",
     show_default=True,
-    help="strict: unknown keys are errors; permissive: unknown keys are warnings; off: no checks.",
+    help="strict: unknown keys are errors; permissive: unknown keys are warnings; off: no "
+    "definition is consulted, but what Nova cannot store is still an error (a key that is empty "
+    "or longer than 255 characters, a value that is not a string).",
 )
 @click.option(
     "--file",
@@ -268,7 +270,7 @@ def validate_extra_specs(
     from onespec.validators_runtime import extra_specs as runtime
 
     if file_ is None and not pairs:
-        raise click.UsageError("give KEY=VALUE pairs, --file FILE, or both")
+        raise click.UsageError("give KEY=VALUE pairs, '--file FILE', or both")
     flavors = _load_file(file_) if file_ is not None else [(None, {})]
     if pairs and len(flavors) > 1:
         raise click.UsageError("KEY=VALUE pairs apply to one flavor; the file holds several")

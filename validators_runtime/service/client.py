@@ -73,8 +73,18 @@ def _error_message(error: urllib.error.HTTPError) -> str:
         body = json.loads(error.read())
         message = body["error"]["message"]
     except (ValueError, KeyError, TypeError):
-        return f"The API answered {error.code} {error.reason}."
-    return f"The API answered {error.code}: {message}"
+        message = None
+    answer = (
+        f"The API answered {error.code}: {message}"
+        if message
+        else (f"The API answered {error.code} {error.reason}.")
+    )
+    if error.code == 401:
+        answer += (
+            " Give a Keystone token ('--token', ONESPEC_TOKEN) or, for a service without "
+            "keystonemiddleware, a project ('--project-id', ONESPEC_PROJECT_ID)."
+        )
+    return answer
 
 
 def _segment(text: str) -> str:
@@ -253,7 +263,7 @@ def show_plugin(client: Client, name: str, output_format: str) -> None:
 @click.argument("name")
 @click.option("--enable/--disable", "enable", default=None, help="Enable or disable.")
 @click.option(
-    "--version",
+    "--plugin-version",
     "versions",
     multiple=True,
     metavar="VERSION",
@@ -269,10 +279,10 @@ def update_plugin(
     \b
     Examples:
       onespec plugins update ambari --disable
-      onespec plugins update ambari --enable --version 2.3 --version 2.4
+      onespec plugins update ambari --enable --plugin-version 2.3 --plugin-version 2.4
     """
     if enable is None:
-        raise click.UsageError("give --enable or --disable")
+        raise click.UsageError("give '--enable' or '--disable'")
     change = {"enabled": {"status": enable}}
     if versions:
         body: dict[str, Any] = {"version_labels": {version: change for version in versions}}

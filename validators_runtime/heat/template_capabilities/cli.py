@@ -312,7 +312,7 @@ def resolve_command(
       onespec template-capabilities resolve -e environments/puppet.yaml --output-dir build/
     """
     if (root or overwrite) and output_dir is None:
-        raise click.UsageError("--root and --overwrite apply to --output-dir only")
+        raise click.UsageError("'--root' and '--overwrite' apply to '--output-dir' only")
     try:
         resolution = api.resolve(environments, max_size=max_size)
     except api.ResolutionError as exc:
