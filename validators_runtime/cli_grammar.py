@@ -2,24 +2,29 @@
 
 Exit codes
     0: done, the input is valid (warnings allowed).
-    1: the input was read and is invalid -- a finding, drift, a file that is not valid YAML.
+    1: the input was read and is invalid -- a finding, drift, a file that is not valid YAML,
+    not UTF-8, or empty (:func:`empty_input`).
     2: the command cannot run as asked -- a usage error, an unknown option or name, a file that
-    does not exist or cannot be read, a configuration that cannot be used.
+    does not exist or cannot be read, a directory where a file is expected, a configuration
+    that cannot be used.
 
 Files
-    Every file a command reads, and standard input (``-``), is read through
-    :mod:`onespec.validators_runtime.inputs`, which checks what the path names before reading:
-    anything but a regular file (a directory, a named pipe, a device such as ``/dev/zero``, a
-    socket), a file the user may not read, a file over the command's size limit, and standard
-    input past that limit, are refused with ``Error: FILE: what it is`` and exit 2, at once,
-    without reading the file (:func:`input_error`). Walkers (``audit``, ``capabilities -r``)
-    report such a file among their results and go on. Heat's own readers keep Heat's answer
-    for a template over ``max_template_size`` (a finding, exit 1).
+    Every file argument is an :class:`InputFile`: a regular file, or ``-`` for standard input
+    (once per command, :class:`GrammarCommand`). Every file a command reads, and standard
+    input, is read through :mod:`onespec.validators_runtime.inputs`, which checks what the path
+    names before reading: anything but a regular file (a directory, a named pipe, a device
+    such as ``/dev/zero``, a socket), a file the user may not read, a file over the command's
+    size limit, and standard input past that limit, are refused with ``Error: FILE: what it
+    is`` and exit 2, at once, without reading the file (:func:`input_error`). Walkers
+    (``audit``, ``template-capabilities -r``) report such a file among their results and go
+    on. Heat's own readers keep Heat's answer for a template over ``max_template_size`` (a
+    finding, exit 1).
 
 Messages
     A diagnostic goes to standard error as one line, ``Error: ...`` or ``Warning: ...`` (click
     writes its usage errors the same way). A report -- what a command was asked for -- goes to
-    standard output, as text or, with ``--format json``, as one JSON document; lines of a text
+    standard output, as text or, with ``-f json``, as one JSON document -- also when the
+    command fails (:func:`error_document`); lines of a text
     report may name a finding's severity (``error: [code] ...``), which is content, not a
     diagnostic.
 
@@ -33,7 +38,8 @@ Names
 
 Progress
     Long work reports progress on standard error, and only when standard error is a terminal
-    (:func:`progress`), so that logs and pipes get the result alone.
+    and the output is not JSON (:class:`Counter`, :func:`progress`), so that logs, pipes and
+    programs get the result alone.
 
 The standard library and click only: the runtime commands import this at start-up.
 """
