@@ -453,33 +453,34 @@ def test_a_missing_file_is_a_usage_error(tmp_path):
 def test_a_directory_is_a_usage_error(tmp_path):
     done = onespec("validate", "extra-specs", "--file", str(tmp_path))
     assert done.returncode == 2
-    assert f"'{tmp_path}' is a directory" in done.stderr
+    assert f"{tmp_path}: is a directory, not a regular file" in done.stderr
 
 
-def test_a_file_that_is_not_utf8_is_a_usage_error(tmp_path):
+def test_a_file_that_is_not_utf8_is_invalid_input(tmp_path):
     path = write(tmp_path, "latin1.yaml", "hw:cpu_policy: d\xe9dicated\n".encode("latin-1"))
     done = onespec("validate", "extra-specs", "--file", str(path))
-    assert done.returncode == 2
+    assert done.returncode == 1
     assert "not UTF-8" in done.stderr
 
 
 @pytest.mark.parametrize(
     ("name", "text", "kind"),
     [
-        ("list.yaml", "- hw:cpu_policy=dedicated\n- hw:numa_nodes=2\n", "list"),
-        ("list.json", '["hw:cpu_policy", "dedicated"]', "list"),
-        ("scalar.yaml", "hw:cpu_policy=dedicated\n", "str"),
-        ("empty.yaml", "", "NoneType"),
-        ("wrapped.json", '{"extra_specs": ["hw:cpu_policy"]}', "list"),
+        ("list.yaml", "- hw:cpu_policy=dedicated\n- hw:numa_nodes=2\n", "a list"),
+        ("list.json", '["hw:cpu_policy", "dedicated"]', "a list"),
+        ("scalar.yaml", "hw:cpu_policy=dedicated\n", "the text 'hw:cpu_policy=dedicated'"),
+        ("tilde.yaml", "~\n", "the text '~'"),  # every scalar is text, as over the API
+        ("wrapped.json", '{"extra_specs": ["hw:cpu_policy"]}', "a list"),
     ],
 )
-def test_a_file_that_is_not_a_mapping_is_a_usage_error(tmp_path, name, text, kind):
+def test_a_file_that_is_not_a_mapping_is_invalid_input(tmp_path, name, text, kind):
     path = write(tmp_path, name, text)
     done = onespec("validate", "extra-specs", "--file", str(path))
-    assert done.returncode == 2
-    assert "must hold a mapping" in done.stderr
-    assert f"not {kind}" in done.stderr
-    assert str(path) in done.stderr
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"Error: {path}: holds {kind}; expected a mapping of extra-spec keys to values, a "
+        "flavor or a list of flavors\n"
+    )
 
 
 # --- --help and --version ----------------------------------------------------------------------
