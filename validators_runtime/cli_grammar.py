@@ -276,9 +276,14 @@ class GrammarCommand(click.Command):
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
         except click.ClickException as exc:
-            if _asks_for_json(given):
-                click.echo(json.dumps(error_document(exc), indent=2))
+            self.answer_unread(exc, given)
             raise
+
+    def answer_unread(self, error: click.ClickException, arguments: Sequence[str]) -> None:
+        """What goes to standard output when the command line cannot be read: with ``-f
+        json``, :func:`error_document`."""
+        if _asks_for_json(arguments):
+            click.echo(json.dumps(error_document(error), indent=2))
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

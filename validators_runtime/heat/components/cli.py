@@ -11,7 +11,7 @@ import json
 import os
 import re
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import components as facts
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
+    GrammarCommand,
     InputFile,
     Invalid,
     InvalidInput,
@@ -395,21 +396,12 @@ def metadata_command(
 # --- hook --------------------------------------------------------------------------------------
 
 
-class _AnswersInJson(click.Command):
-    """A command that answers a usage error with a hook result too: heat-config reads JSON."""
+class _AnswersInJson(GrammarCommand):
+    """A command that answers a usage error with a hook result, whatever the format asked:
+    heat-config reads JSON."""
 
-    def make_context(
-        self,
-        info_name: str | None,
-        args: list[str],
-        parent: click.Context | None = None,
-        **extra: Any,
-    ) -> click.Context:
-        try:
-            return super().make_context(info_name, args, parent=parent, **extra)
-        except click.UsageError as exc:
-            click.echo(dumps(failure(f"usage: {exc.format_message()}", status_code=USAGE)))
-            raise
+    def answer_unread(self, error: click.ClickException, arguments: Sequence[str]) -> None:
+        click.echo(dumps(failure(f"usage: {error.format_message()}", status_code=USAGE)))
 
 
 @component.command("hook", cls=_AnswersInJson)

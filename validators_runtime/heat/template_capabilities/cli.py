@@ -30,6 +30,7 @@ from onespec.validators_runtime.heat import template_capabilities as api
 from onespec.validators_runtime.heat.hot_loader import MAX_TEMPLATE_SIZE, HeatFileError
 
 F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")
 
 
 def _options(*decorators: Callable[[F], F]) -> Callable[[F], F]:
@@ -96,9 +97,26 @@ def _scanned(paths: tuple[str, ...], recursive: bool) -> tuple[str, ...]:
     return paths
 
 
-def _counter(output_format: str) -> Counter:
-    """Files read so far, on a terminal: a scan of a whole tree takes tens of seconds."""
-    return Counter("scanning", "files", output_format=output_format)
+def _scan(
+    query: Callable[..., R],
+    paths: tuple[str, ...],
+    recursive: bool,
+    output_format: str,
+    no_cache: bool,
+    max_size: int,
+    *arguments: Any,
+) -> R:
+    """Run a query over the paths of a scan, counting the files read on a terminal: a scan of
+    a whole tree takes tens of seconds."""
+    with Counter("scanning", "files", output_format=output_format) as counter:
+        return query(
+            _scanned(paths, recursive),
+            *arguments,
+            recursive=recursive,
+            cache=not no_cache,
+            max_size=max_size,
+            progress=counter.tick,
+        )
 
 
 def _constraint(pair: str) -> tuple[str, str]:
@@ -157,15 +175,7 @@ def find_command(
       onespec template-capabilities find -r -c resource_type=OS::TripleO::Controller .
     """
     pairs = [_constraint(pair) for pair in constraints]
-    with _counter(output_format) as counter:
-        result = api.find(
-            _scanned(paths, recursive),
-            pairs,
-            recursive=recursive,
-            cache=not no_cache,
-            max_size=max_size,
-            progress=counter.tick,
-        )
+    result = _scan(api.find, paths, recursive, output_format, no_cache, max_size, pairs)
     if output_format == "json":
         _json(result.to_dict())
     else:
@@ -199,14 +209,7 @@ def summary_command(
       onespec template-capabilities summary puppet/controller.yaml docker/controller.yaml
       onespec template-capabilities summary -r . -f json
     """
-    with _counter(output_format) as counter:
-        result = api.summary(
-            _scanned(paths, recursive),
-            recursive=recursive,
-            cache=not no_cache,
-            max_size=max_size,
-            progress=counter.tick,
-        )
+    result = _scan(api.summary, paths, recursive, output_format, no_cache, max_size)
     if output_format == "json":
         _json(result.to_dict())
     else:
@@ -242,14 +245,7 @@ def choices_command(
     Example:
       onespec template-capabilities choices -r overcloud-resource-registry-puppet.yaml environments
     """
-    with _counter(output_format) as counter:
-        result = api.choices(
-            _scanned(paths, recursive),
-            recursive=recursive,
-            cache=not no_cache,
-            max_size=max_size,
-            progress=counter.tick,
-        )
+    result = _scan(api.choices, paths, recursive, output_format, no_cache, max_size)
     if output_format == "json":
         _json(result.to_dict())
     else:
