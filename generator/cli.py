@@ -30,7 +30,7 @@ def _require_checkout(check: bool) -> None:
     raise click.UsageError(
         f"onespec is installed ({ROOT}), not run from a source checkout: there are no committed "
         f"generated files to {what}. Use `onespec generate metadefs --output-dir DIR` or "
-        "`onespec generate schemas --output-dir DIR` to write (or, with --check, to compare) "
+        "`onespec generate schemas --output-dir DIR` to write (or, with '--check', to compare) "
         "the files of this installation in a directory of your choice."
     )
 
@@ -102,7 +102,7 @@ def _run(
             + (
                 "run `onespec generate all` (or `make all`) and commit the result."
                 if in_checkout
-                else "run the same command without --check to rewrite them."
+                else "run the same command without '--check' to rewrite them."
             )
         )
 

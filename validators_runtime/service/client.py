@@ -215,7 +215,7 @@ def list_plugins(client: Client, show_all: bool, output_format: str) -> None:
     left_out = len(everything) - len(shown)
     if left_out and output_format == "text":
         click.echo(
-            f"{left_out} hidden plugin{'s' if left_out != 1 else ''} not shown; --all shows "
+            f"{left_out} hidden plugin{'s' if left_out != 1 else ''} not shown; '--all' shows "
             f"{'them' if left_out != 1 else 'it'}.",
             err=True,
         )

@@ -191,7 +191,7 @@ def test_plugins_list_leaves_hidden_plugins_out_unless_all(client_env):
     done = onespec("plugins", "list", env=client_env)
     assert done.returncode == 0
     assert done.stdout == "No plugins.\n"
-    assert "1 hidden plugin not shown; --all shows it." in done.stderr
+    assert "1 hidden plugin not shown; '--all' shows it." in done.stderr
     done = onespec("plugins", "list", "--all", env=client_env)
     lines = done.stdout.splitlines()
     assert lines[0].split() == ["NAME", "TITLE", "VERSIONS", "LABELS"]

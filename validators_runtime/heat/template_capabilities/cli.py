@@ -361,6 +361,6 @@ def resolve_command(
         if resolution.annotated:
             click.echo(
                 "Note: Heat rejects the capabilities section of "
-                f"{', '.join(resolution.annotated)}; use --output-dir for copies without it",
+                f"{', '.join(resolution.annotated)}; use '--output-dir' for copies without it",
                 err=True,
             )

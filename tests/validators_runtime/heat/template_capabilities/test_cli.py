@@ -172,7 +172,7 @@ def test_resolve_prints_an_environment_heat_accepts(seed):
     assert yaml.safe_load(done.stdout) == {
         "resource_registry": {"OS::TripleO::Controller": str(seed / "puppet" / "controller.yaml")}
     }
-    assert "use --output-dir for copies without it" in done.stderr
+    assert "use '--output-dir' for copies without it" in done.stderr
 
 
 @pytest.mark.parametrize("environment", ["ansible.yaml", "any.yaml"])
