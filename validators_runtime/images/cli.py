@@ -33,7 +33,7 @@ from onespec.validators_runtime.images.errors import (
     ImageValidationSpecificationError,
     RemoteError,
 )
-from onespec.validators_runtime.inputs import InputError
+from onespec.validators_runtime.inputs import STDIN_NAME, InputError
 from onespec.validators_runtime.problems import Location, Problem, shown
 
 _RESOURCE_ROOTS = click.option(
@@ -73,6 +73,11 @@ def _pairs(arguments: tuple[str, ...]) -> dict[str, str]:
     return values
 
 
+def _named(spec: str) -> str:
+    """The spec as messages name it: standard input as every reader names it."""
+    return STDIN_NAME if spec == "-" else spec
+
+
 def _roots(spec: str, resource_roots: tuple[str, ...]) -> list[Path]:
     return [Path(root) for root in resource_roots] or [Path(spec).parent]
 
@@ -88,7 +93,7 @@ def _load(spec: str, resource_roots: tuple[str, ...]) -> Any:
     except InputError as exc:
         raise input_error(exc) from None
     try:
-        return loads(text, file=spec, resource_roots=_roots(spec, resource_roots))
+        return loads(text, file=_named(spec), resource_roots=_roots(spec, resource_roots))
     except ImageValidationSpecificationError as exc:
         raise InvalidInput(str(exc)) from None
 
@@ -221,6 +226,8 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
         text = with_content(read_spec_text(spec), spec)
     except InputError as exc:
         raise input_error(exc) from None
+    roots = _roots(spec, resource_roots)
+    spec = _named(spec)
     errors: list[Problem] = []
     warnings: list[Problem] = []
     loaded = None
@@ -234,7 +241,7 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
             loader = SpecLoader(
                 spec,
                 vocabulary=vocabulary(),
-                resource_roots=_roots(spec, resource_roots),
+                resource_roots=roots,
                 lines=lines,
             )
             try:

@@ -138,7 +138,7 @@ def test_serve_refuses_a_missing_policy_file(sqlite_url, tmp_path):
         "serve", "--database-url", sqlite_url, "--policy-file", str(tmp_path / "no.yaml")
     )
     assert done.returncode == 2
-    assert "does not exist" in done.stderr
+    assert "no.yaml: no such file" in done.stderr
 
 
 def test_state_survives_a_restart_of_the_real_command(sqlite_url, tmp_path):

@@ -126,13 +126,14 @@ def _component_report(template: Template, name: str) -> dict[str, Any]:
 def _template_report(
     path: Path, files_root: Path | None, parameters: tuple[str, ...]
 ) -> dict[str, Any]:
+    shown = inputs.STDIN_NAME if str(path) == "-" else str(path)
     try:
         template = _load(path, files_root, parameters)
     except TemplateError as exc:
-        return {"template": str(path), "valid": False, "error": str(exc), "components": []}
+        return {"template": shown, "valid": False, "error": str(exc), "components": []}
     reports = [_component_report(template, name) for name in template.components()]
     return {
-        "template": str(path),
+        "template": shown,
         "valid": all(report["valid"] for report in reports),
         "error": None,
         "components": reports,

@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import template_capabilities as _facts
 from onespec.validators_runtime.heat.hot_loader import (
     C_LOADER,
@@ -308,7 +309,7 @@ def scan(
                 )
             if store is not None and stat is not None and facts.get("detail") != "unreadable":
                 store.put(absolute, stat, facts, read_at)
-        records.append(_record(path, facts))
+        records.append(_record(inputs.STDIN_NAME if path == "-" else path, facts))
         if progress is not None:
             progress(path)
     if store is not None:
