@@ -117,6 +117,8 @@ MAX_IDIOMS_FILE_SIZE = 1 << 20
 def load_file(path: Path) -> IdiomTable:
     """A YAML file ``{idioms: [...], prefixes: [...], not_keys: [...]}``."""
     text = inputs.read_text(path, limit=MAX_IDIOMS_FILE_SIZE)
+    if str(path) == "-":  # named in messages as every reader names standard input
+        path = Path(inputs.STDIN_NAME)
     if inputs.blank(text.encode("utf-8")):  # standard input; a named file was checked before
         raise IdiomYAMLError(str(empty_input(str(path)).message))
     try:
