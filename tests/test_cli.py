@@ -648,11 +648,15 @@ def test_generate_runtime_writes_the_correct_content(tmp_path, monkeypatch, real
     (report,) = json.loads(result.stdout)["outputs"]
     assert report["changed"] == [str(copy)]
     assert list(tmp_path.iterdir()) == [copy]  # no temporary file left behind
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("runtime: wrote 1 of 1 file (")
+    assert lines[1:] == [f"  wrote {copy}"]
 
     result = runner.invoke(cli, ["generate", "runtime", "--format", "json"])
     assert result.exit_code == 0, result.output
     (report,) = json.loads(result.stdout)["outputs"]
     assert report["changed"] == [] and len(report["files"]) == 1
+    assert result.stderr.startswith("runtime: 1 file up to date (")
 
     result = runner.invoke(cli, ["generate", "all", "--check"])
     assert result.exit_code == 0, result.output
