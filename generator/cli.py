@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -11,7 +10,11 @@ import click
 
 from onespec.generator.manifest import OUTPUT_FACTORIES, all_outputs, deployment_output
 from onespec.generator.outputs import ROOT, Output, _display, diff, is_checkout, write_atomically
-from onespec.validators_runtime.cli_grammar import FORMAT_OPTION, SuggestingGroup, progress
+from onespec.validators_runtime.cli_grammar import (
+    FORMAT_OPTION,
+    SuggestingGroup,
+    echo_json,
+)
 
 
 def _require_checkout(check: bool) -> None:
@@ -27,7 +30,7 @@ def _require_checkout(check: bool) -> None:
     raise click.UsageError(
         f"onespec is installed ({ROOT}), not run from a source checkout: there are no committed "
         f"generated files to {what}. Use `onespec generate metadefs --output-dir DIR` or "
-        "`onespec generate schemas --output-dir DIR` to write (or, with --check, to compare) "
+        "`onespec generate schemas --output-dir DIR` to write (or, with '--check', to compare) "
         "the files of this installation in a directory of your choice."
     )
 
@@ -41,9 +44,10 @@ def _run(
 ) -> None:
     """Render each output; write it, or (``check``) print a diff of any drift and fail.
 
-    Progress goes to standard error when it is a terminal; the report (the diffs, or with
-    ``--format json`` one JSON document) to standard output. ``in_checkout``: the outputs are
-    the committed files of the checkout, which must exist.
+    Each output group says what was written (or checked) in one line on standard error --
+    with each file written or removed below it -- so that ``make metadefs`` is not silent;
+    the report (the diffs, or with ``-f json`` one JSON document) goes to standard output.
+    ``in_checkout``: the outputs are the committed files of the checkout, which must exist.
     """
     if in_checkout:
         _require_checkout(check)
@@ -51,7 +55,6 @@ def _run(
     report: list[dict[str, object]] = []
     for output in outputs:
         started = time.perf_counter()
-        progress(f"{'checking' if check else 'generating'} {output.name} ...", nl=False)
         rendered = output.render()
         stale = output.stale(rendered)
         changed: list[str] = []
@@ -67,17 +70,22 @@ def _run(
             for path, text in rendered.items():
                 if write_atomically(path, text):
                     changed.append(_display(path))
-                    progress(f"\n  wrote {_display(path)}", nl=False)
             for path in stale:
                 path.unlink()
                 changed.append(_display(path))
-                progress(f"\n  removed stale {_display(path)}", nl=False)
         drifted.extend(differ)
         elapsed = time.perf_counter() - started
-        summary = f"{len(rendered)} file{'s' if len(rendered) != 1 else ''}"
-        if not check:
-            summary += f", {len(changed)} changed"
-        progress(f"{chr(10) if changed else ' '}{summary} ({elapsed:.2f} s)")
+        files = f"{len(rendered)} file{'s' if len(rendered) != 1 else ''}"
+        if check:
+            summary = f"{files} checked, {len(differ)} differ"
+        elif changed:
+            summary = f"wrote {len(changed)} of {files}"
+        else:
+            summary = f"{files} up to date"
+        click.echo(f"{output.name}: {summary} ({elapsed:.2f} s)", err=True)
+        removed = {_display(path) for path in stale}
+        for name in changed:
+            click.echo(f"  {'removed' if name in removed else 'wrote'} {name}", err=True)
         report.append(
             {
                 "output": output.name,
@@ -86,7 +94,7 @@ def _run(
             }
         )
     if output_format == "json":
-        click.echo(json.dumps({"check": check, "outputs": report, "differ": drifted}, indent=2))
+        echo_json({"check": check, "outputs": report, "differ": drifted})
     if drifted:
         raise click.ClickException(
             f"{len(drifted)} generated file{'s' if len(drifted) != 1 else ''} differ from the "
@@ -94,7 +102,7 @@ def _run(
             + (
                 "run `onespec generate all` (or `make all`) and commit the result."
                 if in_checkout
-                else "run the same command without --check to rewrite them."
+                else "run the same command without '--check' to rewrite them."
             )
         )
 
@@ -111,7 +119,7 @@ def generate() -> None:
     """Generate files from the definitions (they are committed; see `make check`)."""
 
 
-@generate.command("all")
+@generate.command("all", short_help="Generate every output: tables, metadefs, JSON Schemas")
 @_CHECK
 @FORMAT_OPTION
 def generate_all(check: bool, output_format: str) -> None:
@@ -126,7 +134,16 @@ def _single(name: str, help_text: str) -> click.Command:
         _run((OUTPUT_FACTORIES[name](),), check, output_format)
 
     command.__doc__ = help_text
-    return generate.command(name)(command)
+    return generate.command(name, short_help=_short(help_text))(command)
+
+
+def _short(help_text: str) -> str:
+    """The listing's line: the file named, without the long path that click would cut to a
+    bare "Generate..." (``validators_runtime/_generated/x.py`` -> ``x.py``)."""
+    words = [
+        word.rsplit("/", 1)[-1] if "/_generated/" in word else word for word in help_text.split()
+    ]
+    return " ".join(words).split(":")[0].rstrip(".")
 
 
 _single("runtime", "Generate validators_runtime/_generated/extra_specs.py from the catalogue.")
@@ -173,7 +190,7 @@ def _deployable(name: str, help_text: str) -> click.Command:
             _run((output,), check, output_format, in_checkout=False)
 
     command.__doc__ = help_text
-    return generate.command(name)(command)
+    return generate.command(name, short_help=_short(help_text))(command)
 
 
 _deployable(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -453,33 +454,34 @@ def test_a_missing_file_is_a_usage_error(tmp_path):
 def test_a_directory_is_a_usage_error(tmp_path):
     done = onespec("validate", "extra-specs", "--file", str(tmp_path))
     assert done.returncode == 2
-    assert f"'{tmp_path}' is a directory" in done.stderr
+    assert f"{tmp_path}: is a directory, not a regular file" in done.stderr
 
 
-def test_a_file_that_is_not_utf8_is_a_usage_error(tmp_path):
+def test_a_file_that_is_not_utf8_is_invalid_input(tmp_path):
     path = write(tmp_path, "latin1.yaml", "hw:cpu_policy: d\xe9dicated\n".encode("latin-1"))
     done = onespec("validate", "extra-specs", "--file", str(path))
-    assert done.returncode == 2
+    assert done.returncode == 1
     assert "not UTF-8" in done.stderr
 
 
 @pytest.mark.parametrize(
     ("name", "text", "kind"),
     [
-        ("list.yaml", "- hw:cpu_policy=dedicated\n- hw:numa_nodes=2\n", "list"),
-        ("list.json", '["hw:cpu_policy", "dedicated"]', "list"),
-        ("scalar.yaml", "hw:cpu_policy=dedicated\n", "str"),
-        ("empty.yaml", "", "NoneType"),
-        ("wrapped.json", '{"extra_specs": ["hw:cpu_policy"]}', "list"),
+        ("list.yaml", "- hw:cpu_policy=dedicated\n- hw:numa_nodes=2\n", "a list"),
+        ("list.json", '["hw:cpu_policy", "dedicated"]', "a list"),
+        ("scalar.yaml", "hw:cpu_policy=dedicated\n", "the text 'hw:cpu_policy=dedicated'"),
+        ("tilde.yaml", "~\n", "the text '~'"),  # every scalar is text, as over the API
+        ("wrapped.json", '{"extra_specs": ["hw:cpu_policy"]}', "a list"),
     ],
 )
-def test_a_file_that_is_not_a_mapping_is_a_usage_error(tmp_path, name, text, kind):
+def test_a_file_that_is_not_a_mapping_is_invalid_input(tmp_path, name, text, kind):
     path = write(tmp_path, name, text)
     done = onespec("validate", "extra-specs", "--file", str(path))
-    assert done.returncode == 2
-    assert "must hold a mapping" in done.stderr
-    assert f"not {kind}" in done.stderr
-    assert str(path) in done.stderr
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"Error: {path}: holds {kind}; expected a mapping of extra-spec keys to values, a "
+        "flavor or a list of flavors\n"
+    )
 
 
 # --- --help and --version ----------------------------------------------------------------------
@@ -565,7 +567,15 @@ def test_generate_check_passes_on_the_committed_tree():
     done = onespec("generate", "all", "--check")
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout == ""  # no diff
-    assert done.stderr == ""  # progress is for terminals only
+    # One line per output group, on standard error: what was checked.
+    from onespec.generator.manifest import all_outputs
+
+    groups = [output.name for output in all_outputs()]
+    lines = done.stderr.splitlines()
+    assert [line.split(":")[0] for line in lines] == groups
+    assert all(
+        re.search(r": \d+ files? checked, 0 differ \(\d+\.\d\d s\)$", line) for line in lines
+    )
     done = onespec("generate", "runtime", "--check")
     assert done.returncode == 0, done.stdout + done.stderr
     assert sha256(runtime_module.OUTPUT) == before
@@ -638,11 +648,15 @@ def test_generate_runtime_writes_the_correct_content(tmp_path, monkeypatch, real
     (report,) = json.loads(result.stdout)["outputs"]
     assert report["changed"] == [str(copy)]
     assert list(tmp_path.iterdir()) == [copy]  # no temporary file left behind
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("runtime: wrote 1 of 1 file (")
+    assert lines[1:] == [f"  wrote {copy}"]
 
     result = runner.invoke(cli, ["generate", "runtime", "--format", "json"])
     assert result.exit_code == 0, result.output
     (report,) = json.loads(result.stdout)["outputs"]
     assert report["changed"] == [] and len(report["files"]) == 1
+    assert result.stderr.startswith("runtime: 1 file up to date (")
 
     result = runner.invoke(cli, ["generate", "all", "--check"])
     assert result.exit_code == 0, result.output

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -44,7 +45,7 @@ FILE_ARGS: dict[tuple[str, ...], list[str]] = {
     ("template-capabilities", "choices", "paths"): ["@"],
     ("template-capabilities", "find", "paths"): ["-c", "resource_type=X", "@"],
     ("template-capabilities", "resolve", "environments"): ["-e", "@"],
-    ("template-capabilities", "summary", "files"): ["-f", "@"],
+    ("template-capabilities", "summary", "paths"): ["@"],
     ("component", "metadata", "template_path"): ["--resource", "c", "--action", "CREATE", "@"],
     ("component", "validate", "templates"): ["@"],
     ("image", "check", "spec"): ["@"],
@@ -55,10 +56,10 @@ FILE_ARGS: dict[tuple[str, ...], list[str]] = {
     ("serve", "policy_file"): ["--policy-file", "@", "--port", "0"],
     ("validate", "extra-specs", "file_"): ["--file", "@"],
     ("validate", "flavor", "flavor_file"): ["@"],
-    ("validate", "flavor", "image_file"): ["-", "--image", "@"],
+    ("validate", "flavor", "image_file"): ["@@JSON", "--image", "@"],
     ("validate", "image-properties", "image_file"): ["@"],
-    ("validate", "fleet", "flavors_file"): ["--flavors", "@", "--images", "-"],
-    ("validate", "fleet", "images_file"): ["--flavors", "-", "--images", "@"],
+    ("validate", "fleet", "flavors_file"): ["--flavors", "@", "--images", "@@JSON"],
+    ("validate", "fleet", "images_file"): ["--flavors", "@@JSON", "--images", "@"],
 }
 
 
@@ -138,16 +139,44 @@ def test_every_command_takes_format_text_or_json(run, path):
         json.loads(out)  # heat-config reads the hook's answer, a usage error's included
     else:
         assert out == ""
-    assert "Error: Invalid value for '--format'" in err
+    assert "Error: Invalid value for '-f' / '--format'" in err
     assert_clean(err)
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=IDS)
 def test_a_misspelt_format_gets_a_suggestion(run, path):
-    code, _, err = run(*path, "--format", "jsn")
+    code, _, err = run(*path, "-f", "jsn")
     assert code == 2
+    assert "Error: Invalid value for '-f' / '--format'" in err
     assert "Did you mean 'json'?" in err
     assert_clean(err)
+
+
+def _options(command: click.Command) -> list[click.Option]:
+    return [p for p in command.params if isinstance(p, click.Option) and p.name != "help"]
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=IDS)
+def test_f_is_the_output_format_as_in_the_openstack_client(path):
+    by_short = {o: p for p in _options(COMMANDS[path]) for o in p.opts if not o.startswith("--")}
+    assert by_short["-f"].opts == ["-f", "--format"], f"onespec {' '.join(path)}: -f"
+
+
+def test_each_short_option_has_one_meaning_across_commands():
+    meanings: dict[str, set[tuple[str, bool]]] = {}
+    for command in COMMANDS.values():
+        for option in _options(command):
+            long = next(o for o in (*option.opts, *option.secondary_opts) if o.startswith("--"))
+            for short in (o for o in option.opts if not o.startswith("--")):
+                meanings.setdefault(short, set()).add((long, option.is_flag))
+    assert {short for short, seen in meanings.items() if len(seen) > 1} == set(), meanings
+    assert meanings["-r"] == {("--recursive", True)}
+
+
+def test_f_json_prints_json(run):
+    code, out, err = run("component", "actions", "-f", "json")
+    assert code == 0, err
+    assert [a["name"] for a in json.loads(out)["actions"]][:2] == ["CREATE", "UPDATE"]
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=IDS)
@@ -163,7 +192,12 @@ def test_a_misspelt_command_name_gets_a_suggestion(run, path):
 
 
 def _args(key: tuple[str, ...], file: Path, spec: Path) -> list[str]:
-    return [str(spec) if a == "@@SPEC" else str(file) if a == "@" else a for a in FILE_ARGS[key]]
+    """The arguments that give ``file`` to the command (``@@SPEC``: a valid image spec;
+    ``@@JSON``: a JSON file beside it, ``{}``)."""
+    other = spec.with_name("other.json")
+    other.write_text("{}\n")
+    named = {"@": str(file), "@@SPEC": str(spec), "@@JSON": str(other)}
+    return [named.get(a, a) for a in FILE_ARGS[key]]
 
 
 def _command(key: tuple[str, ...]) -> tuple[str, ...]:
@@ -189,6 +223,165 @@ def test_a_missing_file_is_a_usage_error_naming_it(run, tmp_path, spec, key):
 
 YAML_FILES = [key for key in READ_FILES if key not in NOT_YAML]
 
+#: Files checked as paths and handed on, whose content onespec never reads (on the local remote).
+PATH_ONLY = {("image", "validate", "identity"), ("image", "validate", "known_hosts")}
+
+#: Files that cannot come on standard input, and why.
+NO_STDIN = {
+    ("image", "validate", "identity"): "an SSH key, handed to paramiko by its path",
+    ("image", "validate", "known_hosts"): "handed to paramiko by its path",
+    ("serve", "policy_file"): "oslo.policy reads it again by its path when it changes",
+    ("audit", "sources"): "source trees, walked, and each read is located by its file",
+}
+STDIN_FILES = [key for key in READ_FILES if key not in NO_STDIN]
+
+#: What a command that reads each kind of file cannot read (content, where it is named).
+BAD_CONTENT = {"yaml": ("a: 1\nb: [unclosed\n", ":3: not valid YAML: "), "json": ("{\n", "")}
+
+
+def _kind(key: tuple[str, ...]) -> str:
+    return "json" if key in NOT_YAML else "yaml"
+
+
+def _json_document(out: str) -> dict:
+    """The one JSON document ``out`` must be (json.loads refuses two, or trailing text)."""
+    document = json.loads(out)
+    assert isinstance(document, dict), out
+    return document
+
+
+@pytest.mark.parametrize("key", STDIN_FILES, ids=[" ".join(k) for k in STDIN_FILES])
+def test_every_file_argument_reads_standard_input_as_dash(run, tmp_path, spec, key):
+    content, located = BAD_CONTENT[_kind(key)]
+    code, out, err = run(*_command(key), *_args(key, Path("-"), spec), stdin=content)
+    assert code == 1, (out, err)
+    assert f"<stdin>{located}" in out + err or f"-{located}" in out + err, (out, err)
+    assert_clean(err)
+
+
+#: Standard input twice, where a command takes several files.
+TWICE = {
+    ("template-capabilities", "choices"): ["-", "-"],
+    ("template-capabilities", "find"): ["-c", "a=b", "-", "-"],
+    ("template-capabilities", "summary"): ["-", "-"],
+    ("template-capabilities", "resolve"): ["-e", "-", "-e", "-"],
+    ("component", "validate"): ["-", "-"],
+    ("validate", "flavor"): ["-", "--image", "-"],
+    ("validate", "fleet"): ["--flavors", "-", "--images", "-"],
+}
+
+
+def test_twice_covers_every_command_that_takes_several_files():
+    several = set()
+    for key in STDIN_FILES:
+        command = COMMANDS[_command(key)]
+        files = [p for p in command.params if (*_command(key), p.name) in STDIN_FILES]
+        if len(files) > 1 or any(p.nargs == -1 or getattr(p, "multiple", False) for p in files):
+            several.add(_command(key))
+    assert several == set(TWICE)
+
+
+@pytest.mark.parametrize("path", TWICE, ids=[" ".join(p) for p in TWICE])
+def test_standard_input_is_read_once(run, path):
+    code, out, err = run(*path, *TWICE[path], stdin="a: 1\n")
+    assert code == 2, (out, err)
+    assert "Error: '-' (standard input) can be given once" in err
+    assert_clean(err)
+
+
+#: Arguments that take source trees as well as files: a directory is what they are for, and
+#: an empty Python file is valid Python.
+TREES = {("audit", "sources")}
+FILES_ONLY = [key for key in READ_FILES if key not in TREES]
+
+
+@pytest.mark.parametrize("key", FILES_ONLY, ids=[" ".join(k) for k in FILES_ONLY])
+def test_a_directory_where_a_file_is_expected_is_a_usage_error(run, tmp_path, spec, key):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    code, out, err = run(*_command(key), *_args(key, folder, spec))
+    assert code == 2, (out, err)
+    assert "folder" in err and "director" in err, err
+    assert_clean(err)
+
+
+@pytest.mark.parametrize(
+    "content", ["", "\n  \n", "# only a comment\n"], ids=["no bytes", "blank", "comment"]
+)
+@pytest.mark.parametrize("key", FILES_ONLY, ids=[" ".join(k) for k in FILES_ONLY])
+def test_an_empty_file_is_invalid_input(run, tmp_path, spec, key, content):
+    empty = tmp_path / "empty.yaml"
+    empty.write_text(content)
+    code, out, err = run(*_command(key), *_args(key, empty, spec))
+    assert code == 1, (out, err)
+    assert f"Error: {empty}: is empty" in err, err
+    assert_clean(err)
+
+
+@pytest.mark.parametrize("key", STDIN_FILES, ids=[" ".join(k) for k in STDIN_FILES])
+def test_empty_standard_input_is_invalid_input(run, tmp_path, spec, key):
+    code, out, err = run(*_command(key), *_args(key, Path("-"), spec), stdin="")
+    assert code == 1, (out, err)
+    assert "<stdin>: is empty" in out + err or "-: is empty" in out + err, (out, err)
+
+
+#: Documents that are YAML but not what the command reads (serve would start on them: a
+#: policy file of null is no rules, as oslo.policy reads it).
+ODD_FILES = [key for key in YAML_FILES if key != ("serve", "policy_file")]
+
+
+@pytest.mark.parametrize("key", ODD_FILES, ids=[" ".join(k) for k in ODD_FILES])
+@pytest.mark.parametrize("value", ["~\n", "42\n", "[1, 2]\n", "text\n"])
+def test_messages_name_no_python_type(run, tmp_path, spec, key, value):
+    odd = tmp_path / "odd.yaml"
+    odd.write_text(value)
+    code, out, err = run(*_command(key), *_args(key, odd, spec))
+    assert code in (0, 1), (out, err)
+    python = re.findall(r"\b(?:NoneType|dict|int|str|float|bool|tuple)\b|<class", out + err)
+    assert python == [], (out, err)
+
+
+def _missing(tmp: Path) -> Path:
+    return tmp / "missing.yaml"
+
+
+def _directory(tmp: Path) -> Path:
+    (tmp / "folder").mkdir()
+    return tmp / "folder"
+
+
+def _written(name: str, content: str) -> Callable[[Path], Path]:
+    def write(tmp: Path) -> Path:
+        (tmp / name).write_text(content)
+        return tmp / name
+
+    return write
+
+
+CASES = {
+    "missing": _missing,
+    "directory": _directory,
+    "empty": _written("empty.yaml", ""),
+    "bad content": _written("bad.yaml", "a: 1\nb: [unclosed\n"),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("key", READ_FILES, ids=[" ".join(k) for k in READ_FILES])
+def test_json_asked_is_one_json_document_on_bad_input(run, tmp_path, spec, key, case):
+    if case == "bad content" and key in PATH_ONLY:
+        return
+    path = CASES[case](tmp_path)
+    code, out, err = run(*_command(key), *_args(key, path, spec), "-f", "json")
+    assert code in (1, 2), (out, err)
+    document = _json_document(out)
+    if "exit_code" in document:  # the command could not report: the error, as a finding
+        assert document["valid"] is False and document["exit_code"] == code
+        assert {"code", "severity", "message", "file", "line", "path"} <= set(
+            document["problems"][0]
+        )
+    assert "Error: " in err or document, err
+
 
 @pytest.mark.parametrize("key", YAML_FILES, ids=[" ".join(k) for k in YAML_FILES])
 def test_bad_yaml_is_invalid_input_with_one_located_message(run, tmp_path, spec, key):
@@ -207,12 +400,9 @@ def test_bad_yaml_is_invalid_input_with_one_located_message(run, tmp_path, spec,
 def test_bad_yaml_in_json_is_one_json_document(run, tmp_path, spec, key):
     bad = tmp_path / "bad.yaml"
     bad.write_text("a: 1\nb: [unclosed\n")
-    if "--format" not in {o for p in COMMANDS[_command(key)].params for o in p.opts}:
-        pytest.fail("every command has --format")
     code, out, err = run(*_command(key), *_args(key, bad, spec), "--format", "json")
     assert code == 1, (out, err)
-    if out:
-        json.loads(out)  # a report, if any, is one JSON document
+    _json_document(out)
     assert "Usage:" not in err
 
 

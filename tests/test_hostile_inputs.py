@@ -76,8 +76,8 @@ FED: dict[tuple[str, ...], Feed] = {
         ("-r", "-c", "resource_type=X", "@"), place="dir", skips_others=True
     ),
     ("template-capabilities", "resolve", "environments"): Feed(("-e", "@", "--output-dir", "@OUT")),
-    ("template-capabilities", "summary", "files"): Feed(("-f", "@")),
-    ("template-capabilities", "summary", "directories"): Feed(
+    ("template-capabilities", "summary", "paths"): Feed(("@",)),
+    ("template-capabilities", "summary", "paths", "walked"): Feed(
         ("-r", "@"), place="dir", skips_others=True
     ),
     # The hook answers heat-config in JSON, and calls standard input "the input".
@@ -123,6 +123,23 @@ FED: dict[tuple[str, ...], Feed] = {
     ("validate", "fleet", "images_file", "stdin"): Feed(
         ("--flavors", "@FLAVORS", "--images", "-"), "json", "stdin"
     ),
+    # Every file argument reads standard input as '-' (cli_grammar.InputFile).
+    ("audit", "idioms_file", "stdin"): Feed(("@EMPTY", "--idioms", "-"), place="stdin"),
+    ("template-capabilities", "choices", "paths", "stdin"): Feed(("-",), place="stdin"),
+    ("template-capabilities", "find", "paths", "stdin"): Feed(
+        ("-c", "resource_type=X", "-"), place="stdin"
+    ),
+    ("template-capabilities", "summary", "paths", "stdin"): Feed(("-",), place="stdin"),
+    ("template-capabilities", "resolve", "environments", "stdin"): Feed(
+        ("-e", "-", "--output-dir", "@OUT"), place="stdin"
+    ),
+    ("component", "metadata", "template_path", "stdin"): Feed(
+        ("--resource", "c", "--action", "CREATE", "-"), place="stdin"
+    ),
+    ("component", "validate", "templates", "stdin"): Feed(("-",), place="stdin"),
+    ("image", "check", "spec", "stdin"): Feed(("-",), place="stdin"),
+    ("image", "script", "spec", "stdin"): Feed(("-", "--distro", "ubuntu"), place="stdin"),
+    ("image", "validate", "spec", "stdin"): Feed(("-", "--remote", "local"), place="stdin"),
     ("validate", "extra-specs", "file_"): Feed(("--file", "@"), also_located_by="Extra spec '"),
     ("validate", "extra-specs", "file_", "stdin"): Feed(
         ("--file", "-"), place="stdin", also_located_by="Extra spec '"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import json
 import logging
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,14 +22,18 @@ import yaml
 from onespec.validators_runtime import inputs, yaml_limits
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
+    InputFile,
     Invalid,
     InvalidInput,
     SuggestingChoice,
     SuggestingGroup,
     UnusableInput,
+    echo_json,
     input_error,
+    with_content,
     yaml_message,
 )
+from onespec.validators_runtime.problems import shown
 
 
 class LazyGroup(SuggestingGroup):
@@ -129,9 +134,8 @@ def _specs_of(flavor: Mapping[Any, Any], name: str, where: str) -> tuple[str | N
     for key in _SPEC_KEYS:
         if key in flavor:
             return label, flavor[key]
-    raise click.BadParameter(
-        f"{name}: {where} is a flavor without extra specs (none of {', '.join(_SPEC_KEYS)})",
-        param_hint="--file",
+    raise InvalidInput(
+        f"{name}: {where} is a flavor without extra specs (none of {', '.join(_SPEC_KEYS)})"
     )
 
 
@@ -170,7 +174,7 @@ def _load_file(path: str) -> list[tuple[str | None, dict[Any, Any]]]:
     """Read the extra specs of one or more flavors from a YAML or JSON file (``-``: stdin)."""
     name = inputs.STDIN_NAME if path == "-" else path
     try:
-        text = inputs.read_text(path, limit=MAX_SPECS_FILE_SIZE)
+        text = with_content(inputs.read_text(path, limit=MAX_SPECS_FILE_SIZE), path)
     except inputs.InputError as exc:
         raise input_error(exc) from None
     try:
@@ -188,20 +192,33 @@ def _load_file(path: str) -> list[tuple[str | None, dict[Any, Any]]]:
     except ValueError as exc:
         raise InvalidInput(f"{name}: not valid JSON: {exc}") from None
     except RecursionError:
-        raise click.BadParameter(
-            f"{name} is nested too deeply to be extra specs (a mapping of keys to values)",
-            param_hint="--file",
+        raise UnusableInput(
+            f"{name}: is nested too deeply to be extra specs (a mapping of keys to values)"
         ) from None
     sets = []
     for label, specs in _flavor_sets(data, name):
         if not isinstance(specs, Mapping):
-            raise click.BadParameter(
-                f"{name} must hold a mapping of extra-spec keys to values, a flavor or a list of "
-                f"flavors, not {type(specs).__name__}",
-                param_hint="--file",
+            raise InvalidInput(
+                f"{name}: holds {_what(specs)}; expected a mapping of extra-spec keys to "
+                "values, a flavor or a list of flavors"
             )
         sets.append((label, dict(specs)))
     return sets
+
+
+def _what(data: Any) -> str:
+    """What a document holds, in the words of YAML and JSON (never a Python type's name)."""
+    if data is None:
+        return "nothing (null)"
+    if isinstance(data, list):
+        return "a list"
+    if isinstance(data, str):
+        return f"the text {shown(data)}"
+    if isinstance(data, bool):
+        return f"the boolean {str(data).lower()}"
+    if isinstance(data, int | float):
+        return f"the number {shown(data)}"
+    return "a scalar"
 
 
 def _parse_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -209,6 +226,12 @@ def _parse_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
     for pair in pairs:
         key, equals, value = pair.partition("=")
         if not equals:
+            if pair == "-" or os.path.isfile(pair):
+                # Positional arguments are pairs only: a file is read with --file, so that a
+                # key without '=' is never silently taken for a file that happens to exist.
+                raise click.UsageError(
+                    f"{pair!r} is a file, not KEY=VALUE: read it with '--file {pair}'"
+                )
             raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="KEY=VALUE")
         specs[key] = value
     return specs
@@ -220,12 +243,14 @@ def _parse_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
     type=SuggestingChoice(["strict", "permissive", "off"]),
     default="strict",
     show_default=True,
-    help="strict: unknown keys are errors; permissive: unknown keys are warnings; off: no checks.",
+    help="strict: unknown keys are errors; permissive: unknown keys are warnings; off: no "
+    "definition is consulted, but what Nova cannot store is still an error (a key that is empty "
+    "or longer than 255 characters, a value that is not a string).",
 )
 @click.option(
     "--file",
     "file_",
-    type=click.Path(dir_okay=False, allow_dash=True),
+    type=InputFile(),
     metavar="FILE",
     help="A YAML or JSON file of extra specs ('-' reads standard input).",
 )
@@ -246,7 +271,7 @@ def validate_extra_specs(
     from onespec.validators_runtime import extra_specs as runtime
 
     if file_ is None and not pairs:
-        raise click.UsageError("give KEY=VALUE pairs, --file FILE, or both")
+        raise click.UsageError("give KEY=VALUE pairs, '--file FILE', or both")
     flavors = _load_file(file_) if file_ is not None else [(None, {})]
     if pairs and len(flavors) > 1:
         raise click.UsageError("KEY=VALUE pairs apply to one flavor; the file holds several")
@@ -276,7 +301,7 @@ def validate_extra_specs(
                 }
                 for label, specs, ok, findings in results
             ]
-        click.echo(json.dumps(report, indent=2))
+        echo_json(report)
     else:
         for label, _, _, findings in results:
             prefix = f"flavor {label}: " if label is not None else ""

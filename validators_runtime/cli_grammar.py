@@ -2,24 +2,29 @@
 
 Exit codes
     0: done, the input is valid (warnings allowed).
-    1: the input was read and is invalid -- a finding, drift, a file that is not valid YAML.
+    1: the input was read and is invalid -- a finding, drift, a file that is not valid YAML,
+    not UTF-8, or empty (:func:`empty_input`).
     2: the command cannot run as asked -- a usage error, an unknown option or name, a file that
-    does not exist or cannot be read, a configuration that cannot be used.
+    does not exist or cannot be read, a directory where a file is expected, a configuration
+    that cannot be used.
 
 Files
-    Every file a command reads, and standard input (``-``), is read through
-    :mod:`onespec.validators_runtime.inputs`, which checks what the path names before reading:
-    anything but a regular file (a directory, a named pipe, a device such as ``/dev/zero``, a
-    socket), a file the user may not read, a file over the command's size limit, and standard
-    input past that limit, are refused with ``Error: FILE: what it is`` and exit 2, at once,
-    without reading the file (:func:`input_error`). Walkers (``audit``, ``capabilities -r``)
-    report such a file among their results and go on. Heat's own readers keep Heat's answer
-    for a template over ``max_template_size`` (a finding, exit 1).
+    Every file argument is an :class:`InputFile`: a regular file, or ``-`` for standard input
+    (once per command, :class:`GrammarCommand`). Every file a command reads, and standard
+    input, is read through :mod:`onespec.validators_runtime.inputs`, which checks what the path
+    names before reading: anything but a regular file (a directory, a named pipe, a device
+    such as ``/dev/zero``, a socket), a file the user may not read, a file over the command's
+    size limit, and standard input past that limit, are refused with ``Error: FILE: what it
+    is`` and exit 2, at once, without reading the file (:func:`input_error`). Walkers
+    (``audit``, ``template-capabilities -r``) report such a file among their results and go
+    on. Heat's own readers keep Heat's answer for a template over ``max_template_size`` (a
+    finding, exit 1).
 
 Messages
     A diagnostic goes to standard error as one line, ``Error: ...`` or ``Warning: ...`` (click
     writes its usage errors the same way). A report -- what a command was asked for -- goes to
-    standard output, as text or, with ``--format json``, as one JSON document; lines of a text
+    standard output, as text or, with ``-f json``, as one JSON document -- also when the
+    command fails (:func:`error_document`); lines of a text
     report may name a finding's severity (``error: [code] ...``), which is content, not a
     diagnostic.
 
@@ -33,23 +38,35 @@ Names
 
 Progress
     Long work reports progress on standard error, and only when standard error is a terminal
-    (:func:`progress`), so that logs and pipes get the result alone.
+    and the output is not JSON (:class:`Counter`, :func:`progress`), so that logs, pipes and
+    programs get the result alone.
 
 The standard library and click only: the runtime commands import this at start-up.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import sys
-from collections.abc import Callable
-from typing import Any
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
 
 import click
 
-from onespec.validators_runtime.inputs import InputError, regular_file
+from onespec.validators_runtime.inputs import (
+    STDIN_NAME,
+    InputError,
+    blank,
+    read_bytes,
+    regular_file,
+)
 
 #: "Did you mean" is one fact with one folding, for the command line as for every finding.
-from onespec.validators_runtime.problems import closest, did_you_mean
+from onespec.validators_runtime.problems import Location, Problem, closest, did_you_mean
+
+T = TypeVar("T")
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -70,20 +87,25 @@ class SuggestingChoice(click.Choice):
 
 
 def format_option(
-    default: str = "text", help_text: str = "Text for people, JSON for machines."
+    default: str = "text",
+    help_text: str = "Text for people, JSON for machines.",
+    choices: tuple[str, ...] = ("text", "json"),
 ) -> Callable[[Any], Any]:
-    """``--format text|json``; JSON by default only where a program has always read the output."""
+    """``-f/--format text|json`` (and more ``choices`` where a command offers them), as the
+    ``openstack`` client and cliff spell it; JSON by default only where a program reads the
+    output (the heat-config hook)."""
     return click.option(
+        "-f",
         "--format",
         "output_format",
-        type=SuggestingChoice(["text", "json"]),
+        type=SuggestingChoice(list(choices)),
         default=default,
         show_default=True,
         help=help_text,
     )
 
 
-#: ``--format text|json``, on every command that reports.
+#: ``-f/--format text|json``, on every command that reports.
 FORMAT_OPTION = format_option()
 
 
@@ -94,43 +116,183 @@ class Invalid(click.exceptions.Exit):
         super().__init__(EXIT_INVALID)
 
 
-class InvalidInput(click.ClickException):
+class _Located(click.ClickException):
+    """An ``Error:`` line that can also say where, as :class:`Problem` s, for ``-f json``."""
+
+    def __init__(self, message: str, problems: Sequence[Problem] = ()) -> None:
+        super().__init__(message)
+        self.problems = tuple(problems)
+
+
+class InvalidInput(_Located):
     """Exit 1 with an ``Error:`` line: the input was read and is invalid (bad YAML, say)."""
 
     exit_code = EXIT_INVALID
 
 
-class UnusableInput(click.ClickException):
+class UnusableInput(_Located):
     """Exit 2 with an ``Error:`` line: the input cannot be used at all, like a usage error."""
 
     exit_code = EXIT_USAGE
 
 
+#: Files up to this size are looked into when the command line is read, to refuse an empty one.
+_BLANK_PROBE = 64 * 1024
+
+
 class InputFile(click.Path):
-    """A file argument that must name a regular file (or ``-``, where ``allow_dash``), checked
-    when the command line is read: for a file handed to another program (an SSH key), which
-    would block on a named pipe as any reader does. Files onespec reads itself are checked again,
-    with their size, where they are read (:mod:`.inputs`)."""
+    """A file argument: a regular file, or ``-`` for standard input (``allow_dash=False`` for a
+    file handed to another program, such as an SSH key). Checked when the command line is
+    read: a path that does not exist or names anything but a regular file is a usage error
+    (exit 2); a file that holds nothing (:func:`.inputs.blank`) is invalid input (exit 1).
+    ``dir_okay=True`` for the paths of a scan, which may be directories. Files onespec reads
+    itself are checked again, with their size, where they are read (:mod:`.inputs`)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("exists", True)
         kwargs.setdefault("dir_okay", False)
+        kwargs.setdefault("allow_dash", True)
         super().__init__(**kwargs)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        converted = super().convert(value, param, ctx)
-        if converted != "-":
-            try:
-                regular_file(converted)
-            except InputError as problem:
-                self.fail(str(problem), param, ctx)
+        # Whether the path exists, and what it is, is the reader's question, in its words:
+        # click's own checks are not run.
+        text = os.fsdecode(value) if isinstance(value, bytes) else os.fspath(value)
+        converted = self.coerce_path_result(text)
+        if (self.allow_dash and text == "-") or (self.dir_okay and os.path.isdir(text)):
+            return converted
+        try:
+            status = regular_file(text)
+            if status.st_size <= _BLANK_PROBE and blank(read_bytes(text, limit=_BLANK_PROBE)):
+                raise empty_input(text)
+        except InputError as problem:
+            self.fail(str(problem), param, ctx)
         return converted
 
 
 def input_error(problem: InputError) -> click.ClickException:
     """The command-line error for an input the reader refused (:mod:`.inputs`): exit 2, the
-    file cannot be read as the command needs it."""
-    return UnusableInput(str(problem))
+    file cannot be read as the command needs it; exit 1 when it was read and is not what the
+    command reads (not UTF-8, empty)."""
+    located = [Problem(problem.code, problem.reason, location=problem.location)]
+    if problem.code in INVALID_CONTENT:
+        return InvalidInput(str(problem), located)
+    return UnusableInput(str(problem), located)
+
+
+#: The reader's refusals of what a file holds (exit 1); the others refuse the path (exit 2).
+INVALID_CONTENT = frozenset({"encoding", "empty"})
+
+
+def empty_input(file: str) -> InvalidInput:
+    """Exit 1: ``file`` was read and holds nothing -- no bytes, only white space or comments.
+
+    One answer in every command: an empty file is never taken for an empty set of whatever
+    the command reads (it is far more often the wrong file, or one truncated on the way).
+    """
+    name = STDIN_NAME if file == "-" else file
+    problem = Problem("empty", "is empty: it holds nothing to read", location=Location(file=name))
+    return InvalidInput(str(problem), [problem])
+
+
+def with_content(text: str, file: str) -> str:
+    """``text`` read from ``file``, or exit 1 when it holds nothing (:func:`empty_input`):
+    for standard input, which cannot be looked into when the command line is read."""
+    if blank(text.encode("utf-8", "surrogatepass")):
+        raise empty_input(file)
+    return text
+
+
+# --- -f json: one JSON document on standard output, whatever happens -----------------------
+
+_JSON_PRINTED = "onespec.json_printed"
+
+
+def echo_json(document: Any) -> None:
+    """Print the report as one JSON document (``document`` already serialised, or data), and
+    note that it was printed, so an error after it adds no second document."""
+    click.echo(document if isinstance(document, str) else json.dumps(document, indent=2))
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.meta[_JSON_PRINTED] = True
+
+
+def error_document(error: click.ClickException) -> dict[str, Any]:
+    """The JSON document of a command that could not report: ``valid`` false, the exit code
+    and the problems, in the one shape of a finding (:meth:`Problem.to_dict`)."""
+    problems = getattr(error, "problems", ())
+    if not problems:
+        code = "usage" if error.exit_code == EXIT_USAGE else "invalid-input"
+        problems = (Problem(code, error.format_message()),)
+    return {
+        "valid": False,
+        "exit_code": error.exit_code,
+        "problems": [problem.to_dict() for problem in problems],
+    }
+
+
+def _asks_for_json(arguments: Sequence[str]) -> bool:
+    """Whether a command line that click could not read asked for ``-f json``."""
+    for index, word in enumerate(arguments):
+        if word == "--":
+            return False
+        following = arguments[index + 1] if index + 1 < len(arguments) else None
+        if word in ("-f", "--format") and following == "json":
+            return True
+        if word in ("--format=json", "-fjson"):
+            return True
+    return False
+
+
+def _stdin_once(context: click.Context) -> None:
+    """Standard input can be read once: ``-`` may be given to one file argument, once."""
+    given = 0
+    for parameter in context.command.params:
+        if not isinstance(parameter.type, click.Path):
+            continue
+        value = context.params.get(parameter.name or "")
+        values = value if isinstance(value, tuple | list) else (value,)
+        given += sum(1 for item in values if item is not None and str(item) == "-")
+    if given > 1:
+        raise click.UsageError("'-' (standard input) can be given once: it can be read once")
+
+
+class GrammarCommand(click.Command):
+    """A command that keeps the grammar's promises about its arguments and its output:
+
+    - with ``-f json``, standard output carries one JSON document even when the command
+      fails -- the report, or :func:`error_document` (the ``Error:`` line still goes to
+      standard error, and the exit code is unchanged);
+    - standard input (``-``) is given to one file argument at most.
+    """
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        given = list(args)  # the parser consumes the list it reads
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.ClickException as exc:
+            self.answer_unread(exc, given)
+            raise
+
+    def answer_unread(self, error: click.ClickException, arguments: Sequence[str]) -> None:
+        """What goes to standard output when the command line cannot be read: with ``-f
+        json``, :func:`error_document`."""
+        if _asks_for_json(arguments):
+            click.echo(json.dumps(error_document(error), indent=2))
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            _stdin_once(ctx)
+            return super().invoke(ctx)
+        except click.ClickException as exc:
+            if ctx.params.get("output_format") == "json" and not ctx.meta.get(_JSON_PRINTED):
+                click.echo(json.dumps(error_document(exc), indent=2))
+            raise
 
 
 def error(message: str) -> None:
@@ -159,6 +321,66 @@ def progress(message: str, *, nl: bool = True, force: bool | None = None) -> Non
         click.echo(message, err=True, nl=nl)
 
 
+#: How often a progress line is redrawn, in seconds: often enough to show life, rarely enough
+#: to cost nothing next to the work.
+_REDRAW = 0.1
+
+
+class Counter:
+    """Progress of long work as one line on standard error, redrawn in place: ``LABEL: N of
+    TOTAL NOUN`` (or ``N NOUN`` when the total is unknown), ended with the time taken.
+
+    Shown only when wanted (:func:`progress_wanted`: standard error is a terminal) and never
+    with ``-f json`` -- pass ``output_format`` -- so pipes, logs and programs get the result
+    alone. Use :meth:`wrap` around the items as the work consumes them, or call :meth:`tick`.
+    """
+
+    def __init__(
+        self,
+        label: str,
+        noun: str,
+        *,
+        total: int | None = None,
+        output_format: str = "text",
+        stream: Any = None,
+    ) -> None:
+        self.label = label
+        self.noun = noun
+        self.total = total
+        self.stream = sys.stderr if stream is None else stream
+        self.shown = output_format != "json" and progress_wanted(self.stream)
+        self.count = 0
+        self._started = time.monotonic()
+        self._drawn = 0.0
+
+    def _draw(self, end: str = "") -> None:
+        of = f" of {self.total:,}" if self.total is not None else ""
+        click.echo(
+            f"\r{self.label}: {self.count:,}{of} {self.noun}{end}", file=self.stream, nl=False
+        )
+
+    def tick(self, *_: Any) -> None:
+        """One more item done; redraws the line at most every :data:`_REDRAW` seconds."""
+        self.count += 1
+        now = time.monotonic()
+        if self.shown and now - self._drawn >= _REDRAW:
+            self._drawn = now
+            self._draw()
+
+    def wrap(self, items: Iterable[T]) -> Iterator[T]:
+        """``items``, ticking as each is taken."""
+        for item in items:
+            yield item
+            self.tick()
+
+    def __enter__(self) -> Counter:
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        if self.shown and self.count:
+            self._draw(f" in {time.monotonic() - self._started:.1f} s\n")
+
+
 def yaml_problem(exc: BaseException) -> tuple[int | None, str]:
     """(line, problem) of a PyYAML error: the 1-based line and the problem in one sentence,
     without PyYAML's quoted snippets, carets or ``"<unicode string>"`` stream names."""
@@ -177,7 +399,11 @@ def yaml_message(exc: BaseException, file: str) -> str:
 
 
 class SuggestingGroup(click.Group):
-    """A group that answers an unknown subcommand with the closest known one."""
+    """A group that answers an unknown subcommand with the closest known one; its commands
+    are :class:`GrammarCommand` s and its groups are suggesting groups too."""
+
+    command_class = GrammarCommand
+    group_class = type
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
@@ -194,6 +420,9 @@ __all__ = [
     "EXIT_OK",
     "EXIT_USAGE",
     "FORMAT_OPTION",
+    "INVALID_CONTENT",
+    "Counter",
+    "GrammarCommand",
     "InputFile",
     "Invalid",
     "InvalidInput",
@@ -202,12 +431,16 @@ __all__ = [
     "UnusableInput",
     "closest",
     "did_you_mean",
+    "echo_json",
+    "empty_input",
     "error",
+    "error_document",
     "format_option",
     "input_error",
     "progress",
     "progress_wanted",
     "warning",
+    "with_content",
     "yaml_message",
     "yaml_problem",
 ]

@@ -20,10 +20,15 @@ import click
 from onespec.validators_runtime import inputs
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
+    Counter,
+    GrammarCommand,
+    InputFile,
     Invalid,
     InvalidInput,
     SuggestingChoice,
+    echo_json,
     input_error,
+    with_content,
 )
 from onespec.validators_runtime.problems import shown
 
@@ -45,7 +50,7 @@ def _read_json(path: str, what: str, limit: int = MAX_BYTES) -> Any:
     """The JSON document of ``path`` (``-``: standard input), read through the one bounded
     reader: a regular file of at most ``limit`` bytes (exit 2 otherwise), valid JSON (exit 1)."""
     try:
-        text = inputs.read_text(path, limit=limit)
+        text = with_content(inputs.read_text(path, limit=limit), path)
     except inputs.InputError as exc:
         raise input_error(exc) from None
     try:
@@ -60,7 +65,7 @@ def _report(findings: list[Any], output_format: str, checked: str) -> None:
     errors = [f for f in findings if f.severity == "error"]
     if output_format == "json":
         report = {"valid": not errors, "findings": [f.to_dict() for f in findings]}
-        click.echo(json.dumps(report, indent=2))
+        echo_json(report)
     else:
         for finding in findings:
             where = f" ({finding.nova_exception}, {finding.phase})" if finding.phase else ""
@@ -75,15 +80,13 @@ def _report(findings: list[Any], output_format: str, checked: str) -> None:
         raise Invalid()
 
 
-@click.command("flavor")
-@click.argument(
-    "flavor_file", metavar="FLAVOR_FILE", type=click.Path(dir_okay=False, allow_dash=True)
-)
+@click.command("flavor", cls=GrammarCommand)
+@click.argument("flavor_file", metavar="FLAVOR_FILE", type=InputFile())
 @click.option(
     "--image",
     "image_file",
     metavar="IMAGE_FILE",
-    type=click.Path(dir_okay=False, allow_dash=True),
+    type=InputFile(),
     help="The image to boot it with: `openstack image show -f json`, or Glance's v2 JSON.",
 )
 @MODE_OPTION
@@ -116,10 +119,8 @@ def validate_flavor_command(
     _report(findings, output_format, checked)
 
 
-@click.command("image-properties")
-@click.argument(
-    "image_file", metavar="IMAGE_FILE", type=click.Path(dir_okay=False, allow_dash=True)
-)
+@click.command("image-properties", cls=GrammarCommand)
+@click.argument("image_file", metavar="IMAGE_FILE", type=InputFile())
 @FORMAT_OPTION
 def validate_image_properties_command(image_file: str, output_format: str) -> None:
     """Check an image's properties on their own: values Nova cannot read are errors, names
@@ -150,16 +151,16 @@ def _items(data: Any, plural: str, name: str) -> list[Any]:
         return data
     if isinstance(data, dict):
         return [data]
-    raise InvalidInput(f"{name} must hold a list of {plural}, not {type(data).__name__}")
+    raise InvalidInput(f"{name}: holds the value {shown(data)}; expected a list of {plural}")
 
 
-@click.command("fleet")
+@click.command("fleet", cls=GrammarCommand)
 @click.option(
     "--flavors",
     "flavors_file",
     required=True,
     metavar="FILE",
-    type=click.Path(dir_okay=False, allow_dash=True),
+    type=InputFile(),
     help='`openstack flavor list --long -f json` (or Nova\'s {"flavors": [...]}).',
 )
 @click.option(
@@ -167,7 +168,7 @@ def _items(data: Any, plural: str, name: str) -> list[Any]:
     "images_file",
     required=True,
     metavar="FILE",
-    type=click.Path(dir_okay=False, allow_dash=True),
+    type=InputFile(),
     help='`openstack image list --long -f json` (or Glance\'s {"images": [...]}).',
 )
 @MODE_OPTION
@@ -202,9 +203,11 @@ def validate_fleet_command(
     except InputError as exc:
         raise InvalidInput(str(exc)) from None
     del flavors_data, images_data, read
-    report = check_fleet(flavors, images, mode)
+    counter = Counter("checking", "flavors", total=len(flavors), output_format=output_format)
+    with counter:
+        report = check_fleet(counter.wrap(flavors), images, mode)
     if output_format == "json":
-        click.echo(json.dumps(report.to_dict(), indent=2))
+        echo_json(report.to_dict())
     else:
         for name, finding in report.alone:
             click.echo(f"flavor {name}: error: [{finding.code}] {finding.message}")

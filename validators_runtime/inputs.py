@@ -174,6 +174,12 @@ def read_bytes(path: str | os.PathLike[str], *, limit: int, stdin: BinaryIO | No
         os.close(handle)
 
 
+def blank(data: bytes) -> bool:
+    """Whether ``data`` holds nothing: no bytes, or only white space and ``#`` comment lines
+    (what YAML reads as no document at all)."""
+    return all(not line.strip() or line.lstrip().startswith(b"#") for line in data.splitlines())
+
+
 def decoded(data: bytes, name: str) -> str:
     """``data`` as UTF-8 text, or an :class:`InputError` naming the line of the first bad
     byte."""
@@ -198,6 +204,7 @@ def read_text(path: str | os.PathLike[str], *, limit: int, stdin: BinaryIO | Non
 __all__ = [
     "STDIN_NAME",
     "InputError",
+    "blank",
     "decoded",
     "kind_of",
     "not_a_file",

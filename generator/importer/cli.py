@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from onespec.generator.importer.metadefs import (
 )
 from onespec.generator.importer.nova import read_tree
 from onespec.generator.importer.package import PackageNameError, render_package
-from onespec.validators_runtime.cli_grammar import SuggestingChoice
+from onespec.validators_runtime.cli_grammar import SuggestingGroup, echo_json, format_option
 
 
 def printable(text: str) -> str:
@@ -41,17 +40,10 @@ _OUTPUT = click.option(
     type=click.Path(file_okay=False, path_type=Path),
     help="The directory to write the package into; it must be empty or not exist.",
 )
-_FORMAT = click.option(
-    "--format",
-    "output_format",
-    type=SuggestingChoice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="The report: text for people, JSON for machines.",
-)
+_FORMAT = format_option(help_text="The report: text for people, JSON for machines.")
 
 
-@click.group("import")
+@click.group("import", cls=SuggestingGroup)
 def import_() -> None:
     """Bootstrap an out-of-tree definitions package from another catalogue."""
 
@@ -131,7 +123,7 @@ def _write(
                 {"source": i.source, "what": i.what, "reason": i.reason} for i in not_carried
             ],
         }
-        click.echo(json.dumps(report, indent=2))
+        echo_json(report)
         return
     click.echo(
         f"Wrote {package} to {printable(str(output))}: {imported} definitions from "

@@ -16,7 +16,15 @@ from onespec.generator.review.compare import compare
 from onespec.generator.review.render import RENDERERS
 from onespec.generator.review.revisions import RevisionError
 from onespec.generator.review.revisions import load as load_side
-from onespec.validators_runtime.cli_grammar import InvalidInput, SuggestingChoice
+from onespec.validators_runtime import inputs
+from onespec.validators_runtime.cli_grammar import (
+    Counter,
+    GrammarCommand,
+    InputFile,
+    InvalidInput,
+    format_option,
+    input_error,
+)
 from onespec.validators_runtime.problems import Location
 
 
@@ -24,7 +32,7 @@ class _Usage(click.ClickException):
     exit_code = 2
 
 
-@click.command()
+@click.command(cls=GrammarCommand)
 @click.argument(
     "sources",
     metavar="SRC...",
@@ -41,8 +49,9 @@ class _Usage(click.ClickException):
 @click.option(
     "--idioms",
     "idioms_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A YAML file of more reader idioms and prefixes (see the guide).",
+    type=InputFile(path_type=Path),
+    help="A YAML file of more reader idioms and prefixes (see the guide); '-' reads standard "
+    "input.",
 )
 @click.option(
     "--exclude",
@@ -51,14 +60,7 @@ class _Usage(click.ClickException):
     show_default=True,
     help="Folder names to skip (repeat the option).",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=SuggestingChoice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Text for people, JSON for machines.",
-)
+@format_option()
 def audit(
     sources: tuple[Path, ...],
     catalogue: str,
@@ -79,9 +81,11 @@ def audit(
             table = idiom_table.load_file(idioms_file)
             idioms, prefixes = (*idioms, *table.idioms), (*prefixes, *table.prefixes)
             not_keys = (*not_keys, *table.not_keys)
-    except idiom_table.IdiomYAMLError as error:
+    except inputs.InputError as error:
+        raise input_error(error) from None
+    except (idiom_table.IdiomYAMLError, idiom_table.IdiomFileError) as error:
         raise InvalidInput(str(error)) from None
-    except (CatalogueError, idiom_table.IdiomFileError) as error:
+    except CatalogueError as error:
         raise _Usage(str(error)) from None
     # A Nova tree's validator modules define keys; they are never counted as reads, whichever
     # catalogue the audit compares against. Paths are reported from the folder holding nova/.
@@ -89,16 +93,17 @@ def audit(
     skip = list(chosen.defining_files)
     if nova_root is not None:
         skip += sorted((nova_root / nova_catalogue.VALIDATOR_PACKAGE).glob("*.py"))
-    files = reads.python_files(sources, exclude, skip)
-    anchor = nova_root or next((s for s in sources if s.is_dir()), None)
-    found = reads.scan(
-        files,
-        auditing.namespace_patterns(chosen.definitions),
-        idioms,
-        anchor,
-        auditing.bare_names(chosen.definitions),
-        not_keys,
-    )
+    with Counter("reading", "Python files", output_format=output_format) as counter:
+        files = counter.wrap(reads.python_files(sources, exclude, skip))
+        anchor = nova_root or next((s for s in sources if s.is_dir()), None)
+        found = reads.scan(
+            files,
+            auditing.namespace_patterns(chosen.definitions),
+            idioms,
+            anchor,
+            auditing.bare_names(chosen.definitions),
+            not_keys,
+        )
     findings = [
         *auditing.unparsable(found.unparsable),
         *auditing.audit(chosen.definitions, found, prefixes, chosen.origins),
@@ -136,16 +141,12 @@ def audit(
         raise click.exceptions.Exit(1)
 
 
-@click.command()
+@click.command(cls=GrammarCommand)
 @click.argument("old")
 @click.argument("new")
-@click.option(
-    "--format",
-    "output_format",
-    type=SuggestingChoice(["text", "json", "rst", "reno"]),
-    default="text",
-    show_default=True,
-    help="text, json, rst (a table) or reno (a release note's YAML).",
+@format_option(
+    help_text="text, json, rst (a table) or reno (a release note's YAML).",
+    choices=("text", "json", "rst", "reno"),
 )
 @click.option(
     "--repository",

@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from onespec.validators_runtime import inputs, yaml_limits
-from onespec.validators_runtime.cli_grammar import yaml_message
+from onespec.validators_runtime.cli_grammar import empty_input, yaml_message
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,9 @@ class IdiomYAMLError(Exception):
 
 
 class IdiomFileError(ValueError):
-    """An idioms file that cannot be used; the message names the file and the entry."""
+    """An idioms file that holds something else than idioms (invalid input); the message names
+    the file and the entry. A file that cannot be read raises the reader's
+    :class:`~onespec.validators_runtime.inputs.InputError`."""
 
 
 @dataclass(frozen=True)
@@ -114,10 +116,11 @@ MAX_IDIOMS_FILE_SIZE = 1 << 20
 
 def load_file(path: Path) -> IdiomTable:
     """A YAML file ``{idioms: [...], prefixes: [...], not_keys: [...]}``."""
-    try:
-        text = inputs.read_text(path, limit=MAX_IDIOMS_FILE_SIZE)
-    except inputs.InputError as error:
-        raise IdiomFileError(str(error)) from None
+    text = inputs.read_text(path, limit=MAX_IDIOMS_FILE_SIZE)
+    if str(path) == "-":  # named in messages as every reader names standard input
+        path = Path(inputs.STDIN_NAME)
+    if inputs.blank(text.encode("utf-8")):  # standard input; a named file was checked before
+        raise IdiomYAMLError(str(empty_input(str(path)).message))
     try:
         loader = yaml_limits.counting_loader(str(path))
         data = yaml.load(text, Loader=loader) or {}  # noqa: S506 - a counting safe loader

@@ -69,6 +69,7 @@ ErrorCode = Literal[
     "alias-limit",
     "too-deep",
     "no-version",
+    "empty",
 ]
 
 # A JSON text can only start with one of these (Python's json also reads NaN and Infinity).
@@ -536,9 +537,26 @@ def _loaded_yaml(
     return Loaded(path, data, "yaml", text, warnings, positions)
 
 
+def _read_stdin(max_size: int | None) -> str:
+    """Standard input (``-``) as :func:`read_text` reads a file: at most the bytes that
+    ``max_size`` characters can take, refused past them; empty input is refused too, since
+    a file cannot be looked into before it is read (see ``cli_grammar.with_content``)."""
+    name = inputs.STDIN_NAME
+    try:
+        raw = inputs.read_bytes("-", limit=4 * max_size + 4 if max_size is not None else 1 << 30)
+        text = inputs.decoded(raw, name)
+    except inputs.InputError as exc:
+        raise LoadError(exc.code, f"the input {exc.reason}", path=name, line=exc.line) from None
+    if inputs.blank(raw):
+        raise LoadError("empty", "is empty: it holds nothing to read", path=name)
+    return text
+
+
 def read_text(path: str | os.PathLike[str], *, max_size: int | None = MAX_TEMPLATE_SIZE) -> str:
     """The file's text (UTF-8), refusing at once a file too large for ``max_size`` characters."""
     name = os.fspath(path)
+    if name == "-":
+        return _read_stdin(max_size)
     try:
         status = inputs.regular_file(
             name
@@ -585,9 +603,11 @@ def load(
     alias_limit: int = MAX_ALIAS_EXPANSION,
     reword: bool = True,
 ) -> Loaded:
-    """Read and load the file at ``path`` as Heat would. Raises :class:`LoadError`."""
+    """Read and load the file at ``path`` (``-``: standard input) as Heat would. Raises
+    :class:`LoadError`."""
     name = os.fspath(path)
     text = read_text(name, max_size=max_size)
+    name = inputs.STDIN_NAME if name == "-" else name
     return loads(text, name, max_size=max_size, alias_limit=alias_limit, reword=reword)
 
 

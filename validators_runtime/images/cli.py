@@ -8,7 +8,6 @@ remote.
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import sys
 from pathlib import Path
@@ -21,10 +20,12 @@ from onespec.validators_runtime.cli_grammar import (
     InputFile,
     InvalidInput,
     SuggestingGroup,
+    UnusableInput,
+    echo_json,
     input_error,
     progress_wanted,
+    with_content,
 )
-from onespec.validators_runtime.cli_grammar import error as report_error
 from onespec.validators_runtime.cli_grammar import warning as report_warning
 from onespec.validators_runtime.images.errors import (
     ImageArgumentError,
@@ -32,7 +33,7 @@ from onespec.validators_runtime.images.errors import (
     ImageValidationSpecificationError,
     RemoteError,
 )
-from onespec.validators_runtime.inputs import InputError
+from onespec.validators_runtime.inputs import STDIN_NAME, InputError
 from onespec.validators_runtime.problems import Location, Problem, shown
 
 if TYPE_CHECKING:
@@ -75,6 +76,11 @@ def _pairs(arguments: tuple[str, ...]) -> dict[str, str]:
     return values
 
 
+def _named(spec: str) -> str:
+    """The spec as messages name it: standard input as every reader names it."""
+    return STDIN_NAME if spec == "-" else spec
+
+
 def _roots(spec: str, resource_roots: tuple[str, ...]) -> list[Path]:
     return [Path(root) for root in resource_roots] or [Path(spec).parent]
 
@@ -86,11 +92,11 @@ def _load(spec: str, resource_roots: tuple[str, ...]) -> Any:
     from onespec.validators_runtime.images.root import loads
 
     try:
-        text = read_spec_text(spec)
+        text = with_content(read_spec_text(spec), spec)
     except InputError as exc:
         raise input_error(exc) from None
     try:
-        return loads(text, file=spec, resource_roots=_roots(spec, resource_roots))
+        return loads(text, file=_named(spec), resource_roots=_roots(spec, resource_roots))
     except ImageValidationSpecificationError as exc:
         raise InvalidInput(str(exc)) from None
 
@@ -197,7 +203,7 @@ def _schema_errors(data: Any, file: str, lines: LineIndex) -> list[Problem]:
 
 
 @image.command()
-@click.argument("spec", type=click.Path(dir_okay=False))
+@click.argument("spec", type=InputFile())
 @_RESOURCE_ROOTS
 @FORMAT_OPTION
 def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> None:
@@ -217,9 +223,11 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
 
     _quiet_loader()
     try:
-        text = read_spec_text(spec)
+        text = with_content(read_spec_text(spec), spec)
     except InputError as exc:
         raise input_error(exc) from None
+    roots = _roots(spec, resource_roots)
+    spec = _named(spec)
     errors: list[Problem] = []
     warnings: list[Problem] = []
     loaded = None
@@ -233,7 +241,7 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
             loader = SpecLoader(
                 spec,
                 vocabulary=vocabulary(),
-                resource_roots=_roots(spec, resource_roots),
+                resource_roots=roots,
                 lines=lines,
             )
             try:
@@ -262,7 +270,7 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
             ]
             body["validators"] = sum(1 for _ in loaded.validator.walk())
             body["packages"] = loaded.packages()
-        click.echo(json.dumps(body, indent=2))
+        echo_json(body)
     else:
         for problem in (*errors, *warnings):
             click.echo(f"{problem.severity}: {problem}")
@@ -309,7 +317,7 @@ def _remote(
 
 
 @image.command()
-@click.argument("spec", type=click.Path(exists=True, dir_okay=False))
+@click.argument("spec", type=InputFile())
 @click.option(
     "--remote",
     "remote_url",
@@ -317,10 +325,10 @@ def _remote(
     metavar="local|ssh://USER@HOST[:PORT]",
     help="Where to validate: this machine, or a host over SSH.",
 )
-@click.option("--identity", type=InputFile(), help="The SSH private key file.")
+@click.option("--identity", type=InputFile(allow_dash=False), help="The SSH private key file.")
 @click.option(
     "--known-hosts",
-    type=InputFile(),
+    type=InputFile(allow_dash=False),
     help="The known_hosts file the host key is checked against (default: the user's).",
 )
 @click.option(
@@ -392,8 +400,7 @@ def validate(
     try:
         remote = _remote(remote_url, identity, known_hosts, accept_unknown_host)
     except RemoteError as exc:
-        report_error(str(exc))
-        sys.exit(2)
+        raise UnusableInput(str(exc)) from None
     with remote:
         try:
             report = loaded.validate(
@@ -407,13 +414,11 @@ def validate(
         except ImageValidationError as exc:
             report = exc.report
             if report is None:
-                report_error(str(exc))
-                sys.exit(1)
+                raise InvalidInput(str(exc)) from None
         except RemoteError as exc:
-            report_error(str(exc))
-            sys.exit(2)
+            raise UnusableInput(str(exc)) from None
     if output_format == "json":
-        click.echo(json.dumps(report.to_dict(), indent=2))
+        echo_json(report.to_dict())
     else:
         for warning in report.warnings:
             click.echo(f"warning: {warning}")
@@ -428,7 +433,7 @@ def validate(
 
 
 @image.command()
-@click.argument("spec", type=click.Path(exists=True, dir_okay=False))
+@click.argument("spec", type=InputFile())
 @click.option(
     "--distro",
     required=True,
@@ -482,7 +487,7 @@ def script(
         _write_whole(Path(output), text)
     if output_format == "json":
         body = {"spec": spec, "distro": distro, "output": output}
-        click.echo(json.dumps(body if output is not None else {**body, "script": text}, indent=2))
+        echo_json(body if output is not None else {**body, "script": text})
     elif output is None:
         click.echo(text, nl=False)
     else:

@@ -7,13 +7,17 @@ before anything changes; a script runs once, told by ``SIV_RECONCILE`` (``test_o
 may fix, as a reconciling validation runs it. Run with ``SIV_RECONCILE=0`` in its environment
 the whole script only checks.
 
-Script and file bodies are embedded base64-encoded and decoded into a private directory, so no
-byte of them is ever read by the outer shell; every other value is quoted.
+Script and file bodies are embedded as they are, for a reviewer to read before the script runs as
+root: each is a quoted here-document (``<<'ONESPEC_EOF_<hash>'``), which bash copies without
+expanding anything, ended by a delimiter that is no line of the body (:func:`heredoc`). Bodies
+bash cannot carry in a here-document -- a NUL byte, bytes that are not UTF-8 -- are embedded
+base64-encoded instead. Every other value is quoted.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import shlex
 from collections.abc import Iterator, Mapping
 
@@ -46,6 +50,41 @@ def comment(text: str) -> str:
         for c in text
     )
     return shlex.quote(escaped)
+
+
+#: The start of every here-document delimiter.
+DELIMITER_PREFIX = "ONESPEC_EOF_"
+
+
+def delimiter(body: str, base: str | None = None) -> str:
+    """A here-document delimiter that is no line of ``body``: ``ONESPEC_EOF_`` and a digest of
+    the body (``base``), numbered on in the unlikely case that a line of the body is it."""
+    base = base or DELIMITER_PREFIX + hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+    lines = set(body.split("\n"))
+    chosen, number = base, 0
+    while chosen in lines:
+        number += 1
+        chosen = f"{base}_{number}"
+    return chosen
+
+
+def heredoc(data: bytes, target: str) -> str | None:
+    """Shell that writes exactly ``data`` to ``target`` from a quoted here-document, or None
+    when bash cannot carry ``data`` in one (a NUL byte, not UTF-8).
+
+    Quoting the delimiter turns off every expansion in the body, so ``$(...)``, backquotes and
+    backslashes are copied as written. bash ends the body with a newline: ``head -c`` keeps
+    exactly the bytes given, so a body without a final newline stays without one.
+    """
+    if b"\0" in data:
+        return None
+    try:
+        body = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    end = delimiter(body)
+    newline = "" if body.endswith("\n") or not body else "\n"
+    return f"head -c {len(data)} > {target} <<'{end}'\n{body}{newline}{end}"
 
 
 _PREAMBLE = r"""#!/bin/bash
@@ -101,10 +140,14 @@ class _Renderer:
         self.functions.append("\n".join(lines))
 
     def _embed(self, data: bytes, file_name: str) -> str:
-        """A line that writes ``data`` to ``$siv_dir/file_name`` without the shell reading it."""
-        encoded = base64.b64encode(data).decode("ascii")
+        """Shell that writes ``data`` to ``$siv_dir/file_name``, readable (:func:`heredoc`) and
+        never expanded by the shell."""
         target = f'"$siv_dir"/{shlex.quote(file_name)}'
-        self.files.append(f"printf '%s' {shlex.quote(encoded)} | base64 -d > {target}")
+        readable = heredoc(data, target)
+        if readable is None:
+            encoded = base64.b64encode(data).decode("ascii")
+            readable = f"printf '%s' {shlex.quote(encoded)} | base64 -d > {target}"
+        self.files.append(readable)
         return target
 
     def render(self, validator: ImageValidator) -> str:

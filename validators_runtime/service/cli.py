@@ -15,10 +15,13 @@ import click
 
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
+    GrammarCommand,
+    InputFile,
     Invalid,
     InvalidInput,
     SuggestingGroup,
     UnusableInput,
+    echo_json,
 )
 
 _DATABASE_URL = click.option(
@@ -139,7 +142,7 @@ def _stop(signum: int, _frame: Any) -> None:
     raise SystemExit(0)  # waitress closes its sockets and finishes the requests under way
 
 
-@click.command()
+@click.command(cls=GrammarCommand)
 @_DATABASE_URL
 @click.option(
     "--host",
@@ -158,7 +161,7 @@ def _stop(signum: int, _frame: Any) -> None:
 )
 @click.option(
     "--policy-file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=InputFile(allow_dash=False, path_type=Path),
     envvar="ONESPEC_POLICY_FILE",
     help="A policy file overriding the default rules [env: ONESPEC_POLICY_FILE].",
 )
@@ -282,7 +285,7 @@ def serve(
             "database": display_url(url),
             "plugins": sorted(services.manager.plugins),
         }
-        click.echo(json.dumps(started))
+        echo_json(json.dumps(started))
         sys.stdout.flush()
     else:
         click.echo(
@@ -328,7 +331,7 @@ def upgrade(database_url: str | None, revision: str, output_format: str) -> None
     finally:
         engine.dispose()
     if output_format == "json":
-        click.echo(json.dumps({"database": where, "before": before, "revision": after}))
+        echo_json(json.dumps({"database": where, "before": before, "revision": after}))
     elif before == after:
         click.echo(f"The database {where} is already at revision {after}.")
     else:
@@ -358,7 +361,7 @@ def current(database_url: str | None, output_format: str) -> None:
             engine.dispose()
     head = database.head_revision()
     if output_format == "json":
-        click.echo(json.dumps({"database": where, "revision": revision, "latest": head}))
+        echo_json(json.dumps({"database": where, "revision": revision, "latest": head}))
     elif missing is not None:
         click.echo(
             f"The database {where} does not exist, so it has no onespec tables; the latest "
@@ -402,7 +405,7 @@ def sample(output_format: str) -> None:
             }
             for rule in RULES
         ]
-        click.echo(json.dumps({"rules": rules}, indent=2))
+        echo_json({"rules": rules})
         return
     from onespec.validators_runtime.service.policy import sample as text
 

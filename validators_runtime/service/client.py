@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from onespec.validators_runtime.cli_grammar import FORMAT_OPTION, SuggestingGroup
+from onespec.validators_runtime.cli_grammar import FORMAT_OPTION, SuggestingGroup, echo_json
 from onespec.validators_runtime.plugin_labels.labels import (
     PLUGIN,
     VERSION,
@@ -73,8 +73,18 @@ def _error_message(error: urllib.error.HTTPError) -> str:
         body = json.loads(error.read())
         message = body["error"]["message"]
     except (ValueError, KeyError, TypeError):
-        return f"The API answered {error.code} {error.reason}."
-    return f"The API answered {error.code}: {message}"
+        message = None
+    answer = (
+        f"The API answered {error.code}: {message}"
+        if message
+        else (f"The API answered {error.code} {error.reason}.")
+    )
+    if error.code == 401:
+        answer += (
+            " Give a Keystone token ('--token', ONESPEC_TOKEN) or, for a service without "
+            "keystonemiddleware, a project ('--project-id', ONESPEC_PROJECT_ID)."
+        )
+    return answer
 
 
 def _segment(text: str) -> str:
@@ -186,7 +196,7 @@ def list_plugins(client: Client, show_all: bool, output_format: str) -> None:
     everything = client.request("GET", "/plugins")["plugins"]
     shown = [plugin for plugin in everything if show_all or not hidden(plugin)]
     if output_format == "json":
-        click.echo(json.dumps({"plugins": shown}, indent=2))
+        echo_json({"plugins": shown})
     elif shown:
         rows = [["NAME", "TITLE", "VERSIONS", "LABELS"]]
         for plugin in shown:
@@ -205,7 +215,7 @@ def list_plugins(client: Client, show_all: bool, output_format: str) -> None:
     left_out = len(everything) - len(shown)
     if left_out and output_format == "text":
         click.echo(
-            f"{left_out} hidden plugin{'s' if left_out != 1 else ''} not shown; --all shows "
+            f"{left_out} hidden plugin{'s' if left_out != 1 else ''} not shown; '--all' shows "
             f"{'them' if left_out != 1 else 'it'}.",
             err=True,
         )
@@ -243,7 +253,7 @@ def show_plugin(client: Client, name: str, output_format: str) -> None:
     """Show a plugin with the status of each of its labels and of its versions' labels."""
     plugin = client.request("GET", f"/plugins/{_segment(name)}")["plugin"]
     if output_format == "json":
-        click.echo(json.dumps(plugin, indent=2))
+        echo_json(plugin)
     else:
         _show_text(plugin)
     _warn(plugin)
@@ -253,7 +263,7 @@ def show_plugin(client: Client, name: str, output_format: str) -> None:
 @click.argument("name")
 @click.option("--enable/--disable", "enable", default=None, help="Enable or disable.")
 @click.option(
-    "--version",
+    "--plugin-version",
     "versions",
     multiple=True,
     metavar="VERSION",
@@ -269,10 +279,10 @@ def update_plugin(
     \b
     Examples:
       onespec plugins update ambari --disable
-      onespec plugins update ambari --enable --version 2.3 --version 2.4
+      onespec plugins update ambari --enable --plugin-version 2.3 --plugin-version 2.4
     """
     if enable is None:
-        raise click.UsageError("give --enable or --disable")
+        raise click.UsageError("give '--enable' or '--disable'")
     change = {"enabled": {"status": enable}}
     if versions:
         body: dict[str, Any] = {"version_labels": {version: change for version in versions}}
@@ -280,7 +290,7 @@ def update_plugin(
         body = {"plugin_labels": change}
     plugin = client.request("PATCH", f"/plugins/{_segment(name)}", body)["plugin"]
     if output_format == "json":
-        click.echo(json.dumps(plugin, indent=2))
+        echo_json(plugin)
     else:
         state = "enabled" if enable else "disabled"
         if versions:

@@ -128,7 +128,9 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("idioms: 3\n", encoding="utf-8")
     result = CliRunner().invoke(cli, ["audit", str(tmp_path), "--idioms", str(bad)])
-    assert result.exit_code == 2 and "bad.yaml" in result.output
+    assert result.exit_code == 1 and "bad.yaml" in result.output  # invalid content
+    missing = CliRunner().invoke(cli, ["audit", str(tmp_path), "--idioms", str(tmp_path / "no")])
+    assert missing.exit_code == 2 and "no such file" in missing.output
 
 
 def _keys(report: dict, code: str) -> set[str]:

@@ -138,7 +138,7 @@ def test_serve_refuses_a_missing_policy_file(sqlite_url, tmp_path):
         "serve", "--database-url", sqlite_url, "--policy-file", str(tmp_path / "no.yaml")
     )
     assert done.returncode == 2
-    assert "does not exist" in done.stderr
+    assert "no.yaml: no such file" in done.stderr
 
 
 def test_state_survives_a_restart_of_the_real_command(sqlite_url, tmp_path):
@@ -178,11 +178,20 @@ def client_env(api):
 
 
 @ON_SQLITE
+def test_without_identity_the_401_says_how_to_give_one(client_env):
+    done = onespec("plugins", "list", env={"ONESPEC_URL": client_env["ONESPEC_URL"]})
+    assert done.returncode == 1
+    assert done.stderr.startswith("Error: The API answered 401")
+    assert "('--project-id', ONESPEC_PROJECT_ID)" in done.stderr
+    assert "('--token', ONESPEC_TOKEN)" in done.stderr
+
+
+@ON_SQLITE
 def test_plugins_list_leaves_hidden_plugins_out_unless_all(client_env):
     done = onespec("plugins", "list", env=client_env)
     assert done.returncode == 0
     assert done.stdout == "No plugins.\n"
-    assert "1 hidden plugin not shown; --all shows it." in done.stderr
+    assert "1 hidden plugin not shown; '--all' shows it." in done.stderr
     done = onespec("plugins", "list", "--all", env=client_env)
     lines = done.stdout.splitlines()
     assert lines[0].split() == ["NAME", "TITLE", "VERSIONS", "LABELS"]
@@ -197,7 +206,9 @@ def test_the_deprecated_version_warning_is_said_once_and_never_for_a_disabled_ve
 ):
     done = onespec("plugins", "show", "fake", env=client_env)
     assert done.stderr.count("warning: Version '0.1' of plugin 'fake' is deprecated") == 1
-    done = onespec("plugins", "update", "fake", "--disable", "--version", "0.1", env=client_env)
+    done = onespec(
+        "plugins", "update", "fake", "--disable", "--plugin-version", "0.1", env=client_env
+    )
     assert done.returncode == 0, done.stderr
     assert "deprecated" not in done.stderr
     for command in (("show", "fake"), ("list", "--all"), ("list", "--all", "--format", "json")):
@@ -224,7 +235,9 @@ def test_plugins_show_and_update(client_env):
     assert done.stdout.startswith("fake: Fake plugin\n")
     assert "Version 0.1 labels:" in done.stdout
     assert re.search(r"^  deprecated\s+yes\s+immutable\s+Indicates", done.stdout, re.M)
-    done = onespec("plugins", "update", "fake", "--disable", "--version", "0.2", env=client_env)
+    done = onespec(
+        "plugins", "update", "fake", "--disable", "--plugin-version", "0.2", env=client_env
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Plugin 'fake': version 0.2 disabled.\n")
     listed = onespec("plugins", "list", "--all", env=client_env).stdout
@@ -240,7 +253,7 @@ def test_plugins_errors_exit_one_with_the_api_s_message(client_env):
     done = onespec("plugins", "update", "fake", "--enable", env=member)
     assert done.returncode == 1
     assert "The API answered 403: The policy does not allow this request" in done.stderr
-    done = onespec("plugins", "update", "fake", "--enable", "--version", "9", env=client_env)
+    done = onespec("plugins", "update", "fake", "--enable", "--plugin-version", "9", env=client_env)
     assert done.returncode == 1
     assert "no version '9'" in done.stderr
     done = onespec("plugins", "show", "nope", env=client_env)
@@ -248,7 +261,7 @@ def test_plugins_errors_exit_one_with_the_api_s_message(client_env):
     assert "There is no plugin named 'nope'" in done.stderr
     done = onespec("plugins", "update", "fake", env=client_env)
     assert done.returncode == 2
-    assert "--enable or --disable" in done.stderr
+    assert "give '--enable' or '--disable'" in done.stderr
 
 
 def test_plugins_says_when_the_api_cannot_be_reached():

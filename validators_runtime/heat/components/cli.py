@@ -11,7 +11,7 @@ import json
 import os
 import re
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +21,14 @@ from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import components as facts
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
+    GrammarCommand,
+    InputFile,
     Invalid,
     InvalidInput,
     SuggestingGroup,
+    echo_json,
     format_option,
 )
-from onespec.validators_runtime.cli_grammar import error as report_error
 from onespec.validators_runtime.heat.components.deployment import (
     DeploymentConfig,
     build_deployment_config,
@@ -124,13 +126,14 @@ def _component_report(template: Template, name: str) -> dict[str, Any]:
 def _template_report(
     path: Path, files_root: Path | None, parameters: tuple[str, ...]
 ) -> dict[str, Any]:
+    shown = inputs.STDIN_NAME if str(path) == "-" else str(path)
     try:
         template = _load(path, files_root, parameters)
     except TemplateError as exc:
-        return {"template": str(path), "valid": False, "error": str(exc), "components": []}
+        return {"template": shown, "valid": False, "error": str(exc), "components": []}
     reports = [_component_report(template, name) for name in template.components()]
     return {
-        "template": str(path),
+        "template": shown,
         "valid": all(report["valid"] for report in reports),
         "error": None,
         "components": reports,
@@ -173,7 +176,7 @@ def _print_template(report: Mapping[str, Any]) -> None:
     "templates",
     nargs=-1,
     required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=InputFile(path_type=Path),
 )
 @_template_options
 @FORMAT_OPTION
@@ -194,7 +197,7 @@ def validate_command(
     reports = [_template_report(path, files_root, parameters) for path in templates]
     valid = all(report["valid"] for report in reports)
     if output_format == "json":
-        click.echo(json.dumps({"valid": valid, "templates": reports}, indent=2))
+        echo_json({"valid": valid, "templates": reports})
     else:
         for report in reports:
             _print_template(report)
@@ -281,7 +284,7 @@ def _print_metadata(derived: DeploymentConfig, resource: str, notes: list[str]) 
 @click.argument(
     "template_path",
     metavar="TEMPLATE",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=InputFile(path_type=Path),
 )
 @click.option(
     "--resource",
@@ -383,12 +386,10 @@ def metadata_command(
             **settings,
         )
     except ComponentValidationError as exc:
-        report_error(f"{exc.subject} is invalid:")
-        for problem in exc.problems:
-            click.echo(f"  [{problem.code}] {problem}", err=True)
-        raise Invalid() from None
+        listed = "".join(f"\n  [{problem.code}] {problem}" for problem in exc.problems)
+        raise InvalidInput(f"{exc.subject} is invalid:{listed}", exc.problems) from None
     if output_format == "json":
-        click.echo(derived.to_json())
+        echo_json(derived.to_json())
     else:
         _print_metadata(derived, resource, notes)
 
@@ -396,21 +397,12 @@ def metadata_command(
 # --- hook --------------------------------------------------------------------------------------
 
 
-class _AnswersInJson(click.Command):
-    """A command that answers a usage error with a hook result too: heat-config reads JSON."""
+class _AnswersInJson(GrammarCommand):
+    """A command that answers a usage error with a hook result, whatever the format asked:
+    heat-config reads JSON."""
 
-    def make_context(
-        self,
-        info_name: str | None,
-        args: list[str],
-        parent: click.Context | None = None,
-        **extra: Any,
-    ) -> click.Context:
-        try:
-            return super().make_context(info_name, args, parent=parent, **extra)
-        except click.UsageError as exc:
-            click.echo(dumps(failure(f"usage: {exc.format_message()}", status_code=USAGE)))
-            raise
+    def answer_unread(self, error: click.ClickException, arguments: Sequence[str]) -> None:
+        click.echo(dumps(failure(f"usage: {error.format_message()}", status_code=USAGE)))
 
 
 @component.command("hook", cls=_AnswersInJson)

@@ -139,9 +139,11 @@ class Template:
         parameters: Mapping[str, str] | None = None,
     ) -> Template:
         """Read and parse ``path``; raise :class:`TemplateError` unless it is a HOT template."""
-        path = Path(path)
+        read = Path(path)
+        # Standard input ("-") is named as every reader names it; get_file reads from here.
+        path = Path(inputs.STDIN_NAME) if str(read) == "-" else read
         try:
-            data = hot_loader.load(path).data  # a mapping: the loader refuses anything else
+            data = hot_loader.load(read).data  # a mapping: the loader refuses anything else
         except hot_loader.LoadError as error:
             raise _template_error(error, path) from None
         if "heat_template_version" not in data:

@@ -9,6 +9,7 @@ files are reported on standard error.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -16,10 +17,12 @@ import click
 
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
+    Counter,
+    InputFile,
     Invalid,
     SuggestingGroup,
     UnusableInput,
-    format_option,
+    echo_json,
 )
 from onespec.validators_runtime.cli_grammar import error as report_error
 from onespec.validators_runtime.cli_grammar import warning as report_warning
@@ -28,6 +31,7 @@ from onespec.validators_runtime.heat.hot_loader import MAX_TEMPLATE_SIZE, HeatFi
 from onespec.validators_runtime.problems import Location
 
 F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")
 
 
 def _options(*decorators: Callable[[F], F]) -> Callable[[F], F]:
@@ -55,21 +59,67 @@ _NO_CACHE = click.option(
 _VERBOSE = click.option(
     "-v", "--verbose", is_flag=True, help="Also report warnings (duplicate keys, skipped paths)."
 )
-_SCAN_OPTIONS = _options(_MAX_SIZE, _NO_CACHE, _VERBOSE)
+#: The paths of a scan: files, directories (with -r), or '-' for one file on standard input.
+_SCANNED = InputFile(dir_okay=True)
+
+#: ``-r``: one meaning in every scan, as in grep -- walk the directories among the paths.
+_RECURSIVE = click.option(
+    "-r", "--recursive", is_flag=True, help="Scan the directories among the paths, recursively."
+)
+_SKIP_INVALID = click.option(
+    "--skip-invalid",
+    is_flag=True,
+    help="Leave out files that cannot be read as Heat reads them (each still listed on standard "
+    "error) instead of exiting 1 for them: for trees that ship files Heat refuses.",
+)
+_SCAN_OPTIONS = _options(_MAX_SIZE, _NO_CACHE, _VERBOSE, _SKIP_INVALID)
 
 
-def _report(problems: Iterable[api.Problem], verbose: bool) -> bool:
-    """Print errors (and, with ``verbose``, warnings) on standard error; True if any error."""
+def _report(problems: Iterable[api.Problem], verbose: bool, skip_invalid: bool = False) -> bool:
+    """Print errors (and, with ``verbose``, warnings) on standard error; True if any error
+    fails the command -- none with ``skip_invalid``, which lists each file it left out."""
     failed = False
     for problem in problems:
         # The file and line; the key path is in --format json (the sentence names the key).
         where = Location(problem.location.file, problem.location.line)
-        if problem.severity == "error":
+        if problem.severity == "error" and skip_invalid:
+            report_warning(f"skipped {where}: {problem.message}")
+        elif problem.severity == "error":
             failed = True
             report_error(f"{where}: {problem.message}")
         elif verbose:
             report_warning(f"{where}: {problem.message}")
     return failed
+
+
+def _scanned(paths: tuple[str, ...], recursive: bool) -> tuple[str, ...]:
+    """The paths of a scan; a directory without -r is a usage error, as in grep."""
+    for path in paths:
+        if not recursive and path != "-" and os.path.isdir(path):
+            raise click.UsageError(f"{path!r} is a directory: give -r to scan it")
+    return paths
+
+
+def _scan(
+    query: Callable[..., R],
+    paths: tuple[str, ...],
+    recursive: bool,
+    output_format: str,
+    no_cache: bool,
+    max_size: int,
+    *arguments: Any,
+) -> R:
+    """Run a query over the paths of a scan, counting the files read on a terminal: a scan of
+    a whole tree takes tens of seconds."""
+    with Counter("scanning", "files", output_format=output_format) as counter:
+        return query(
+            _scanned(paths, recursive),
+            *arguments,
+            recursive=recursive,
+            cache=not no_cache,
+            max_size=max_size,
+            progress=counter.tick,
+        )
 
 
 def _constraint(pair: str) -> tuple[str, str]:
@@ -80,7 +130,7 @@ def _constraint(pair: str) -> tuple[str, str]:
 
 
 def _json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    echo_json(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 @click.group("template-capabilities", cls=SuggestingGroup)
@@ -94,7 +144,7 @@ def template_capabilities() -> None:
 
 
 @template_capabilities.command("find")
-@click.option("-r", "--recursive", is_flag=True, help="Scan directories, recursively.")
+@_RECURSIVE
 @click.option(
     "-c",
     "--capability",
@@ -106,7 +156,7 @@ def template_capabilities() -> None:
 )
 @FORMAT_OPTION
 @_SCAN_OPTIONS
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True), metavar="PATH...")
+@click.argument("paths", nargs=-1, required=True, type=_SCANNED, metavar="PATH...")
 def find_command(
     recursive: bool,
     constraints: tuple[str, ...],
@@ -114,75 +164,55 @@ def find_command(
     max_size: int,
     no_cache: bool,
     verbose: bool,
+    skip_invalid: bool,
     paths: tuple[str, ...],
 ) -> None:
     """Print the templates whose capabilities match every -c KEY=VALUE, one per line.
 
-    A list value in a template matches when one of its members is VALUE.
+    A list value in a template matches when one of its members is VALUE. Exits as grep does:
+    0 when a template matched, 1 when none did (or a file is invalid, unless
+    --skip-invalid), 2 on a usage error.
 
     \b
     Example:
       onespec template-capabilities find -r -c resource_type=OS::TripleO::Controller .
     """
     pairs = [_constraint(pair) for pair in constraints]
-    result = api.find(paths, pairs, recursive=recursive, cache=not no_cache, max_size=max_size)
+    result = _scan(api.find, paths, recursive, output_format, no_cache, max_size, pairs)
     if output_format == "json":
         _json(result.to_dict())
     else:
         for path in result.matches:
             click.echo(path)
-    if _report(result.problems, verbose):
+    if _report(result.problems, verbose, skip_invalid) or not result.matches:
         raise Invalid() from None
 
 
 @template_capabilities.command("summary")
-@click.option(
-    "-f",
-    "--file",
-    "files",
-    multiple=True,
-    type=click.Path(exists=True, dir_okay=False),
-    metavar="TEMPLATE",
-    help="A template to summarise; repeat for several.",
-)
-@click.option(
-    "-r",
-    "--recursive",
-    "directories",
-    multiple=True,
-    type=click.Path(exists=True, file_okay=False),
-    metavar="DIR",
-    help="A directory whose templates (recursively) to summarise; repeat for several.",
-)
-@format_option(
-    "json",
-    "JSON for machines (the default, as before --format existed), text for people.",
-)
+@_RECURSIVE
+@FORMAT_OPTION
 @_SCAN_OPTIONS
+@click.argument("paths", nargs=-1, required=True, type=_SCANNED, metavar="PATH...")
 def summary_command(
-    files: tuple[str, ...],
-    directories: tuple[str, ...],
+    recursive: bool,
     output_format: str,
     max_size: int,
     no_cache: bool,
     verbose: bool,
+    skip_invalid: bool,
+    paths: tuple[str, ...],
 ) -> None:
-    """Print the capabilities that the templates offer (JSON unless --format text).
+    """Print the capabilities that the templates offer.
 
     `labels` maps each label key to the values templates declare for it; `resource_types`
     maps each type that templates name in `resource_type` to those templates.
 
     \b
-    Example:
-      onespec template-capabilities summary -f puppet/controller.yaml -f docker/controller.yaml
+    Examples:
+      onespec template-capabilities summary puppet/controller.yaml docker/controller.yaml
+      onespec template-capabilities summary -r . -f json
     """
-    if not files and not directories:
-        raise click.UsageError("give templates with -f TEMPLATE, directories with -r DIR, or both")
-    options = {"cache": not no_cache, "max_size": max_size}
-    result = api.summary(files, **options)
-    if directories:
-        deep = api.summary(directories, recursive=True, **options)
-        result = _merge_summaries(result, deep)
+    result = _scan(api.summary, paths, recursive, output_format, no_cache, max_size)
     if output_format == "json":
         _json(result.to_dict())
     else:
@@ -191,36 +221,22 @@ def summary_command(
             click.echo(f"label {key}: {', '.join(values)}")
         for kind, templates in report["resource_types"].items():
             click.echo(f"resource type {kind}: {', '.join(templates)}")
-    if _report(result.problems, verbose):
+    if _report(result.problems, verbose, skip_invalid):
         raise Invalid() from None
 
 
-def _merge_summaries(first: api.Summary, second: api.Summary) -> api.Summary:
-    def merge(a: dict[str, list[str]], b: dict[str, list[str]]) -> dict[str, list[str]]:
-        keys = sorted({*a, *b})
-        return {key: sorted({*a.get(key, ()), *b.get(key, ())}) for key in keys}
-
-    return api.Summary(
-        merge(first.labels, second.labels),
-        merge(first.resource_types, second.resource_types),
-        first.templates + second.templates,
-        (*first.problems, *second.problems),
-    )
-
-
 @template_capabilities.command("choices")
-@click.option("-r", "--recursive", is_flag=True, help="Scan directories for environments.")
+@_RECURSIVE
 @FORMAT_OPTION
 @_SCAN_OPTIONS
-@click.argument(
-    "paths", nargs=-1, required=True, type=click.Path(exists=True), metavar="ENV_FILE..."
-)
+@click.argument("paths", nargs=-1, required=True, type=_SCANNED, metavar="ENV_FILE...")
 def choices_command(
     recursive: bool,
     output_format: str,
     max_size: int,
     no_cache: bool,
     verbose: bool,
+    skip_invalid: bool,
     paths: tuple[str, ...],
 ) -> None:
     """List each resource type that the environments map to different implementations.
@@ -232,7 +248,7 @@ def choices_command(
     Example:
       onespec template-capabilities choices -r overcloud-resource-registry-puppet.yaml environments
     """
-    result = api.choices(paths, recursive=recursive, cache=not no_cache, max_size=max_size)
+    result = _scan(api.choices, paths, recursive, output_format, no_cache, max_size)
     if output_format == "json":
         _json(result.to_dict())
     else:
@@ -241,7 +257,7 @@ def choices_command(
             for implementation, environments in implementations.items():
                 click.echo(f"  {implementation}")
                 click.echo(f"      from {', '.join(environments)}")
-    if _report(result.problems, verbose):
+    if _report(result.problems, verbose, skip_invalid):
         raise Invalid() from None
 
 
@@ -252,7 +268,7 @@ def choices_command(
     "environments",
     multiple=True,
     required=True,
-    type=click.Path(exists=True, dir_okay=False),
+    type=InputFile(),
     metavar="ENV",
     help="An environment file; repeat for several, merged in order as Heat merges them.",
 )
@@ -295,7 +311,7 @@ def resolve_command(
       onespec template-capabilities resolve -e environments/puppet.yaml --output-dir build/
     """
     if (root or overwrite) and output_dir is None:
-        raise click.UsageError("--root and --overwrite apply to --output-dir only")
+        raise click.UsageError("'--root' and '--overwrite' apply to '--output-dir' only")
     try:
         resolution = api.resolve(environments, max_size=max_size)
     except api.ResolutionError as exc:
@@ -317,8 +333,10 @@ def resolve_command(
         except api.OutputError as exc:
             if exc.usage:
                 raise UnusableInput(str(exc)) from None
+            if output_format == "json":
+                _json({"resolved": False, "error": str(exc)})
             for problem in exc.problems:
-                report_error(str(problem))
+                report_error(problem)
             raise Invalid() from None
     for warning in resolution.warnings:
         report_warning(str(warning))
@@ -346,6 +364,6 @@ def resolve_command(
         if resolution.annotated:
             click.echo(
                 "Note: Heat rejects the capabilities section of "
-                f"{', '.join(resolution.annotated)}; use --output-dir for copies without it",
+                f"{', '.join(resolution.annotated)}; use '--output-dir' for copies without it",
                 err=True,
             )

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import template_capabilities as _facts
 from onespec.validators_runtime.heat.hot_loader import (
     C_LOADER,
@@ -207,8 +208,9 @@ def iter_files(
 
     A directory is walked only with ``recursive`` (files ending in :data:`SCAN_SUFFIXES`, in
     sorted order, hidden directories and symbolic links to directories skipped); a file named
-    explicitly is read whatever its name. Each file is yielded once. A directory without
-    ``recursive``, and a path that does not exist, are problems (errors).
+    explicitly is read whatever its name, and ``-`` is standard input. Each file is yielded
+    once. A directory without ``recursive``, and a path that does not exist, are problems
+    (errors).
     """
     seen: set[str] = set()
 
@@ -221,7 +223,10 @@ def iter_files(
 
     for raw in paths:
         given = os.path.normpath(os.fspath(raw))
-        if os.path.isdir(given):
+        if given == "-":  # standard input, read once
+            if once(given):
+                yield given, None
+        elif os.path.isdir(given):
             if not recursive:
                 yield (
                     given,
@@ -262,8 +267,11 @@ def scan(
     cache_dir: str | os.PathLike[str] | None = None,
     max_size: int | None = MAX_TEMPLATE_SIZE,
     alias_limit: int = MAX_ALIAS_EXPANSION,
+    progress: Callable[[str], object] | None = None,
 ) -> Scan:
     """Load every file under ``paths`` as Heat would, and record what each one is.
+
+    ``progress`` is called with each file's path once it is read (a counter on a terminal).
 
     With ``cache``, facts are reused while a file's path, size and modification time are
     unchanged (see :mod:`onespec.validators_runtime.heat.template_capabilities.cache`).
@@ -284,7 +292,7 @@ def scan(
         if problem is not None:
             problems.append(problem)
             continue
-        absolute = os.path.abspath(path)
+        absolute = path if path == "-" else os.path.abspath(path)
         facts = None
         stat = None
         if store is not None:
@@ -310,7 +318,9 @@ def scan(
                 )
             if store is not None and stat is not None and facts.get("detail") != "unreadable":
                 store.put(absolute, stat, facts, read_at)
-        records.append(_record(path, facts))
+        records.append(_record(inputs.STDIN_NAME if path == "-" else path, facts))
+        if progress is not None:
+            progress(path)
     if store is not None:
         store.save()
     return Scan(tuple(records), tuple(problems), store.hits if store is not None else 0)

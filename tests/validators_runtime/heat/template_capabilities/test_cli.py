@@ -78,7 +78,7 @@ def test_usage_errors_exit_2(seed, args):
 
 def test_summary_prints_both_summaries(seed):
     done = onespec(
-        "summary", "-f", "puppet/controller.yaml", "-f", "docker/controller.yaml", cwd=seed
+        "summary", "-f", "json", "puppet/controller.yaml", "docker/controller.yaml", cwd=seed
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {
@@ -87,8 +87,13 @@ def test_summary_prints_both_summaries(seed):
             "OS::TripleO::Controller": ["docker/controller.yaml", "puppet/controller.yaml"]
         },
     }
-    recursive = onespec("summary", "-r", ".", cwd=seed)
+    recursive = onespec("summary", "-r", ".", "--format", "json", cwd=seed)
     assert json.loads(recursive.stdout) == json.loads(done.stdout)
+    text = onespec("summary", "-r", ".", cwd=seed)
+    assert text.stdout.splitlines() == [
+        "label deployment: docker, puppet",
+        "resource type OS::TripleO::Controller: docker/controller.yaml, puppet/controller.yaml",
+    ]
 
 
 def test_invalid_files_are_reported_and_exit_1_with_the_results(seed):
@@ -112,11 +117,36 @@ def test_problems_in_json_name_the_file_and_the_line_as_every_area_does(seed):
     assert problem["code"] == "invalid-section" and problem["severity"] == "error"
 
 
-def test_a_directory_without_recursion_is_an_error(seed):
+def test_a_directory_without_recursion_is_a_usage_error(seed):
     done = onespec("find", "-c", "deployment=puppet", "puppet", "docker/controller.yaml", cwd=seed)
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr == "Error: puppet: is a directory (scan it with -r)\n"
+    assert "Error: 'puppet' is a directory: give -r to scan it\n" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "query",
+    [("find", "-c", "deployment=puppet"), ("summary",), ("choices",)],
+    ids=["find", "summary", "choices"],
+)
+def test_skip_invalid_lists_the_files_left_out_and_exits_0(seed, query):
+    (seed / "broken.yaml").write_text("heat_template_version: 2015-10-15\ncapabilities: [x]\n")
+    failing = onespec(*query, "-r", ".", cwd=seed)
+    assert failing.returncode == 1
+    done = onespec(*query, "-r", "--skip-invalid", ".", cwd=seed)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == failing.stdout
+    assert done.stderr == (
+        "Warning: skipped broken.yaml:2: the capabilities section must be a mapping of names "
+        "to values, not a list\n"
+    )
+
+
+def test_find_exits_1_when_nothing_matches_as_grep_does(seed):
+    done = onespec("find", "-r", "-c", "deployment=ansible", ".", cwd=seed)
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", "")
+    found = onespec("find", "-r", "-c", "deployment=puppet", ".", cwd=seed)
+    assert (found.returncode, found.stdout) == (0, "puppet/controller.yaml\n")
 
 
 def test_warnings_only_with_verbose(seed):
@@ -139,7 +169,7 @@ def test_resolve_prints_an_environment_heat_accepts(seed):
     assert yaml.safe_load(done.stdout) == {
         "resource_registry": {"OS::TripleO::Controller": str(seed / "puppet" / "controller.yaml")}
     }
-    assert "use --output-dir for copies without it" in done.stderr
+    assert "use '--output-dir' for copies without it" in done.stderr
 
 
 @pytest.mark.parametrize("environment", ["ansible.yaml", "any.yaml"])
