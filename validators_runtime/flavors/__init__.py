@@ -32,7 +32,7 @@ from typing import Any
 from onespec.validators_runtime._generated.flavor_rules import ALWAYS, RULES, TRIGGERS, broken
 from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, validate
 from onespec.validators_runtime.flavors.checks import involved
-from onespec.validators_runtime.flavors.facts import View
+from onespec.validators_runtime.flavors.facts import View, cpu_request_name
 from onespec.validators_runtime.flavors.findings import FlavorFinding
 from onespec.validators_runtime.flavors.image_props import typed_properties, unknown_properties
 from onespec.validators_runtime.flavors.inputs import (
@@ -123,6 +123,9 @@ def normalized_names(key: str) -> tuple[str, ...]:
     """A key as the rules name it: ``resources:PCPU`` for ``resources1:PCPU``,
     ``hw:numa_cpus.N`` and ``hw:numa_cpus`` for ``hw:numa_cpus.1``."""
     if key[:1] in ("r", "t"):
+        cpu_request = cpu_request_name(key)
+        if cpu_request is not None:
+            return (cpu_request,)
         head, colon, rest = key.partition(":")
         for stem in _GROUPED:
             number = head[len(stem) :]
