@@ -260,9 +260,9 @@ def onespec_verdict(case: dict[str, Any], per_key: bool = True) -> dict[str, set
     between keys: Nova's create-time checks do not judge each key on its own)."""
     refusals: dict[str, set[str]] = {phase: set() for phase in PHASES}
     for finding in validate_flavor(case["flavor"], case["image"]):
-        if finding.severity == "error" and finding.phase:
-            if per_key or finding.nova_exception != PER_KEY_EXCEPTION:
-                refusals[finding.phase].add(finding.nova_exception or "")
+        wanted = per_key or finding.nova_exception != PER_KEY_EXCEPTION
+        if finding.severity == "error" and finding.phase and wanted:
+            refusals[finding.phase].add(finding.nova_exception or "")
     return refusals
 
 
