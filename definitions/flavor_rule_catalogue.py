@@ -15,6 +15,7 @@ Standard library only, like the vocabulary: the runtime imports it.
 from __future__ import annotations
 
 from onespec.definitions.flavor_rules import (
+    FLAVOR_FIELDS,
     AllOf,
     AnyOf,
     AtMost,
@@ -97,12 +98,12 @@ FACTS: tuple[FactDefinition, ...] = (
         "realtime_cpus",
         "With hw:cpu_realtime on: the vCPUs of the real-time mask (the image's mask before "
         "the flavor's; a mask starting with '^' excludes from all vCPUs), or every vCPU.",
-        ("hw:cpu_realtime", "hw:cpu_realtime_mask", "hw_cpu_realtime_mask"),
+        ("hw:cpu_realtime", "hw:cpu_realtime_mask", "hw_cpu_realtime_mask", "vcpus"),
     ),
     FactDefinition(
         "dedicated_cpus",
         "The vCPUs of hw:cpu_dedicated_mask (a mask starting with '^' excludes from all).",
-        ("hw:cpu_dedicated_mask",),
+        ("hw:cpu_dedicated_mask", "vcpus"),
     ),
     FactDefinition(
         "requested_vcpu",
@@ -907,6 +908,7 @@ def names_read(rule: Rule) -> frozenset[str]:
     for source in rule.sources():
         if isinstance(source, Fact):
             names.update(FACTS_BY_NAME[source.name].reads)
+            names.difference_update(FLAVOR_FIELDS)
         elif isinstance(source, Field):
             if source.name.startswith("image."):
                 names.add(source.name)

@@ -59,6 +59,10 @@ class Prop:
         return self.name
 
 
+#: The flavor's own fields (its sizes), which every flavor has.
+FLAVOR_FIELDS: tuple[str, ...] = ("vcpus", "ram", "disk", "swap", "ephemeral")
+
+
 @dataclass(frozen=True)
 class Field:
     """A flavor's own field (``vcpus``, ``ram``, ``disk``, ``swap``, ``ephemeral``) or an image's
@@ -244,7 +248,12 @@ class MaskWithinVcpus(Rule):
     all_allowed_when: Condition | None = field(default=None, kw_only=True)
 
     def sources(self) -> tuple[Source, ...]:
-        return _merged(sources_of(self.when), self.written_as, sources_of(self.all_allowed_when))
+        return _merged(
+            sources_of(self.when),
+            self.written_as,
+            sources_of(self.all_allowed_when),
+            (Field("vcpus"),),
+        )
 
 
 PartitionAspect = Literal["within", "disjoint", "cover"]

@@ -22,7 +22,7 @@ bodies stay Nova's. The check runs only where extra specs are validated at all (
 
 The service keeps extra specs, not flavors: it does not know a flavor's vCPUs, RAM or disks.
 So the rules whose verdict depends on them (a CPU mask within ``range(vcpus)``, per-node lists
-that partition the vCPUs, memory that sums to the RAM, NUMA nodes that divide the vCPUs,
+that lie within and cover the vCPUs, memory that sums to the RAM, NUMA nodes that divide the vCPUs,
 ``resources:PCPU`` equal to the vCPUs, topology limits) are not applied here; ``onespec
 validate flavor`` and the Nova drop-in's ``validate_whole_flavor`` apply them. The rules that
 compare a flavor with an image do not apply either: there is no image.
@@ -34,16 +34,7 @@ from collections.abc import Iterable, Mapping
 from typing import Literal
 
 from onespec.definitions.flavor_rule_catalogue import FACTS_BY_NAME, RULES
-from onespec.definitions.flavor_rules import (
-    CpuListsPartition,
-    Divides,
-    Fact,
-    Field,
-    MaskWithinVcpus,
-    MatchesCount,
-    SumsTo,
-    TopologyAdmits,
-)
+from onespec.definitions.flavor_rules import FLAVOR_FIELDS, Fact, Field, MaskWithinVcpus, Rule
 from onespec.validators_runtime.flavors import FlavorFinding, validate_flavor
 
 Mode = Literal["refuse", "warn", "per-key"]
@@ -51,18 +42,22 @@ MODES: tuple[Mode, ...] = ("refuse", "warn", "per-key")
 DEFAULT_MODE: Mode = "refuse"
 
 #: The flavor's own fields, which the service does not know.
-_SIZES = frozenset({"vcpus", "ram", "disk", "swap", "ephemeral"})
-#: Rule kinds that compare with the vCPUs or the RAM whatever their sources say.
-_SIZED_KINDS = (CpuListsPartition, Divides, MaskWithinVcpus, MatchesCount, SumsTo, TopologyAdmits)
+_SIZES = frozenset(FLAVOR_FIELDS)
+
+#: The CPU masks (the facts a mask rule checks). They read the vCPUs only to resolve a mask
+#: written ``^N``, which the stand-in's vCPUs settle (see ``_STAND_IN``); whether a mask fits
+#: the real vCPUs is the verdict of its mask rule, which reads the vCPUs itself.
+_MASKS = frozenset(rule.mask.name for rule in RULES if isinstance(rule, MaskWithinVcpus))
 
 
-def _reads_a_size(rule: object) -> bool:
-    if isinstance(rule, _SIZED_KINDS):
-        return True
-    for source in rule.sources():  # type: ignore[attr-defined]
+def _reads_a_size(rule: Rule) -> bool:
+    """Whether the verdict of ``rule`` depends on the flavor's sizes: it reads one itself, or
+    through a fact other than a CPU mask."""
+    for source in rule.sources():
         if isinstance(source, Field) and source.name in _SIZES:
             return True
-        if isinstance(source, Fact) and _SIZES & set(FACTS_BY_NAME[source.name].reads):
+        through_fact = isinstance(source, Fact) and source.name not in _MASKS
+        if through_fact and _SIZES & set(FACTS_BY_NAME[source.name].reads):
             return True
     return False
 
