@@ -22,7 +22,7 @@ The vocabulary is small:
   :class:`TopologyAdmits`, :class:`AtMost` (a value bounded by another) and :class:`TwinClash`
   (a flavor key and its image twin, settled by one of Nova's five :class:`ClashPolicy` kinds).
 
-Standard library only: the runtime imports this module (``validators_runtime/flavors.py``) and
+Standard library only: the runtime imports this module (``validators_runtime/flavors/``) and
 compiles nothing from it at import time.
 """
 
