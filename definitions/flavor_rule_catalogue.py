@@ -917,6 +917,25 @@ def names_read(rule: Rule) -> frozenset[str]:
     return frozenset(names)
 
 
+#: The CPU masks (the facts a mask rule checks). They read the vCPUs only to resolve a mask
+#: written ``^N``, which any flavor's vCPUs settle alike as long as the mask selects some; whether
+#: a mask fits the real vCPUs is the verdict of its mask rule, which reads the vCPUs itself.
+_MASKS = frozenset(rule.mask.name for rule in RULES if isinstance(rule, MaskWithinVcpus))
+
+
+def reads_a_size(rule: Rule) -> bool:
+    """Whether the verdict of ``rule`` depends on the flavor's sizes (``vcpus``, ``ram``...):
+    it reads one itself, or through a fact other than a CPU mask. A check that does not know
+    the sizes (the reference service keeps extra specs, not flavors) leaves such rules out."""
+    for source in rule.sources():
+        if isinstance(source, Field) and source.name in FLAVOR_FIELDS:
+            return True
+        through_fact = isinstance(source, Fact) and source.name not in _MASKS
+        if through_fact and set(FLAVOR_FIELDS) & set(FACTS_BY_NAME[source.name].reads):
+            return True
+    return False
+
+
 def rules_reading(key: str) -> tuple[Rule, ...]:
     """The rules (refusals, then warnings) that ``key`` can make apply."""
     return tuple(rule for rule in (*RULES, *WARNINGS) if key in names_read(rule))

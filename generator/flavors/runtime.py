@@ -34,7 +34,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from onespec.definitions.flavor_rule_catalogue import FACTS_BY_NAME, RULES, WARNINGS, names_read
+from onespec.definitions.flavor_rule_catalogue import (
+    FACTS_BY_NAME,
+    RULES,
+    WARNINGS,
+    names_read,
+    reads_a_size,
+)
 from onespec.definitions.flavor_rules import (
     FLAVOR_FIELDS,
     AllOf,
@@ -409,6 +415,9 @@ def render_lines() -> Iterator[str]:
     by_name, always = triggers()
     yield from _mapping("TRIGGERS", by_name)
     yield f"ALWAYS = {literal(always)}"
+    yield ""
+    yield "#: The rules whose verdict depends on the flavor's sizes (vcpus, ram, disk...)."
+    yield f"SIZED_RULES = frozenset({literal(tuple(r.name for r in ALL_RULES if reads_a_size(r)))})"
     yield ""
     yield ""
     yield from _size_rules()

@@ -33,40 +33,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Literal
 
-from onespec.definitions.flavor_rule_catalogue import FACTS_BY_NAME, RULES
-from onespec.definitions.flavor_rules import FLAVOR_FIELDS, Fact, Field, MaskWithinVcpus, Rule
+# SIZED_RULES: the rules whose verdict depends on the flavor's vCPUs, RAM or disks, derived
+# from what each rule reads (the catalogue's ``reads_a_size``); the service leaves them out.
+from onespec.validators_runtime._generated.flavor_rules import RULES, SIZED_RULES
 from onespec.validators_runtime.flavors import FlavorFinding, validate_flavor
 
 Mode = Literal["refuse", "warn", "per-key"]
 MODES: tuple[Mode, ...] = ("refuse", "warn", "per-key")
 DEFAULT_MODE: Mode = "refuse"
 
-#: The flavor's own fields, which the service does not know.
-_SIZES = frozenset(FLAVOR_FIELDS)
-
-#: The CPU masks (the facts a mask rule checks). They read the vCPUs only to resolve a mask
-#: written ``^N``, which the stand-in's vCPUs settle (see ``_STAND_IN``); whether a mask fits
-#: the real vCPUs is the verdict of its mask rule, which reads the vCPUs itself.
-_MASKS = frozenset(rule.mask.name for rule in RULES if isinstance(rule, MaskWithinVcpus))
-
-
-def _reads_a_size(rule: Rule) -> bool:
-    """Whether the verdict of ``rule`` depends on the flavor's sizes: it reads one itself, or
-    through a fact other than a CPU mask."""
-    for source in rule.sources():
-        if isinstance(source, Field) and source.name in _SIZES:
-            return True
-        through_fact = isinstance(source, Fact) and source.name not in _MASKS
-        if through_fact and _SIZES & set(FACTS_BY_NAME[source.name].reads):
-            return True
-    return False
-
-
-#: The rules that need the flavor's vCPUs, RAM or disks: not applied by the service.
-SIZED_RULES: frozenset[str] = frozenset(rule.name for rule in RULES if _reads_a_size(rule))
-
-#: The rules' names: the codes of the findings this check reports.
-_RULE_NAMES = frozenset(rule.name for rule in RULES)
+#: The names of the rules Nova refuses a flavor for: the codes of the findings this check
+#: reports (the rules that only warn, and per-key findings, are left out).
+_RULE_NAMES = frozenset(name for name, _, _, severity, *_ in RULES if severity == "error")
 
 #: The flavor the extra specs are checked on. Only rules that do not read the sizes are kept,
 #: so the sizes matter only where a mask written ``^N`` excludes from every vCPU: with 256, such
