@@ -17,7 +17,6 @@ from onespec.validators_runtime.flavors.image_props import typed_properties, unk
 from onespec.validators_runtime.flavors.inputs import (
     Flavor,
     Image,
-    InputError,
     read_flavor,
     read_image,
 )
@@ -195,18 +194,3 @@ def validate_image_properties(image: Image | Mapping[str, Any]) -> list[FlavorFi
     image = image if isinstance(image, Image) else read_image(image)
     _, unreadable = typed_properties(image.properties)
     return unreadable + unknown_properties(image.properties)
-
-
-__all__ = [
-    "TRIGGER_NAMES",
-    "Flavor",
-    "FlavorFinding",
-    "Image",
-    "InputError",
-    "normalized_names",
-    "read_flavor",
-    "read_image",
-    "rule_findings",
-    "validate_flavor",
-    "validate_image_properties",
-]
