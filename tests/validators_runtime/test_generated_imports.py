@@ -36,3 +36,17 @@ def test_a_generated_module_imports_first_in_a_fresh_interpreter(module):
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_every_name_the_flavors_package_lists_loads():
+    """The package loads its names on first use, each from its own module."""
+    script = (
+        "import onespec.validators_runtime.flavors as flavors\n"
+        "missing = [n for n in flavors.__all__ if getattr(flavors, n, None) is None]\n"
+        "assert not missing, missing\n"
+        "assert not hasattr(flavors, 'no_such_name')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr

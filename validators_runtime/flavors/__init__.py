@@ -26,26 +26,29 @@ example) is a warning, not an error: any image that meets it will do.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from onespec.validators_runtime.flavors.whole_flavor import (
-        TRIGGER_NAMES,
+    from onespec.validators_runtime.flavors.findings import FlavorFinding
+    from onespec.validators_runtime.flavors.inputs import (
         Flavor,
-        FlavorFinding,
         Image,
         InputError,
-        normalized_names,
         read_flavor,
         read_image,
+    )
+    from onespec.validators_runtime.flavors.whole_flavor import (
+        TRIGGER_NAMES,
+        normalized_names,
         rule_findings,
         validate_flavor,
         validate_image_properties,
     )
 
-#: Loaded on first use (PEP 562), from :mod:`.whole_flavor`: the generated rule code imports this
-#: package's leaf modules (``checks``, ``facts``), so importing it before this package must not
-#: make the package import the generated code while that is still half-built.
+#: Loaded on first use (PEP 562), most from :mod:`.whole_flavor`: the generated rule code
+#: imports this package's leaf modules (``checks``, ``facts``), so importing it before this
+#: package must not make the package import the generated code while that is still half-built.
 __all__ = [
     "TRIGGER_NAMES",
     "Flavor",
@@ -61,9 +64,15 @@ __all__ = [
 ]
 
 
+#: The module each name comes from: reading a flavor, or naming a finding's type, loads no rules.
+_HOMES = {
+    "FlavorFinding": "findings",
+    **dict.fromkeys(("Flavor", "Image", "InputError", "read_flavor", "read_image"), "inputs"),
+}
+
+
 def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from onespec.validators_runtime.flavors import whole_flavor
-
-    return getattr(whole_flavor, name)
+    home = import_module(f"{__name__}.{_HOMES.get(name, 'whole_flavor')}")
+    return getattr(home, name)
