@@ -15,6 +15,7 @@ Standard library only, like the vocabulary: the runtime imports it.
 from __future__ import annotations
 
 from onespec.definitions.flavor_rules import (
+    FLAVOR_FIELDS,
     AllOf,
     AnyOf,
     AtMost,
@@ -97,12 +98,12 @@ FACTS: tuple[FactDefinition, ...] = (
         "realtime_cpus",
         "With hw:cpu_realtime on: the vCPUs of the real-time mask (the image's mask before "
         "the flavor's; a mask starting with '^' excludes from all vCPUs), or every vCPU.",
-        ("hw:cpu_realtime", "hw:cpu_realtime_mask", "hw_cpu_realtime_mask"),
+        ("hw:cpu_realtime", "hw:cpu_realtime_mask", "hw_cpu_realtime_mask", "vcpus"),
     ),
     FactDefinition(
         "dedicated_cpus",
         "The vCPUs of hw:cpu_dedicated_mask (a mask starting with '^' excludes from all).",
-        ("hw:cpu_dedicated_mask",),
+        ("hw:cpu_dedicated_mask", "vcpus"),
     ),
     FactDefinition(
         "requested_vcpu",
@@ -907,12 +908,32 @@ def names_read(rule: Rule) -> frozenset[str]:
     for source in rule.sources():
         if isinstance(source, Fact):
             names.update(FACTS_BY_NAME[source.name].reads)
+            names.difference_update(FLAVOR_FIELDS)
         elif isinstance(source, Field):
             if source.name.startswith("image."):
                 names.add(source.name)
         else:
             names.add(str(source))
     return frozenset(names)
+
+
+#: The CPU masks (the facts a mask rule checks). They read the vCPUs only to resolve a mask
+#: written ``^N``, which any flavor's vCPUs settle alike as long as the mask selects some; whether
+#: a mask fits the real vCPUs is the verdict of its mask rule, which reads the vCPUs itself.
+_MASKS = frozenset(rule.mask.name for rule in RULES if isinstance(rule, MaskWithinVcpus))
+
+
+def reads_a_size(rule: Rule) -> bool:
+    """Whether the verdict of ``rule`` depends on the flavor's sizes (``vcpus``, ``ram``...):
+    it reads one itself, or through a fact other than a CPU mask. A check that does not know
+    the sizes (the reference service keeps extra specs, not flavors) leaves such rules out."""
+    for source in rule.sources():
+        if isinstance(source, Field) and source.name in FLAVOR_FIELDS:
+            return True
+        through_fact = isinstance(source, Fact) and source.name not in _MASKS
+        if through_fact and set(FLAVOR_FIELDS) & set(FACTS_BY_NAME[source.name].reads):
+            return True
+    return False
 
 
 def rules_reading(key: str) -> tuple[Rule, ...]:

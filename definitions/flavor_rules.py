@@ -22,7 +22,7 @@ The vocabulary is small:
   :class:`TopologyAdmits`, :class:`AtMost` (a value bounded by another) and :class:`TwinClash`
   (a flavor key and its image twin, settled by one of Nova's five :class:`ClashPolicy` kinds).
 
-Standard library only: the runtime imports this module (``validators_runtime/flavors.py``) and
+Standard library only: the runtime imports this module (``validators_runtime/flavors/``) and
 compiles nothing from it at import time.
 """
 
@@ -57,6 +57,10 @@ class Prop:
 
     def __str__(self) -> str:
         return self.name
+
+
+#: The flavor's own fields (its sizes), which every flavor has.
+FLAVOR_FIELDS: tuple[str, ...] = ("vcpus", "ram", "disk", "swap", "ephemeral")
 
 
 @dataclass(frozen=True)
@@ -244,7 +248,12 @@ class MaskWithinVcpus(Rule):
     all_allowed_when: Condition | None = field(default=None, kw_only=True)
 
     def sources(self) -> tuple[Source, ...]:
-        return _merged(sources_of(self.when), self.written_as, sources_of(self.all_allowed_when))
+        return _merged(
+            sources_of(self.when),
+            self.written_as,
+            sources_of(self.all_allowed_when),
+            (Field("vcpus"),),
+        )
 
 
 PartitionAspect = Literal["within", "disjoint", "cover"]

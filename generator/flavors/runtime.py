@@ -34,8 +34,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from onespec.definitions.flavor_rule_catalogue import FACTS_BY_NAME, RULES, WARNINGS, names_read
+from onespec.definitions.flavor_rule_catalogue import (
+    FACTS_BY_NAME,
+    RULES,
+    WARNINGS,
+    names_read,
+    reads_a_size,
+)
 from onespec.definitions.flavor_rules import (
+    FLAVOR_FIELDS,
     AllOf,
     AnyOf,
     AtMost,
@@ -72,9 +79,6 @@ ALL_RULES = (*RULES, *WARNINGS)
 #: Where the modules are written.
 OUTPUT = generated_module("flavor_rules")
 PROPERTIES_OUTPUT = generated_module("image_properties")
-
-#: The flavor's own fields, read straight from the flavor record.
-_FLAVOR_FIELDS = ("vcpus", "ram", "disk", "swap", "ephemeral")
 
 _HELPERS = (
     "at_most",
@@ -121,7 +125,7 @@ def read(source: Any) -> str:
     if isinstance(source, Fact):
         return _fact(source.name)
     if isinstance(source, Field):
-        if source.name in _FLAVOR_FIELDS:
+        if source.name in FLAVOR_FIELDS:
             return f"v.flavor.{source.name}"
         return f"v.field({literal(source.name)})"
     raise UnwritableRule(f"not a source: {source!r}")
@@ -299,10 +303,16 @@ def broken_function() -> Iterator[str]:
 
 
 def candidates(rule: Any) -> tuple[str, ...]:
-    """The names a finding of ``rule`` may list, in order, once each (facts expanded)."""
+    """The names a finding of ``rule`` may list, in order, once each: a fact stands for the
+    keys it is read from, and the flavor's sizes are listed only where the rule reads them
+    itself (a rule that needs a real-time mask is not about the vCPU count)."""
     names: list[str] = []
     for source in rule.sources():
-        read_from = FACTS_BY_NAME[source.name].reads if isinstance(source, Fact) else (str(source),)
+        if isinstance(source, Fact):
+            reads = FACTS_BY_NAME[source.name].reads
+            read_from = tuple(name for name in reads if name not in FLAVOR_FIELDS)
+        else:
+            read_from = (str(source),)
         for name in read_from:
             if name not in names:
                 names.append(name)
@@ -405,6 +415,9 @@ def render_lines() -> Iterator[str]:
     by_name, always = triggers()
     yield from _mapping("TRIGGERS", by_name)
     yield f"ALWAYS = {literal(always)}"
+    yield ""
+    yield "#: The rules whose verdict depends on the flavor's sizes (vcpus, ram, disk...)."
+    yield f"SIZED_RULES = frozenset({literal(tuple(r.name for r in ALL_RULES if reads_a_size(r)))})"
     yield ""
     yield ""
     yield from _size_rules()

@@ -290,18 +290,18 @@ RULES = (
     ('mem-encryption-tdx-forbids-video', 'InvalidVideoMode', 'api', 'error', "Set the image's hw_video_model=none: intel-tdx cannot have a video device.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw_video_model')),
     ('pmu-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:pmu and the image's hw_pmu alike, or drop one.", False, ('hw:pmu', 'hw_pmu')),
     ('image-serial-ports-above-flavor', 'ImageSerialPortNumberExceedFlavorValue', 'api', 'error', "Lower the image's hw_serial_port_count to at most the flavor's hw:serial_port_count.", False, ('hw:serial_port_count', 'hw_serial_port_count')),
-    ('realtime-mask-invalid', 'RealtimeMaskNotFoundOrInvalid', 'api', 'error', "Give hw:cpu_realtime_mask (or the image's hw_cpu_realtime_mask) a non-empty set of vCPUs below the flavor's vcpus that leaves at least one vCPU out (for example '^0'), or set hw:emulator_threads_policy.", False, ('hw:cpu_realtime', 'hw:cpu_realtime_mask', 'hw_cpu_realtime_mask', 'hw:emulator_threads_policy')),
+    ('realtime-mask-invalid', 'RealtimeMaskNotFoundOrInvalid', 'api', 'error', "Give hw:cpu_realtime_mask (or the image's hw_cpu_realtime_mask) a non-empty set of vCPUs below the flavor's vcpus that leaves at least one vCPU out (for example '^0'), or set hw:emulator_threads_policy.", False, ('hw:cpu_realtime', 'hw:cpu_realtime_mask', 'hw_cpu_realtime_mask', 'hw:emulator_threads_policy', 'vcpus')),
     ('image-sockets-limit-above-flavor', 'ImageVCPULimitsRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_max_sockets to at most the flavor's hw:cpu_max_sockets, or raise the flavor's limit.", False, ('hw:cpu_max_sockets', 'hw_cpu_max_sockets')),
     ('image-cores-limit-above-flavor', 'ImageVCPULimitsRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_max_cores to at most the flavor's hw:cpu_max_cores, or raise the flavor's limit.", False, ('hw:cpu_max_cores', 'hw_cpu_max_cores')),
     ('image-threads-limit-above-flavor', 'ImageVCPULimitsRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_max_threads to at most the flavor's hw:cpu_max_threads, or raise the flavor's limit.", False, ('hw:cpu_max_threads', 'hw_cpu_max_threads')),
     ('image-sockets-above-limit', 'ImageVCPUTopologyRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_sockets to at most the sockets limit (hw_cpu_max_sockets, else hw:cpu_max_sockets).", False, ('hw_cpu_sockets', 'hw:cpu_max_sockets', 'hw_cpu_max_sockets')),
     ('image-cores-above-limit', 'ImageVCPUTopologyRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_cores to at most the cores limit (hw_cpu_max_cores, else hw:cpu_max_cores).", False, ('hw_cpu_cores', 'hw:cpu_max_cores', 'hw_cpu_max_cores')),
     ('image-threads-above-limit', 'ImageVCPUTopologyRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_threads to at most the threads limit (hw_cpu_max_threads, else hw:cpu_max_threads).", False, ('hw_cpu_threads', 'hw:cpu_max_threads', 'hw_cpu_max_threads')),
-    ('multiqueue-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:vif_multiqueue_enabled and the image's hw_vif_multiqueue_enabled alike, or drop one.", False, ('hw:vif_multiqueue_enabled', 'hw_vif_multiqueue_enabled', 'vcpus')),
+    ('multiqueue-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:vif_multiqueue_enabled and the image's hw_vif_multiqueue_enabled alike, or drop one.", False, ('hw:vif_multiqueue_enabled', 'hw_vif_multiqueue_enabled')),
     ('image-pins-shared-flavor', 'ImageCPUPinningForbidden', 'api', 'error', "Drop the image's hw_cpu_policy, or give the flavor a pinned hw:cpu_policy.", False, ('hw:cpu_policy', 'hw_cpu_policy')),
     ('image-dedicates-mixed-flavor', 'ImageCPUPinningForbidden', 'api', 'error', "Drop the image's hw_cpu_policy=dedicated: the flavor's policy is 'mixed'.", False, ('hw:cpu_policy', 'hw_cpu_policy')),
     ('thread-policy-flavor-image-differ', 'ImageCPUThreadPolicyForbidden', 'api', 'error', "Drop the image's hw_cpu_thread_policy or make it equal to the flavor's.", False, ('hw:cpu_thread_policy', 'hw_cpu_thread_policy')),
-    ('dedicated-mask-invalid', 'InvalidMixedInstanceDedicatedMask', 'api', 'error', "Give hw:cpu_dedicated_mask a non-empty set of vCPUs below the flavor's vcpus that leaves at least one shared vCPU (for example '^0').", False, ('hw:cpu_dedicated_mask',)),
+    ('dedicated-mask-invalid', 'InvalidMixedInstanceDedicatedMask', 'api', 'error', "Give hw:cpu_dedicated_mask a non-empty set of vCPUs below the flavor's vcpus that leaves at least one shared vCPU (for example '^0').", False, ('hw:cpu_dedicated_mask', 'vcpus')),
     ('cpu-resources-with-cpu-policy', 'InvalidRequest', 'api', 'error', 'Use either resources:VCPU/resources:PCPU or hw:cpu_policy (hw_cpu_policy), not both.', False, ('hw:cpu_policy', 'hw_cpu_policy', 'resources:VCPU', 'resources:PCPU')),
     ('vcpu-and-pcpu-resources', 'InvalidRequest', 'api', 'error', 'Request either resources:VCPU or resources:PCPU, not both.', False, ('resources:VCPU', 'resources:PCPU')),
     ('pcpu-resources-not-vcpus', 'InvalidRequest', 'api', 'error', "Request exactly the flavor's vcpus as resources:PCPU (one more with hw:emulator_threads_policy=isolate).", False, ('resources:PCPU', 'vcpus', 'hw:emulator_threads_policy')),
@@ -462,10 +462,12 @@ TRIGGERS = {
     'resources:VCPU': (25, 26, 29, 30, 31, 32, 33, 34, 39, 40, 41, 42, 43, 44, 45, 46),
     'trait:HW_CPU_HYPERTHREADING': (28, 29),
     'traits_required': (28, 29),
-    'vcpus': (20,),
 }
 
 ALWAYS = ()
+
+#: The rules whose verdict depends on the flavor's sizes (vcpus, ram, disk...).
+SIZED_RULES = frozenset(('flavor-ram-below-image-min-ram', 'flavor-disk-below-image-size', 'flavor-disk-below-image-min-disk', 'realtime-mask-invalid', 'multiqueue-flavor-image-differ', 'dedicated-mask-invalid', 'pcpu-resources-not-vcpus', 'numa-nodes-split-unevenly', 'numa-cpu-out-of-range', 'numa-cpu-unassigned', 'numa-memory-not-ram', 'topology-limits-exclude-vcpus'))
 
 
 def _when_3(v: View, s: Mapping[str, str], p: Mapping[str, Any]) -> bool:

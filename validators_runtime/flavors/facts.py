@@ -21,9 +21,19 @@ from onespec.validators_runtime.flavors.cpusets import (
 from onespec.validators_runtime.flavors.image_props import NUMA_NODES_MAX, flexible_bool
 from onespec.validators_runtime.flavors.inputs import Flavor, Image
 
+# Found as nova/virt/hardware.py finds them: ``re.match`` with no end anchor and numbered groups
+# only, so ``resources:PCPUX`` counts as PCPU there and ``resources_a:PCPU`` does not. Such keys
+# are refused on their own (unknown resource class or trait); the whole-flavor check still
+# reads them as Nova's boot-time code does, so that its verdict stays Nova's.
 _VCPU = re.compile(r"resources([1-9][0-9]*)?:VCPU")
 _PCPU = re.compile(r"resources([1-9][0-9]*)?:PCPU")
 _HT_TRAIT = re.compile(r"trait([1-9][0-9]*)?:HW_CPU_HYPERTHREADING")
+#: Each pattern above with the name the rules give the keys it finds.
+_CPU_REQUEST_NAMES = (
+    (_VCPU, "resources:VCPU"),
+    (_PCPU, "resources:PCPU"),
+    (_HT_TRAIT, "trait:HW_CPU_HYPERTHREADING"),
+)
 _NO_LIMIT = 65536
 #: How the keys of numbered request groups start (``resources1:``, ``trait2:``).
 _GROUPED_HEADS = ("resou", "trait")
@@ -59,6 +69,16 @@ def _flavor_lists(specs: Mapping[str, str], prefix: str, read: Any) -> list | No
         except (ValueError, CpuSpecError):
             found.append(set() if read is not int else 0)
     return found or None
+
+
+def cpu_request_name(key: str) -> str | None:
+    """The name the rules give ``key`` when Nova reads it as part of the CPU request
+    (``resources:PCPU`` for ``resources2:PCPU``), else None: the keys that make the facts
+    below are the keys that wake the rules reading them."""
+    for pattern, name in _CPU_REQUEST_NAMES:
+        if pattern.match(key):
+            return name
+    return None
 
 
 class fact:

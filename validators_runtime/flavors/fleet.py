@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from onespec.validators_runtime._generated.flavor_rules import RULES, SIZE_RULES
-from onespec.validators_runtime.flavors import (
+from onespec.validators_runtime.flavors.facts import View
+from onespec.validators_runtime.flavors.image_props import typed_properties
+from onespec.validators_runtime.flavors.whole_flavor import (
     TRIGGER_NAMES,
     Flavor,
     FlavorFinding,
@@ -25,8 +27,6 @@ from onespec.validators_runtime.flavors import (
     rule_findings,
     validate_flavor,
 )
-from onespec.validators_runtime.flavors.facts import View
-from onespec.validators_runtime.flavors.image_props import typed_properties
 from onespec.validators_runtime.problems import Location
 
 #: How many image names a cause lists before "and N more".

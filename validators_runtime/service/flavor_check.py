@@ -22,7 +22,7 @@ bodies stay Nova's. The check runs only where extra specs are validated at all (
 
 The service keeps extra specs, not flavors: it does not know a flavor's vCPUs, RAM or disks.
 So the rules whose verdict depends on them (a CPU mask within ``range(vcpus)``, per-node lists
-that partition the vCPUs, memory that sums to the RAM, NUMA nodes that divide the vCPUs,
+that lie within and cover the vCPUs, memory that sums to the RAM, NUMA nodes that divide the vCPUs,
 ``resources:PCPU`` equal to the vCPUs, topology limits) are not applied here; ``onespec
 validate flavor`` and the Nova drop-in's ``validate_whole_flavor`` apply them. The rules that
 compare a flavor with an image do not apply either: there is no image.
@@ -33,45 +33,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Literal
 
-from onespec.definitions.flavor_rule_catalogue import FACTS_BY_NAME, RULES
-from onespec.definitions.flavor_rules import (
-    CpuListsPartition,
-    Divides,
-    Fact,
-    Field,
-    MaskWithinVcpus,
-    MatchesCount,
-    SumsTo,
-    TopologyAdmits,
-)
+# SIZED_RULES: the rules whose verdict depends on the flavor's vCPUs, RAM or disks, derived
+# from what each rule reads (the catalogue's ``reads_a_size``); the service leaves them out.
+from onespec.validators_runtime._generated.flavor_rules import RULES, SIZED_RULES
 from onespec.validators_runtime.flavors import FlavorFinding, validate_flavor
 
 Mode = Literal["refuse", "warn", "per-key"]
 MODES: tuple[Mode, ...] = ("refuse", "warn", "per-key")
 DEFAULT_MODE: Mode = "refuse"
 
-#: The flavor's own fields, which the service does not know.
-_SIZES = frozenset({"vcpus", "ram", "disk", "swap", "ephemeral"})
-#: Rule kinds that compare with the vCPUs or the RAM whatever their sources say.
-_SIZED_KINDS = (CpuListsPartition, Divides, MaskWithinVcpus, MatchesCount, SumsTo, TopologyAdmits)
-
-
-def _reads_a_size(rule: object) -> bool:
-    if isinstance(rule, _SIZED_KINDS):
-        return True
-    for source in rule.sources():  # type: ignore[attr-defined]
-        if isinstance(source, Field) and source.name in _SIZES:
-            return True
-        if isinstance(source, Fact) and _SIZES & set(FACTS_BY_NAME[source.name].reads):
-            return True
-    return False
-
-
-#: The rules that need the flavor's vCPUs, RAM or disks: not applied by the service.
-SIZED_RULES: frozenset[str] = frozenset(rule.name for rule in RULES if _reads_a_size(rule))
-
-#: The rules' names: the codes of the findings this check reports.
-_RULE_NAMES = frozenset(rule.name for rule in RULES)
+#: The names of the rules Nova refuses a flavor for: the codes of the findings this check
+#: reports (the rules that only warn, and per-key findings, are left out).
+_RULE_NAMES = frozenset(name for name, _, _, severity, *_ in RULES if severity == "error")
 
 #: The flavor the extra specs are checked on. Only rules that do not read the sizes are kept,
 #: so the sizes matter only where a mask written ``^N`` excludes from every vCPU: with 256, such

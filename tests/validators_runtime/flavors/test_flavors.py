@@ -44,6 +44,20 @@ def refusals(specs, props=None, vcpus=4, ram=4096):
             "ImageNUMATopologyIncomplete",
         ),
         ({"resources:PCPU": "4", "hw:cpu_policy": "dedicated"}, None, 4, "InvalidRequest"),
+        # Nova's boot-time code finds these keys by prefix, numbered groups only.
+        ({"resources2:PCPU": "4", "hw:cpu_policy": "dedicated"}, None, 4, "InvalidRequest"),
+        (
+            {"trait:HW_CPU_HYPERTHREADINGX": "required"},
+            None,
+            2,
+            "CPUThreadPolicyConfigurationInvalid",
+        ),
+        (
+            {"trait3:HW_CPU_HYPERTHREADING": "forbidden"},
+            None,
+            2,
+            "CPUThreadPolicyConfigurationInvalid",
+        ),
         ({"hw:locked_memory": "true"}, None, 4, "LockMemoryForbidden"),
         ({}, {"hw_mem_page_size": "large"}, 4, "MemoryPageSizeForbidden"),
         ({"hw:pmu": "true"}, {"hw_pmu": "false"}, 4, "FlavorImageConflict"),

@@ -148,6 +148,22 @@ def test_rules_that_need_the_flavor_size_are_left_to_validate_flavor(serve):
     assert "realtime-needs-pinning" not in flavor_check.SIZED_RULES
 
 
+def test_rules_whose_verdict_ignores_the_sizes_are_applied():
+    """Derived from what each rule reads: a vCPU listed on two NUMA nodes is wrong whatever the
+    flavor's vCPUs, and a mask read only to know whether it selects any vCPU is settled by the
+    stand-in's vCPUs."""
+    specs = {
+        "hw:numa_nodes": "2",
+        "hw:numa_cpus.0": "0-1",
+        "hw:numa_cpus.1": "1",
+        "hw:numa_mem.0": "512",
+        "hw:numa_mem.1": "512",
+    }
+    assert "numa-cpu-duplicated" in {f.code for f in flavor_check.findings(specs)}
+    masked = {"hw:cpu_dedicated_mask": "^0"}
+    assert "dedicated-mask-needs-mixed" in {f.code for f in flavor_check.findings(masked)}
+
+
 @pytest.mark.parametrize("attempt", range(3))
 def test_concurrent_halves_of_a_broken_flavor_cannot_both_be_stored(serve, attempt):
     # Each write alone leaves a valid flavor; together they ask for pinned CPUs both through

@@ -1,0 +1,196 @@
+"""Check a whole flavor, and a flavor with the image it boots: the rules between keys applied to
+the flavor's extra specs, its fields and its image's properties. The package's own docstring
+says how it is used; this module is what its names are loaded from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from onespec.validators_runtime._generated.flavor_rules import ALWAYS, RULES, TRIGGERS, broken
+from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, validate
+from onespec.validators_runtime.flavors.checks import involved
+from onespec.validators_runtime.flavors.facts import View, cpu_request_name
+from onespec.validators_runtime.flavors.findings import FlavorFinding
+from onespec.validators_runtime.flavors.image_props import typed_properties, unknown_properties
+from onespec.validators_runtime.flavors.inputs import (
+    Flavor,
+    Image,
+    read_flavor,
+    read_image,
+)
+from onespec.validators_runtime.problems import Location
+
+#: Nova's exception for an extra spec refused on its own (microversion 2.86 and later).
+PER_KEY_EXCEPTION = "ValidationError"
+
+
+def _as_flavor(flavor: Flavor | Mapping[str, Any]) -> Flavor:
+    return flavor if isinstance(flavor, Flavor) else read_flavor(flavor)
+
+
+def _as_image(image: Image | Mapping[str, Any] | None) -> Image | None:
+    if image is None or isinstance(image, Image):
+        return image
+    return read_image(image)
+
+
+def per_key_findings(specs: Mapping[str, str], mode: str = "strict") -> list[FlavorFinding]:
+    """The extra-spec runtime's findings, in the whole-flavor shape."""
+    try:
+        found = validate(specs, mode=mode)  # type: ignore[arg-type]
+    except ExtraSpecValidationError as error:
+        found = list(error.findings)
+    return [
+        FlavorFinding(
+            code=finding.code,
+            message=finding.message,
+            severity=finding.severity,
+            location=Location(path=finding.key if isinstance(finding.key, str) else None),
+            value=finding.value,
+            suggestion=finding.suggestion,
+            keys=(finding.key,) if isinstance(finding.key, str) else (),
+            nova_exception=PER_KEY_EXCEPTION if finding.severity == "error" else None,
+            phase="api" if finding.severity == "error" else None,
+        )
+        for finding in found
+    ]
+
+
+def _field_findings(flavor: Flavor) -> list[FlavorFinding]:
+    findings = []
+    for name, least in (("vcpus", 1), ("ram", 1), ("disk", 0), ("swap", 0), ("ephemeral", 0)):
+        value = getattr(flavor, name)
+        if value < least:
+            findings.append(
+                FlavorFinding(
+                    code="invalid-flavor-field",
+                    message=f"The flavor's {name} is {value}; Nova needs at least {least}.",
+                    location=Location(path=name),
+                    value=value,
+                    keys=(name,),
+                    nova_exception="InvalidInput",
+                    phase="api",
+                )
+            )
+    return findings
+
+
+#: Every name some rule reads.
+TRIGGER_NAMES: frozenset[str] = frozenset(TRIGGERS)
+
+#: The rules each name can break, as a bit mask (bit N: rule N), so that the rules of every key
+#: present are gathered with one ``|`` a key.
+_MASKS: dict[str, int] = {
+    name: sum(1 << index for index in found) for name, found in TRIGGERS.items()
+}
+_ALWAYS_MASK = sum(1 << index for index in ALWAYS)
+_MIN_RAM_MASK = _MASKS["image.min_ram"]
+_MIN_DISK_MASK = _MASKS["image.min_disk"]
+_SIZE_MASK = _MASKS["image.size"]
+_GROUPED = ("resources", "trait")
+
+
+def _number(text: str) -> bool:
+    """ASCII digits only (``str.isdigit`` also takes other scripts' digits)."""
+    return text.isascii() and text.isdigit()
+
+
+def normalized_names(key: str) -> tuple[str, ...]:
+    """A key as the rules name it: ``resources:PCPU`` for ``resources1:PCPU``,
+    ``hw:numa_cpus.N`` and ``hw:numa_cpus`` for ``hw:numa_cpus.1``."""
+    if key[:1] in ("r", "t"):
+        cpu_request = cpu_request_name(key)
+        if cpu_request is not None:
+            return (cpu_request,)
+        head, colon, rest = key.partition(":")
+        for stem in _GROUPED:
+            number = head[len(stem) :]
+            if colon and head.startswith(stem) and _number(number) and number[0] != "0":
+                key = f"{stem}:{rest}"
+                break
+    if key[-1:].isdigit():
+        stem, dot, number = key.rpartition(".")
+        if dot and _number(number):
+            return (stem, stem + ".N")
+    return (key,)
+
+
+def _triggered(flavor: Flavor, image: Image | None) -> int:
+    """The rules that the keys present can break, as a bit mask (bit N: rule N): most flavors
+    set a handful of keys, so most rules are never looked at."""
+    mask = _ALWAYS_MASK
+    masks = _MASKS
+    keys: Iterable[str] = flavor.extra_specs
+    if image is not None:
+        mask |= (
+            (image.min_ram and _MIN_RAM_MASK)
+            | (image.min_disk and _MIN_DISK_MASK)
+            | (image.size and _SIZE_MASK)
+        )
+        keys = (*keys, *image.properties)
+    for key in keys:
+        found = masks.get(key)
+        if found is not None:
+            mask |= found
+        elif key[:1] in ("r", "t") or key[-1:].isdigit():
+            for name in normalized_names(key):
+                mask |= masks.get(name, 0)
+    return mask
+
+
+def rule_findings(
+    flavor: Flavor, image: Image | None, props: Mapping[str, Any]
+) -> list[FlavorFinding]:
+    """The broken rules between keys, in Nova's order within each phase."""
+    view = View(flavor, image, props)
+    findings = []
+    for index, what in broken(view, flavor.extra_specs, props, _triggered(flavor, image)):
+        name, nova_exception, phase, severity, fix, asks_image, candidates = RULES[index]
+        keys = involved(candidates, view)
+        if image is None and asks_image:
+            # What the flavor asks of its image: any image that meets it will do.
+            severity = "warning"
+        findings.append(
+            FlavorFinding(
+                code=name,
+                message=f"{what}. {fix}",
+                severity=severity,
+                location=Location(path=keys[0] if keys else None),
+                keys=keys,
+                nova_exception=nova_exception,
+                phase=phase,
+            )
+        )
+    return findings
+
+
+def validate_flavor(
+    flavor: Flavor | Mapping[str, Any],
+    image: Image | Mapping[str, Any] | None = None,
+    *,
+    mode: str = "strict",
+) -> list[FlavorFinding]:
+    """Every finding about ``flavor`` (and ``image``, when given): errors Nova would refuse the
+    pair for, and warnings. ``mode`` is the extra-spec runtime's (``strict``, ``permissive``,
+    ``off``). Raises :class:`InputError` when the flavor or image cannot be read at all."""
+    flavor = _as_flavor(flavor)
+    image = _as_image(image)
+    findings = _field_findings(flavor)
+    findings += per_key_findings(flavor.extra_specs, mode)
+    props: Mapping[str, Any] = {}
+    if image is not None:
+        props, unreadable = typed_properties(image.properties)
+        findings += unreadable
+    if not any(f.code == "invalid-flavor-field" for f in findings):
+        findings += rule_findings(flavor, image, props)
+    return findings
+
+
+def validate_image_properties(image: Image | Mapping[str, Any]) -> list[FlavorFinding]:
+    """The image's properties on their own: values Nova cannot read (errors) and names that
+    look like Nova's but are not (warnings)."""
+    image = image if isinstance(image, Image) else read_image(image)
+    _, unreadable = typed_properties(image.properties)
+    return unreadable + unknown_properties(image.properties)
