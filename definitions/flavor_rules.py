@@ -182,6 +182,24 @@ def describe(condition: Condition | None) -> str:
     return str(condition)
 
 
+def describe_need(condition: Condition) -> str:
+    """A condition as what must hold, for "Nova needs ..." messages: ``cpu_policy to be
+    'dedicated' or 'mixed'`` where :func:`describe` says ``cpu_policy is ...``."""
+    if isinstance(condition, Present):
+        return f"{condition.source} to be set"
+    if isinstance(condition, Truthy):
+        return f"{condition.source} to be on"
+    if isinstance(condition, In):
+        return f"{condition.source} to be {' or '.join(repr(v) for v in condition.values)}"
+    if isinstance(condition, Contains):
+        return f"{condition.source} to contain {condition.text!r}"
+    if isinstance(condition, AnyOf):
+        return " or ".join(describe_need(part) for part in condition.conditions)
+    if isinstance(condition, AllOf):
+        return " and ".join(describe_need(part) for part in condition.conditions)
+    return describe(condition)
+
+
 # --- Rules -------------------------------------------------------------------------------------
 
 

@@ -32,7 +32,7 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], rules: int) -> l
     found: list[tuple[int, str]] = []
     # 0: image-config-drive-unknown
     if rules & 1 and p.get('img_config_drive') not in (None, '') and p.get('img_config_drive') not in ('optional', 'mandatory'):
-        found.append((0, "When img_config_drive is set, Nova needs img_config_drive is 'optional' or 'mandatory'"))
+        found.append((0, "When img_config_drive is set, Nova needs img_config_drive to be 'optional' or 'mandatory'"))
     # 1: flavor-ram-below-image-min-ram
     if rules & 2 and (what := at_most('image.min_ram', v.field('image.min_ram'), 'ram', v.flavor.ram, 1)) is not None:
         found.append((1, what))
@@ -53,16 +53,16 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], rules: int) -> l
         found.append((6, what))
     # 7: mem-encryption-needs-uefi
     if rules & 128 and v.mem_encryption and p.get('hw_firmware_type') not in ('uefi',):
-        found.append((7, "When mem_encryption is on, Nova needs hw_firmware_type is 'uefi'"))
+        found.append((7, "When mem_encryption is on, Nova needs hw_firmware_type to be 'uefi'"))
     # 8: mem-encryption-needs-q35
     if rules & 256 and (v.mem_encryption and p.get('hw_machine_type') not in (None, '')) and not contains(p.get('hw_machine_type'), 'q35'):
-        found.append((8, "When mem_encryption is on and hw_machine_type is set, Nova needs hw_machine_type contains 'q35'"))
+        found.append((8, "When mem_encryption is on and hw_machine_type is set, Nova needs hw_machine_type to contain 'q35'"))
     # 9: mem-encryption-needs-stateless-firmware
     if rules & 512 and (v.mem_encryption and v.mem_encryption_model in ('amd-sev-snp', 'intel-tdx')) and not v.stateless_firmware:
-        found.append((9, "When mem_encryption is on and mem_encryption_model is 'amd-sev-snp' or 'intel-tdx', Nova needs stateless_firmware is on"))
+        found.append((9, "When mem_encryption is on and mem_encryption_model is 'amd-sev-snp' or 'intel-tdx', Nova needs stateless_firmware to be on"))
     # 10: mem-encryption-tdx-forbids-video
     if rules & 1024 and (v.mem_encryption and v.mem_encryption_model in ('intel-tdx',)) and p.get('hw_video_model') not in ('none',):
-        found.append((10, "When mem_encryption is on and mem_encryption_model is 'intel-tdx', Nova needs hw_video_model is 'none'"))
+        found.append((10, "When mem_encryption is on and mem_encryption_model is 'intel-tdx', Nova needs hw_video_model to be 'none'"))
     # 11: pmu-flavor-image-differ
     if rules & 2048 and (flavor_value := s.get('hw:pmu')) is not None and (image_value := p.get('hw_pmu')) is not None and (what := twin_equal('hw:pmu', 'hw_pmu', 'bool', flavor_value, image_value)) is not None:
         found.append((11, what))
@@ -119,22 +119,22 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], rules: int) -> l
         found.append((28, 'requested_cpu_thread_policy is set while hyperthreading_trait is set'))
     # 29: thread-policy-needs-pinning
     if rules & 536870912 and v.cpu_thread_policy not in (None, '') and v.cpu_policy not in ('dedicated', 'mixed'):
-        found.append((29, "When cpu_thread_policy is set, Nova needs cpu_policy is 'dedicated' or 'mixed'"))
+        found.append((29, "When cpu_thread_policy is set, Nova needs cpu_policy to be 'dedicated' or 'mixed'"))
     # 30: isolated-emulator-needs-pinning
     if rules & 1073741824 and s.get('hw:emulator_threads_policy') in ('isolate',) and v.cpu_policy not in ('dedicated', 'mixed'):
-        found.append((30, "When hw:emulator_threads_policy is 'isolate', Nova needs cpu_policy is 'dedicated' or 'mixed'"))
+        found.append((30, "When hw:emulator_threads_policy is 'isolate', Nova needs cpu_policy to be 'dedicated' or 'mixed'"))
     # 31: dedicated-mask-needs-mixed
     if rules & 2147483648 and v.dedicated_cpus and v.cpu_policy not in ('mixed',):
-        found.append((31, "When dedicated_cpus is on, Nova needs cpu_policy is 'mixed'"))
+        found.append((31, "When dedicated_cpus is on, Nova needs cpu_policy to be 'mixed'"))
     # 32: realtime-needs-pinning
     if rules & 4294967296 and v.realtime_cpus and v.cpu_policy not in ('dedicated', 'mixed'):
-        found.append((32, "When realtime_cpus is on, Nova needs cpu_policy is 'dedicated' or 'mixed'"))
+        found.append((32, "When realtime_cpus is on, Nova needs cpu_policy to be 'dedicated' or 'mixed'"))
     # 33: mixed-with-two-masks
     if rules & 8589934592 and v.cpu_policy in ('mixed',) and v.realtime_cpus and v.dedicated_cpus:
         found.append((33, 'realtime_cpus is on while dedicated_cpus is on'))
     # 34: mixed-needs-a-mask
     if rules & 17179869184 and v.cpu_policy in ('mixed',) and not (v.realtime_cpus or v.dedicated_cpus):
-        found.append((34, "When cpu_policy is 'mixed', Nova needs realtime_cpus is on or dedicated_cpus is on"))
+        found.append((34, "When cpu_policy is 'mixed', Nova needs realtime_cpus to be on or dedicated_cpus to be on"))
     # 35: numa-nodes-on-both-sides
     if rules & 34359738368 and (flavor_value := s.get('hw:numa_nodes')) and (image_value := p.get('hw_numa_nodes')) and (what := twin_one_side('hw:numa_nodes', 'hw_numa_nodes', 'int', flavor_value, image_value)) is not None:
         found.append((35, what))
@@ -146,7 +146,7 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], rules: int) -> l
         found.append((37, what))
     # 38: locked-memory-needs-page-size
     if rules & 274877906944 and v.locked_memory and not (s.get('hw:mem_page_size') not in (None, '') or p.get('hw_mem_page_size') not in (None, '')):
-        found.append((38, 'When locked_memory is on, Nova needs hw:mem_page_size is set or hw_mem_page_size is set'))
+        found.append((38, 'When locked_memory is on, Nova needs hw:mem_page_size to be set or hw_mem_page_size to be set'))
     # 39: numa-cpus-on-both-sides
     if rules & 549755813888 and v.numa_topology and v.flavor_numa_cpus not in (None, '') and p.get('hw_numa_cpus') not in (None, ''):
         found.append((39, 'flavor_numa_cpus is set while hw_numa_cpus is set'))
@@ -191,7 +191,7 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], rules: int) -> l
         found.append((52, what))
     # 53: tpm-crb-needs-version-2
     if rules & 9007199254740992 and (v.tpm_version not in (None, '') and v.tpm_model in ('tpm-crb',)) and v.tpm_version not in ('2.0',):
-        found.append((53, "When tpm_version is set and tpm_model is 'tpm-crb', Nova needs tpm_version is '2.0'"))
+        found.append((53, "When tpm_version is set and tpm_model is 'tpm-crb', Nova needs tpm_version to be '2.0'"))
     # 54: secure-boot-flavor-image-differ
     if rules & 18014398509481984 and (flavor_value := s.get('os:secure_boot')) and (image_value := p.get('os_secure_boot')) and (what := twin_equal('os:secure_boot', 'os_secure_boot', 'str', flavor_value, image_value)) is not None:
         found.append((54, what))

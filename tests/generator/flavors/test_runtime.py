@@ -49,7 +49,7 @@ def test_text_from_the_definitions_reaches_the_source_only_as_literals():
     function = "def f(v, s, p, rules):\n    found = []\n" + source + "\n    return found"
     exec(compile(function, "<rule>", "exec"), namespace)  # noqa: S102 - the code under test
     assert namespace["f"](None, {hostile: "1"}, {}, 1) == [
-        (0, f"When {hostile} is set, Nova needs hw:cpu_policy is {hostile!r}")
+        (0, f"When {hostile} is set, Nova needs hw:cpu_policy to be {hostile!r}")
     ]
 
 
