@@ -16,7 +16,7 @@ reason it is not:
 * the rule asks something of the image (UEFI firmware for memory encryption): for a flavor
   alone the runtime warns, and a schema has no warnings.
 
-The derived values (:data:`~onespec.definitions.flavor_rule_catalogue.FACTS`) that a flavor
+The derived values (:data:`~onespec.definitions.flavor_facts.FACTS`) that a flavor
 alone decides from its own keys are stated here as conditions on those keys
 (:data:`FLAVOR_ALONE`); a rule that reads any other derived value is not carried. Two are read
 more simply than Nova reads them, which :data:`READINGS` says and the description repeats.
@@ -27,7 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from onespec.definitions.flavor_rule_catalogue import FACTS_BY_NAME, RULES
+from onespec.definitions.flavor_facts import FACTS_BY_NAME
+from onespec.definitions.flavor_rule_catalogue import RULES
 from onespec.definitions.flavor_rules import (
     AllOf,
     AnyOf,

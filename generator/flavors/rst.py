@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from onespec.definitions.flavor_differences import DIFFERENCES
-from onespec.definitions.flavor_rule_catalogue import FACTS, RULES, WARNINGS
+from onespec.definitions.flavor_facts import FACTS
+from onespec.definitions.flavor_rule_catalogue import RULES, WARNINGS
 from onespec.definitions.flavor_rules import (
     PHASES,
     AtMost,

@@ -34,8 +34,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from onespec.definitions.flavor_facts import FACTS_BY_NAME
 from onespec.definitions.flavor_rule_catalogue import (
-    FACTS_BY_NAME,
     RULES,
     WARNINGS,
     names_read,

@@ -1,6 +1,6 @@
 """The values Nova derives from a flavor and an image (the facts the rules name), computed once.
 
-Each fact of :data:`onespec.definitions.flavor_rule_catalogue.FACTS` has one method here, named
+Each fact of :data:`onespec.definitions.flavor_facts.FACTS` has one method here, named
 after it and marked :class:`fact`, and is read as an attribute of the view
 (``view.cpu_policy``): the first read computes it and stores it on the view, so later reads are
 plain attribute look-ups and a rule that reads the CPU policy in force does not recompute it.

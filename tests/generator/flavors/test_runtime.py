@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-from onespec.definitions.flavor_rule_catalogue import FACTS, RULES, WARNINGS
+from onespec.definitions.flavor_facts import FACTS
+from onespec.definitions.flavor_rule_catalogue import RULES, WARNINGS
 from onespec.definitions.flavor_rules import Fact, In, Present, Requires, Spec
 from onespec.generator.flavors import runtime
 from onespec.validators_runtime.flavors.facts import View, fact, grouped

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from onespec.definitions.flavor_rule_catalogue import FACTS
+from onespec.definitions.flavor_facts import FACTS
 from onespec.definitions.flavor_rules import FLAVOR_FIELDS
 from onespec.validators_runtime.flavors.facts import View
 from onespec.validators_runtime.flavors.inputs import read_flavor
