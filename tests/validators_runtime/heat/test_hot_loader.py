@@ -170,10 +170,12 @@ def billion_laughs(levels: int = 9, width: int = 10) -> str:
 
 
 def test_an_alias_bomb_fails_fast_with_its_line():
-    started = time.perf_counter()
+    # The work is bounded by the line it stops at (a million nodes); the processor time this
+    # process spends (not wall time, which other work on the machine stretches) backs it up.
+    started = time.process_time()
     with pytest.raises(LoadError) as caught:
         loads(billion_laughs(), "bomb.yaml")
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
     error = caught.value
     assert error.code == "alias-limit"
     assert error.path == "bomb.yaml"
@@ -218,10 +220,10 @@ def flow_bomb(levels: int = 11) -> str:
 def test_an_alias_after_a_colon_in_flow_style_is_counted_too():
     text = flow_bomb()
     assert len(text) < 1200
-    started = time.perf_counter()
+    started = time.process_time()
     with pytest.raises(LoadError) as caught:
         loads(text, "env.yaml")
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
     assert caught.value.code == "alias-limit"
     assert caught.value.path == "env.yaml" and caught.value.line == 7
 
@@ -237,10 +239,10 @@ def test_an_alias_after_a_colon_in_flow_style_is_counted_too():
     ids=["flow", "block", "json-deeper-than-python", "json"],
 )
 def test_deep_nesting_is_a_located_error(text):
-    started = time.perf_counter()
+    started = time.process_time()
     with pytest.raises(LoadError) as caught:
         loads(text, "deep.yaml")
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
     assert caught.value.path == "deep.yaml"
     assert caught.value.line is not None
     assert caught.value.code in {"too-deep", "syntax"}
