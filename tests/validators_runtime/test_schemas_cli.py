@@ -53,7 +53,7 @@ def test_the_settings_route_every_example_to_a_local_schema_that_accepts_it():
     done = onespec("schemas", "settings", "--format", "json")
     assert done.returncode == 0, done.stderr
     mapping = json.loads(done.stdout)["yaml.schemas"]
-    assert len(mapping) == 4
+    assert len(mapping) == 5
     for local in mapping:
         assert Path(local).is_absolute() and Path(local).is_file(), local
         assert not local.startswith("http")
