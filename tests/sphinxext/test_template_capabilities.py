@@ -8,7 +8,7 @@ import pytest
 from sphinx.util.inventory import InventoryFile
 
 from onespec.definitions import template_capabilities as grammar
-from tests.sphinxext.test_domain import domain_index, make, page
+from tests.sphinxext.building import domain_index, make, page
 
 
 @pytest.fixture(scope="module")
