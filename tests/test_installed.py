@@ -152,7 +152,7 @@ def _check_core(env: Installed) -> None:
     for argv in (["serve"], ["db", "upgrade"], ["policy", "sample"]):
         result = env.run("onespec", *argv)
         assert result.returncode == 2, (argv, result.stdout, result.stderr)
-        assert "onespec[api]" in result.stderr, result.stderr
+        assert "its 'api' extra" in result.stderr, result.stderr
         assert "Traceback" not in result.stderr and "ModuleNotFoundError" not in result.stderr
 
     # --check has no committed files to compare against outside a checkout: refused, clearly.

@@ -59,7 +59,7 @@ def test_service_commands_without_the_api_extra_name_it_and_exit_2(monkeypatch, 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     result = CliRunner().invoke(cli, argv)
     assert result.exit_code == 2, result.output
-    assert "pip install 'onespec[api]'" in result.output
+    assert "its 'api' extra" in result.output and "pip install '.[api]'" in result.output
     assert "waitress is not installed" in result.output
     assert not isinstance(result.exception, ModuleNotFoundError)
 

@@ -62,6 +62,7 @@ POSITION_SECTIONS: frozenset[str] = frozenset({"capabilities", "requires", "reso
 Format = Literal["json", "yaml"]
 ErrorCode = Literal[
     "unreadable",
+    "not-a-file",
     "encoding",
     "too-large",
     "syntax",
@@ -558,9 +559,8 @@ def read_text(path: str | os.PathLike[str], *, max_size: int | None = MAX_TEMPLA
     if name == "-":
         return _read_stdin(max_size)
     try:
-        status = inputs.regular_file(
-            name
-        )  # a named pipe would block the open; /dev/zero never ends
+        # A named pipe would block the open; /dev/zero never ends.
+        status = inputs.regular_file(name)
     except inputs.InputError as exc:
         if exc.code == "not-a-file":
             raise LoadError("not-a-file", exc.reason, path=name) from None

@@ -60,7 +60,10 @@ class SSHRemote(RemoteBase):
         try:
             import paramiko
         except ImportError as exc:  # pragma: no cover - the ssh extra is installed in CI
-            raise RemoteError("SSHRemote needs paramiko: pip install 'onespec[ssh]'") from exc
+            raise RemoteError(
+                "SSHRemote needs paramiko: install onespec with its 'ssh' extra "
+                "(`pip install '.[ssh]'` in a clone of onespec)"
+            ) from exc
         self.host = host
         self.port = port
         self.user = user

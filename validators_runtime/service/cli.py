@@ -55,14 +55,15 @@ def require_api_extra(command: str) -> None:
     """Exit 2 naming the extra to install when the service's dependencies are missing.
 
     onespec's core install validates without them; a bare ``ModuleNotFoundError`` from deep
-    inside the service would not tell an operator that ``pip install 'onespec[api]'`` is the fix.
+    inside the service would not tell an operator that installing the ``api`` extra is the fix.
     """
     missing = [name for name in API_MODULES if importlib.util.find_spec(name) is None]
     if missing:
         raise ConfigurationError(
             f"`onespec {command}` needs the service's dependencies, and "
             f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not installed: "
-            "install the api extra, for example `pip install 'onespec[api]'`."
+            "install onespec with its 'api' extra: `pip install '.[api]'` in a clone of onespec, "
+            "or `pip install 'onespec[api] @ file:///PATH/TO/THE.whl'` from a built wheel."
         )
 
 
