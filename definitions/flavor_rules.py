@@ -163,41 +163,25 @@ def sources_of(condition: Condition | None) -> tuple[Source, ...]:
     return (condition.source,)
 
 
-def describe(condition: Condition | None) -> str:
-    """A condition in words, for messages."""
+def describe(condition: Condition | None, *, needed: bool = False) -> str:
+    """A condition in words, for messages: ``cpu_policy is 'dedicated'``, or with ``needed``
+    what must hold, for "Nova needs ..." (``cpu_policy to be 'dedicated'``)."""
+    be, contain = ("to be", "to contain") if needed else ("is", "contains")
     if isinstance(condition, Present):
-        return f"{condition.source} is set"
+        return f"{condition.source} {be} set"
     if isinstance(condition, Truthy):
-        return f"{condition.source} is on"
+        return f"{condition.source} {be} on"
     if isinstance(condition, In):
-        return f"{condition.source} is {' or '.join(repr(v) for v in condition.values)}"
+        return f"{condition.source} {be} {' or '.join(repr(v) for v in condition.values)}"
     if isinstance(condition, Contains):
-        return f"{condition.source} contains {condition.text!r}"
+        return f"{condition.source} {contain} {condition.text!r}"
     if isinstance(condition, AnyOf):
-        return " or ".join(describe(part) for part in condition.conditions)
+        return " or ".join(describe(part, needed=needed) for part in condition.conditions)
     if isinstance(condition, AllOf):
-        return " and ".join(describe(part) for part in condition.conditions)
+        return " and ".join(describe(part, needed=needed) for part in condition.conditions)
     if isinstance(condition, Not):
         return f"not ({describe(condition.condition)})"
     return str(condition)
-
-
-def describe_need(condition: Condition) -> str:
-    """A condition as what must hold, for "Nova needs ..." messages: ``cpu_policy to be
-    'dedicated' or 'mixed'`` where :func:`describe` says ``cpu_policy is ...``."""
-    if isinstance(condition, Present):
-        return f"{condition.source} to be set"
-    if isinstance(condition, Truthy):
-        return f"{condition.source} to be on"
-    if isinstance(condition, In):
-        return f"{condition.source} to be {' or '.join(repr(v) for v in condition.values)}"
-    if isinstance(condition, Contains):
-        return f"{condition.source} to contain {condition.text!r}"
-    if isinstance(condition, AnyOf):
-        return " or ".join(describe_need(part) for part in condition.conditions)
-    if isinstance(condition, AllOf):
-        return " and ".join(describe_need(part) for part in condition.conditions)
-    return describe(condition)
 
 
 # --- Rules -------------------------------------------------------------------------------------

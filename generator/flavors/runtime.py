@@ -67,7 +67,6 @@ from onespec.definitions.flavor_rules import (
     Truthy,
     TwinClash,
     describe,
-    describe_need,
     sources_of,
 )
 from onespec.definitions.image_properties import IMAGE_PROPERTIES
@@ -172,7 +171,7 @@ def negation(condition: Any) -> str:
 
 
 def _requires(rule: Requires) -> tuple[str, str]:
-    message = f"When {describe(rule.when)}, Nova needs {describe_need(rule.needs)}"
+    message = f"When {describe(rule.when)}, Nova needs {describe(rule.needs, needed=True)}"
     if rule.severity == "warning":
         message = f"{describe(rule.when)}, but what makes it count does not hold: " + describe(
             rule.needs
