@@ -17,9 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from onespec.generator.schema import schema_id
-
-#: The catalog's file name in ``outputs/schemas/``, and so its URL under the schemas' base.
-CATALOG_FILE = "catalog.json"
+from onespec.validators_runtime.resources import CATALOG_FILE
 
 #: The format of SchemaStore's catalog, which its own catalog names.
 CATALOG_SCHEMA = "https://json.schemastore.org/schema-catalog.json"

@@ -21,6 +21,9 @@ from typing import Any, Literal
 #: The two published sets: the name of each set's directory.
 Kind = Literal["schemas", "glance-metadefs"]
 
+#: The schemas' catalog (SchemaStore's format), written beside them by the generator.
+CATALOG_FILE = "catalog.json"
+
 _CHECKOUT_OUTPUTS = Path(__file__).resolve().parents[1] / "outputs"
 
 

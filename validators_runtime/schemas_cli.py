@@ -18,9 +18,6 @@ import click
 from onespec.validators_runtime import resources
 from onespec.validators_runtime.cli_grammar import FORMAT_OPTION, UnusableInput, did_you_mean
 
-#: The catalog the generator writes beside the schemas (SchemaStore's catalog format).
-CATALOG = "catalog.json"
-
 
 def schema_directory() -> Path:
     """The directory of the installed schemas, as a path an editor can open."""
@@ -51,7 +48,7 @@ def file_path(name: str | None) -> Path:
 def language_server_schemas() -> dict[str, list[str]]:
     """``yaml.schemas``: each schema of the catalog, by its local path, to its file patterns."""
     directory = schema_directory()
-    catalog = json.loads((directory / CATALOG).read_text(encoding="utf-8"))
+    catalog = json.loads((directory / resources.CATALOG_FILE).read_text(encoding="utf-8"))
     mapping: dict[str, list[str]] = {}
     for entry in catalog["schemas"]:
         local = directory / entry["url"].rsplit("/", 1)[-1]
