@@ -27,6 +27,13 @@ ONESPEC = str(Path(sys.executable).with_name("onespec"))
 @pytest.fixture
 def server(tmp_path) -> Iterator[tuple[str, int]]:
     """``onespec serve`` on a free port of 127.0.0.1, with its default limits; (host, port)."""
+    # The database exists before the server starts: started together, the server could look
+    # for it first and stop.
+    upgrade = subprocess.run(
+        [ONESPEC, "db", "upgrade", "--database-url", f"sqlite:///{tmp_path / 'db.sqlite'}"],
+        capture_output=True,
+        check=False,
+    )
     process = subprocess.Popen(
         [
             ONESPEC,
@@ -45,11 +52,6 @@ def server(tmp_path) -> Iterator[tuple[str, int]]:
         env={**os.environ, "XDG_STATE_HOME": str(tmp_path)},
     )
     try:
-        upgrade = subprocess.run(
-            [ONESPEC, "db", "upgrade", "--database-url", f"sqlite:///{tmp_path / 'db.sqlite'}"],
-            capture_output=True,
-            check=False,
-        )
         assert process.stdout is not None
         line = process.stdout.readline()
         assert line, f"the server did not start ({upgrade.stderr!r})"
