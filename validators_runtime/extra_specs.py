@@ -226,6 +226,13 @@ class Registry:
         self._records = records
         self._specs = [ValueRule(record) for record in records]
         self._exact = tables.exact
+        #: The rule of each key a definition names exactly, where checking the value is all
+        #: there is to do (not deprecated): most keys of most flavors, checked in one look-up.
+        self._plain: dict[str, ValueRule] = {
+            key: self._specs[index]
+            for key, index in self._exact.items()
+            if self._specs[index].status != "deprecated"
+        }
         self._prefixes = tables.prefixes
         first_in_group = {}
         for exact_rests, patterns in tables.groups:
@@ -330,7 +337,14 @@ class Registry:
             raise TypeError(f"extra specs must be a mapping of keys to values, not {specs!r}")
         findings = _Findings()
         check = self._check
+        plain = self._plain
         for key, value in specs.items():
+            # A string value of a key named exactly by a current definition: valid when its
+            # rule finds no problem, which is what the full check below would also conclude.
+            if type(value) is str and type(key) is str:
+                rule = plain.get(key)
+                if rule is not None and rule.problem(value) is None:
+                    continue
             check(key, value, mode, findings)
         if not findings:
             return []

@@ -79,7 +79,7 @@ class InputError(ValueError):
     """A flavor or image that cannot be read; the message names the field."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Flavor:
     """A flavor's own fields and its extra specs (strings, as Nova stores them)."""
 
@@ -91,8 +91,30 @@ class Flavor:
     extra_specs: Mapping[str, str] = field(default_factory=dict)
     name: str | None = None
 
+    def __init__(
+        self,
+        vcpus: int,
+        ram: int,
+        disk: int = 0,
+        swap: int = 0,
+        ephemeral: int = 0,
+        extra_specs: Mapping[str, str] | None = None,
+        name: str | None = None,
+    ) -> None:
+        # Set in one step rather than through the frozen dataclass's setattr per field: a
+        # flavor is read on every check, and this is a tenth of a whole check's time.
+        self.__dict__.update(
+            vcpus=vcpus,
+            ram=ram,
+            disk=disk,
+            swap=swap,
+            ephemeral=ephemeral,
+            extra_specs={} if extra_specs is None else extra_specs,
+            name=name,
+        )
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Image:
     """An image's sizes and its properties as Glance holds them (mostly strings)."""
 
@@ -102,21 +124,38 @@ class Image:
     size: int = 0
     name: str | None = None
 
+    def __init__(
+        self,
+        properties: Mapping[str, Any] | None = None,
+        min_ram: int = 0,
+        min_disk: int = 0,
+        size: int = 0,
+        name: str | None = None,
+    ) -> None:
+        self.__dict__.update(
+            properties={} if properties is None else properties,
+            min_ram=min_ram,
+            min_disk=min_disk,
+            size=size,
+            name=name,
+        )
+
 
 def _is_mapping(value: Any) -> bool:
     """A mapping; a plain dict (what JSON gives) without the slower abstract-class check."""
     return type(value) is dict or isinstance(value, Mapping)
 
 
-def _count(raw: Any, where: str, *, required: bool) -> int:
+def _count(raw: Any, where: str, spelled: str, *, required: bool) -> int:
+    """A whole number from ``raw``; the error names ``where.spelled`` (built only on error)."""
     if type(raw) is int:
         return raw
     if raw is None or raw == "":
         if required:
-            raise InputError(f"{where} is missing")
+            raise InputError(f"{where}.{spelled} is missing")
         return 0
     if isinstance(raw, bool):
-        raise InputError(f"{where} must be a whole number, not {raw!r}")
+        raise InputError(f"{where}.{spelled} must be a whole number, not {raw!r}")
     if isinstance(raw, int):
         return raw
     if isinstance(raw, str) and raw.strip().isdigit() and len(raw) < 20:
@@ -124,7 +163,7 @@ def _count(raw: Any, where: str, *, required: bool) -> int:
     if isinstance(raw, float) and raw.is_integer():
         return int(raw)
     shown = repr(raw) if len(repr(raw)) < 60 else repr(raw)[:57] + "..."
-    raise InputError(f"{where} must be a whole number, not {shown}")
+    raise InputError(f"{where}.{spelled} must be a whole number, not {shown}")
 
 
 def _specs(raw: Any, where: str) -> dict[str, str]:
@@ -167,16 +206,18 @@ def _unwrapped(document: Any, name: str, where: str) -> tuple[Mapping[str, Any],
     return document, where
 
 
-def _spelling(document: Mapping[str, Any], spellings: tuple[str, ...]) -> str:
-    """The first of ``spellings`` the document uses, else the first."""
+def _spelled(document: Mapping[str, Any], spellings: tuple[str, ...]) -> tuple[str, Any]:
+    """The first of ``spellings`` the document uses and its value, else the first and None."""
     for spelled in spellings:
         if spelled in document:
-            return spelled
-    return spellings[0]
+            return spelled, document[spelled]
+    return spellings[0], None
 
 
 #: Where the extra specs are: Nova's API, `openstack flavor show`, `... list --long`.
 _EXTRA_SPECS = ("extra_specs", "properties", "Properties")
+#: The fields a flavor cannot do without.
+_REQUIRED = frozenset(("vcpus", "ram"))
 
 
 def read_flavor(document: Any, where: str = "flavor") -> Flavor:
@@ -184,13 +225,12 @@ def read_flavor(document: Any, where: str = "flavor") -> Flavor:
     document, where = _unwrapped(document, "flavor", where)
     values: dict[str, int] = {}
     for name, spellings in _FLAVOR_FIELDS.items():
-        spelled = _spelling(document, spellings)
-        raw = document.get(spelled)
+        spelled, raw = _spelled(document, spellings)
         if type(raw) is not int:
-            raw = _count(raw, f"{where}.{spelled}", required=name in ("vcpus", "ram"))
+            raw = _count(raw, where, spelled, required=name in _REQUIRED)
         values[name] = raw
-    spelled = _spelling(document, _EXTRA_SPECS)
-    specs = _specs(document.get(spelled), f"{where}.{spelled}")
+    spelled, raw = _spelled(document, _EXTRA_SPECS)
+    specs = _specs(raw, f"{where}.{spelled}") if raw is not None else {}
     name = document.get("name", document.get("Name"))
     return Flavor(**values, extra_specs=specs, name=name if isinstance(name, str) else None)
 
@@ -202,18 +242,26 @@ def read_image(document: Any, where: str = "image") -> Image:
     properties: dict[str, Any] = {
         key: value
         for key, value in document.items()
-        if isinstance(key, str) and key not in IMAGE_FIELDS
+        if key not in IMAGE_FIELDS and isinstance(key, str)
     }
     nested = document.get("properties", document.get("Properties"))
-    if _is_mapping(nested):
-        properties.update({k: v for k, v in nested.items() if isinstance(k, str)})
+    if type(nested) is dict or _is_mapping(nested):
+        for key, value in nested.items():
+            if type(key) is str or isinstance(key, str):
+                properties[key] = value
     elif nested is not None and not isinstance(nested, str):
         raise InputError(f"{where}.properties must be a mapping")
     name = document.get("name", document.get("Name"))
+    min_ram, min_disk = document.get("min_ram"), document.get("min_disk")
+    size = document.get("size", document.get("Size"))
     return Image(
         properties=properties,
-        min_ram=_count(document.get("min_ram"), f"{where}.min_ram", required=False),
-        min_disk=_count(document.get("min_disk"), f"{where}.min_disk", required=False),
-        size=_count(document.get("size", document.get("Size")), f"{where}.size", required=False),
+        min_ram=min_ram
+        if type(min_ram) is int
+        else _count(min_ram, where, "min_ram", required=False),
+        min_disk=min_disk
+        if type(min_disk) is int
+        else _count(min_disk, where, "min_disk", required=False),
+        size=size if type(size) is int else _count(size, where, "size", required=False),
         name=name if isinstance(name, str) else None,
     )
