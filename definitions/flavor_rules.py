@@ -29,7 +29,9 @@ compiles nothing from it at import time.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Literal
 
 Phase = Literal["api", "scheduler", "spawn"]
@@ -59,8 +61,11 @@ class Prop:
         return self.name
 
 
-#: The flavor's own fields (its sizes), which every flavor has.
-FLAVOR_FIELDS: tuple[str, ...] = ("vcpus", "ram", "disk", "swap", "ephemeral")
+#: The flavor's own fields (its sizes), which every flavor has, each with the least value Nova's
+#: API accepts when a flavor is created (a flavor needs a vCPU and some RAM; its disks may be 0).
+FLAVOR_FIELDS: Mapping[str, int] = MappingProxyType(
+    {"vcpus": 1, "ram": 1, "disk": 0, "swap": 0, "ephemeral": 0}
+)
 
 
 @dataclass(frozen=True)

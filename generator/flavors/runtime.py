@@ -17,6 +17,8 @@ its condition. Beside ``broken`` the module holds:
     which rules a name (a key as the rules spell it) can break, and the rules that read
     nothing but the flavor's vCPUs and RAM, so the runtime evaluates only the rules whose keys
     are present;
+``FLAVOR_FIELDS``
+    the flavor's own fields (its sizes) and the least value Nova accepts for each;
 ``SIZE_RULES``
     the rules that compare an image's size field with a flavor's, which the fleet counts per
     flavor instead of per pair.
@@ -416,6 +418,8 @@ def render_lines() -> Iterator[str]:
     yield from _mapping("TRIGGERS", by_name)
     yield f"ALWAYS = {literal(always)}"
     yield ""
+    yield "#: The flavor's own fields (its sizes), each with the least value Nova accepts."
+    yield from _mapping("FLAVOR_FIELDS", dict(FLAVOR_FIELDS))
     yield "#: The rules whose verdict depends on the flavor's sizes (vcpus, ram, disk...)."
     yield f"SIZED_RULES = frozenset({literal(tuple(r.name for r in ALL_RULES if reads_a_size(r)))})"
     yield ""

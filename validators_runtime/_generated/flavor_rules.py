@@ -466,6 +466,15 @@ TRIGGERS = {
 
 ALWAYS = ()
 
+#: The flavor's own fields (its sizes), each with the least value Nova accepts.
+FLAVOR_FIELDS = {
+    'vcpus': 1,
+    'ram': 1,
+    'disk': 0,
+    'swap': 0,
+    'ephemeral': 0,
+}
+
 #: The rules whose verdict depends on the flavor's sizes (vcpus, ram, disk...).
 SIZED_RULES = frozenset(('flavor-ram-below-image-min-ram', 'flavor-disk-below-image-size', 'flavor-disk-below-image-min-disk', 'realtime-mask-invalid', 'multiqueue-flavor-image-differ', 'dedicated-mask-invalid', 'pcpu-resources-not-vcpus', 'numa-nodes-split-unevenly', 'numa-cpu-out-of-range', 'numa-cpu-unassigned', 'numa-memory-not-ram', 'topology-limits-exclude-vcpus'))
 

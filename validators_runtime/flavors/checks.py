@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from onespec.validators_runtime.flavors.facts import View
 from onespec.validators_runtime.flavors.image_props import flexible_bool
 from onespec.validators_runtime.problems import shown
 
@@ -202,33 +201,3 @@ def twin_flavor_limits(
     if flavor and image and image > flavor:
         return f"The image's {prop}={image} exceeds the flavor's {spec}={flavor}"
     return None
-
-
-def involved(candidates: tuple[str, ...], view: View) -> tuple[str, ...]:
-    """The keys, properties and fields a broken rule involves, as the input spells them:
-    ``candidates`` are the names the rule reads (a fact stands for the keys it is read from),
-    and each becomes the spellings present."""
-    names: list[str] = []
-    for name in candidates:
-        for spelled in _spellings(name, view):
-            if spelled not in names:
-                names.append(spelled)
-    return tuple(names)
-
-
-def _spellings(name: str, view: View) -> list[str]:
-    if name in ("vcpus", "ram", "disk", "swap", "ephemeral") or name.startswith("image."):
-        return [name]
-    if name.endswith(".N"):
-        stem = name[:-2] + "."
-        pool = view.specs if ":" in name else (view.image.properties if view.image else {})
-        return [key for key in pool if key.startswith(stem)]
-    if name in view.specs:
-        return [name]
-    if ":" in name:
-        # resources:PCPU stands for resources1:PCPU too, trait:X for traitN:X.
-        namespace, _, rest = name.partition(":")
-        return [k for k in view.specs if k.endswith(f":{rest}") and k.startswith(namespace)]
-    if view.image is not None and name in view.image.properties:
-        return [name]
-    return []

@@ -8,9 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from onespec.validators_runtime._generated.flavor_rules import ALWAYS, RULES, TRIGGERS, broken
+from onespec.validators_runtime._generated.flavor_rules import (
+    ALWAYS,
+    FLAVOR_FIELDS,
+    RULES,
+    TRIGGERS,
+    broken,
+)
 from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, validate
-from onespec.validators_runtime.flavors.checks import involved
 from onespec.validators_runtime.flavors.facts import View, cpu_request_name
 from onespec.validators_runtime.flavors.findings import FlavorFinding
 from onespec.validators_runtime.flavors.image_props import typed_properties, unknown_properties
@@ -60,7 +65,7 @@ def per_key_findings(specs: Mapping[str, str], mode: str = "strict") -> list[Fla
 
 def _field_findings(flavor: Flavor) -> list[FlavorFinding]:
     findings = []
-    for name, least in (("vcpus", 1), ("ram", 1), ("disk", 0), ("swap", 0), ("ephemeral", 0)):
+    for name, least in FLAVOR_FIELDS.items():
         value = getattr(flavor, name)
         if value < least:
             findings.append(
@@ -75,6 +80,36 @@ def _field_findings(flavor: Flavor) -> list[FlavorFinding]:
                 )
             )
     return findings
+
+
+def involved(candidates: tuple[str, ...], view: View) -> tuple[str, ...]:
+    """The keys, properties and fields a broken rule involves, as the input spells them:
+    ``candidates`` are the names the rule reads (a fact stands for the keys it is read from),
+    and each becomes the spellings present."""
+    names: list[str] = []
+    for name in candidates:
+        for spelled in _spellings(name, view):
+            if spelled not in names:
+                names.append(spelled)
+    return tuple(names)
+
+
+def _spellings(name: str, view: View) -> list[str]:
+    if name in FLAVOR_FIELDS or name.startswith("image."):
+        return [name]
+    if name.endswith(".N"):
+        stem = name[:-2] + "."
+        pool = view.specs if ":" in name else (view.image.properties if view.image else {})
+        return [key for key in pool if key.startswith(stem)]
+    if name in view.specs:
+        return [name]
+    if ":" in name:
+        # resources:PCPU stands for resources1:PCPU too, trait:X for traitN:X.
+        namespace, _, rest = name.partition(":")
+        return [k for k in view.specs if k.endswith(f":{rest}") and k.startswith(namespace)]
+    if view.image is not None and name in view.image.properties:
+        return [name]
+    return []
 
 
 #: Every name some rule reads.

@@ -162,3 +162,35 @@ def test_a_key_that_counts_only_with_another_is_a_warning_nova_does_not_raise(sp
 )
 def test_the_key_it_counts_with_silences_the_warning(specs, props):
     assert warnings_of(specs, props) == []
+
+
+def test_every_flavor_size_is_read_and_checked_against_its_least_value():
+    from onespec.definitions.flavor_rules import FLAVOR_FIELDS
+    from onespec.validators_runtime.flavors import inputs
+
+    assert set(inputs._FLAVOR_FIELDS) == set(FLAVOR_FIELDS)
+    assert {name for name, least in FLAVOR_FIELDS.items() if least > 0} == inputs._REQUIRED
+    for name, least in FLAVOR_FIELDS.items():
+        flavor = {"vcpus": 2, "ram": 2048, name: least - 1}
+        found = [f for f in validate_flavor(flavor) if f.code == "invalid-flavor-field"]
+        assert [f.keys for f in found] == [(name,)], name
+        assert validate_flavor({"vcpus": 2, "ram": 2048, name: least}) == []
+
+
+def test_flavors_and_images_read_are_immutable_values():
+    import dataclasses
+
+    from onespec.validators_runtime.flavors import Flavor, Image, read_flavor, read_image
+
+    flavor = read_flavor({"vcpus": 2, "ram": 512, "extra_specs": {"hw:pmu": "true"}})
+    assert flavor == Flavor(2, 512, extra_specs={"hw:pmu": "true"})
+    assert dataclasses.replace(flavor, vcpus=4).vcpus == 4
+    assert Flavor(1, 1).extra_specs == {} and Image().properties == {}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        flavor.vcpus = 3  # type: ignore[misc]
+    image = read_image({"min_ram": "512", "properties": {"hw_pmu": "true"}, "os_distro": "x"})
+    assert image == Image({"os_distro": "x", "hw_pmu": "true"}, min_ram=512)
+    with pytest.raises(InputError, match=r"image\.size must be a whole number"):
+        read_image({"size": "lots"})
+    with pytest.raises(InputError, match=r"flavor\.ram is missing"):
+        read_flavor({"vcpus": 1, "ram": ""})
