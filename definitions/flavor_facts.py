@@ -12,7 +12,7 @@ Standard library only, like the vocabulary: the runtime imports it.
 
 from __future__ import annotations
 
-from onespec.definitions.flavor_rules import FactDefinition
+from onespec.definitions.flavor_rules import Blank, FactDefinition
 
 #: What makes Nova build a guest NUMA topology.
 _NUMA_TOPOLOGY_READS = (
@@ -77,22 +77,26 @@ FACTS: tuple[FactDefinition, ...] = (
         "requested_vcpu",
         "The sum of every resources[N]:VCPU.",
         ("resources:VCPU",),
+        blank=0,
     ),
     FactDefinition(
         "requested_pcpu",
         "The sum of every resources[N]:PCPU.",
         ("resources:PCPU",),
+        blank=0,
     ),
     FactDefinition(
         "expected_pcpu",
         "The PCPUs a flavor must request: its vCPUs, plus one when the emulator threads are "
         "isolated.",
         ("vcpus", "hw:emulator_threads_policy"),
+        blank=Blank.FROM_SIZES,
     ),
     FactDefinition(
         "several_vcpus",
         "The flavor has two vCPUs or more (multiqueue is ignored below that).",
         ("vcpus",),
+        blank=Blank.FROM_SIZES,
     ),
     FactDefinition(
         "numa_nodes",
@@ -104,6 +108,7 @@ FACTS: tuple[FactDefinition, ...] = (
         "Whether Nova builds a guest NUMA topology: NUMA nodes, a page size, persistent "
         "memory or pinned CPUs ask for one.",
         _NUMA_TOPOLOGY_READS,
+        blank=False,
     ),
     FactDefinition(
         "numa_cpus",
@@ -131,6 +136,7 @@ FACTS: tuple[FactDefinition, ...] = (
         "numa_node_count",
         "The node count of the topology Nova builds: the NUMA nodes asked for, else 1.",
         ("hw:numa_nodes", "hw_numa_nodes"),
+        blank=1,
     ),
     FactDefinition(
         "automatic_numa",
@@ -143,6 +149,7 @@ FACTS: tuple[FactDefinition, ...] = (
             "hw_numa_mem.N",
             *_NUMA_TOPOLOGY_READS,
         ),
+        blank=False,
     ),
     FactDefinition(
         "manual_numa",
@@ -154,6 +161,7 @@ FACTS: tuple[FactDefinition, ...] = (
             "hw_numa_mem.N",
             *_NUMA_TOPOLOGY_READS,
         ),
+        blank=False,
     ),
     FactDefinition(
         "locked_memory",
@@ -164,11 +172,13 @@ FACTS: tuple[FactDefinition, ...] = (
         "mem_encryption",
         "Whether memory encryption is asked for by the flavor or the image.",
         ("hw:mem_encryption", "hw_mem_encryption"),
+        blank=False,
     ),
     FactDefinition(
         "mem_encryption_model",
         "The memory encryption model: the image's, else the flavor's, else 'amd-sev'.",
         ("hw:mem_encryption_model", "hw_mem_encryption_model"),
+        blank="amd-sev",
     ),
     FactDefinition(
         "stateless_firmware",
@@ -180,21 +190,25 @@ FACTS: tuple[FactDefinition, ...] = (
         "max_sockets",
         "The socket limit: the image's, else the flavor's, else 65536.",
         ("hw:cpu_max_sockets", "hw_cpu_max_sockets"),
+        blank=65536,
     ),
     FactDefinition(
         "max_cores",
         "The core limit: the image's, else the flavor's, else 65536.",
         ("hw:cpu_max_cores", "hw_cpu_max_cores"),
+        blank=65536,
     ),
     FactDefinition(
         "max_threads",
         "The thread limit: the image's, else the flavor's, else 65536.",
         ("hw:cpu_max_threads", "hw_cpu_max_threads"),
+        blank=65536,
     ),
     FactDefinition(
         "ephemeral_encryption",
         "Whether ephemeral storage encryption is asked for by the flavor or the image.",
         ("hw:ephemeral_encryption", "hw_ephemeral_encryption"),
+        blank=False,
     ),
     FactDefinition(
         "tpm_version",
@@ -205,6 +219,7 @@ FACTS: tuple[FactDefinition, ...] = (
         "tpm_model",
         "The vTPM model: the flavor's, else the image's, else 'tpm-tis'.",
         ("hw:tpm_model", "hw_tpm_model"),
+        blank="tpm-tis",
     ),
 )
 

@@ -93,13 +93,28 @@ class Fact:
 Source = Spec | Prop | Field | Fact
 
 
+class Blank(enum.Enum):
+    """A fact's value without any of its keys, where it is not one plain value."""
+
+    #: The value then still depends on the flavor's sizes (the PCPUs a flavor needs).
+    FROM_SIZES = "from the flavor's sizes"
+
+
 @dataclass(frozen=True)
 class FactDefinition:
-    """What a derived value means and which keys and properties it is read from."""
+    """What a derived value means and which keys and properties it is read from.
+
+    ``blank`` is the value when the flavor and image set none of the keys and properties it
+    reads (the flavor's sizes aside): a condition on the fact that does not hold on its blank
+    value needs one of them present, so the runtime can skip a rule whose keys are all absent
+    without computing the fact. A test computes every fact on flavors without keys and holds
+    this value to it.
+    """
 
     name: str
     description: str
     reads: tuple[str, ...]
+    blank: object = None
 
 
 # --- Conditions --------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ class ValueRule:
 
     __slots__ = (
         "_compiled",
+        "accepted",
         "enum",
         "enum_set",
         "kind",
@@ -60,6 +61,16 @@ class ValueRule:
         self.removal = record.removal
         self.enum_set = frozenset(self.enum)
         self._compiled: re.Pattern[str] | None = None
+        #: Values valid without further checks (each allowed value, each boolean spelling),
+        #: so the common case costs one look-up; :meth:`problem` decides the others.
+        self.accepted: frozenset[str] = frozenset(
+            value for value in self._plain_values() if self.problem(value) is None
+        )
+
+    def _plain_values(self) -> tuple[str, ...]:
+        if self.kind == "bool":
+            return _BOOL_SPELLINGS
+        return self.enum if self.pattern is None else ()
 
     def problem(self, value: str) -> tuple[str, str | None] | None:
         """Why ``value`` is invalid and what was probably meant, or None when it is valid."""

@@ -82,6 +82,10 @@ Code = Literal["unknown-key", "invalid-key", "invalid-value", "deprecated"]
 #: how many unknown keys it holds beyond these.
 MAX_SUGGESTIONS = 20
 
+#: How many keys governed by a pattern a registry remembers with their rule; past this, the
+#: memory starts afresh.
+GOVERNED_LIMIT = 4096
+
 #: Integers this large have more digits than any value may have characters, so they are refused
 #: without being turned into text (which Python refuses past 4,300 digits).
 _INT_LIMIT = 10**MAX_LENGTH
@@ -252,6 +256,10 @@ class Registry:
         ]
         self._suggestions: dict[int, Suggestions] = {}
         self._lock = threading.Lock()
+        #: Keys a pattern governs (``trait:HW_CPU_X86_AVX2``), each with its rule once found:
+        #: the same keys come back on every flavor. Derived from the definitions, so it never
+        #: goes stale; bounded (:data:`GOVERNED_LIMIT`), so keys from requests cannot grow it.
+        self._governed: dict[str, ValueRule] = {}
 
     def __len__(self) -> int:
         return len(self._specs)
@@ -335,17 +343,19 @@ class Registry:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         if type(specs) is not dict and not isinstance(specs, Mapping):
             raise TypeError(f"extra specs must be a mapping of keys to values, not {specs!r}")
-        findings = _Findings()
-        check = self._check
-        plain = self._plain
+        findings: _Findings | None = None
+        plain, governed = self._plain, self._governed
         for key, value in specs.items():
-            # A string value of a key named exactly by a current definition: valid when its
-            # rule finds no problem, which is what the full check below would also conclude.
+            # A string value of a key named exactly by a current definition: valid when it is
+            # one its rule accepts outright or its rule finds no problem, which is what the
+            # full check below would also conclude.
             if type(value) is str and type(key) is str:
-                rule = plain.get(key)
-                if rule is not None and rule.problem(value) is None:
+                rule = plain.get(key) or governed.get(key)
+                if rule is not None and (value in rule.accepted or rule.problem(value) is None):
                     continue
-            check(key, value, mode, findings)
+            if findings is None:
+                findings = _Findings()
+            self._check(key, value, mode, findings)
         if not findings:
             return []
         _log_once(finding for finding in findings if finding.severity == "warning")
@@ -392,6 +402,11 @@ class Registry:
             return  # not a string: reported above, and no rule can apply to it
         value = text
         spec: ValueRule = found  # type: ignore[assignment]
+        if spec.status != "deprecated" and key not in self._plain:
+            governed = self._governed
+            if len(governed) >= GOVERNED_LIMIT:
+                governed.clear()
+            governed[key] = spec
         problem = spec.problem(value)
         if problem is not None:
             reason, suggestion = problem

@@ -48,6 +48,7 @@ from onespec.definitions.flavor_rules import (
     AllOf,
     AnyOf,
     AtMost,
+    Blank,
     ClashPolicy,
     Conflicts,
     Contains,
@@ -165,6 +166,113 @@ def negation(condition: Any) -> str:
     return f"not {expression(condition)}"
 
 
+# --- What a rule needs present --------------------------------------------------------------
+#
+# Most rules can break only when some of their keys are there: a twin clash needs both twins, a
+# requirement needs what makes it apply. ``needed`` finds those groups of names (at least one
+# name of each group must be present) from the conditions, reading a fact as its ``blank`` value
+# when none of its keys is there. The generated code tests the groups against the names present
+# before anything else, so a rule whose keys are absent costs no fact and no call.
+
+#: A group longer than this is tested as a set (one call) rather than name by name.
+_LONGEST_GROUP = 3
+_UNKNOWN = object()
+
+
+def _absent(source: Any) -> tuple[frozenset[str] | None, Any]:
+    """The names whose absence leaves ``source`` at a known value, and that value (or
+    ``(None, _UNKNOWN)`` when no absence of keys settles it)."""
+    if isinstance(source, Spec | Prop):
+        return frozenset({str(source)}), None
+    if isinstance(source, Field):
+        if source.name.startswith("image."):
+            return frozenset({source.name}), 0
+        return None, _UNKNOWN
+    if isinstance(source, Fact):
+        fact = FACTS_BY_NAME[source.name]
+        names = frozenset(name for name in fact.reads if name not in FLAVOR_FIELDS)
+        if not names or isinstance(fact.blank, Blank):
+            return None, _UNKNOWN
+        return names, fact.blank
+    return None, _UNKNOWN
+
+
+def _holds_on(condition: Any, blank: Any) -> bool:
+    """Whether a plain condition (not a combination) holds on a source's blank value."""
+    if isinstance(condition, Present):
+        return blank not in (None, "")
+    if isinstance(condition, Truthy):
+        return bool(blank)
+    if isinstance(condition, In):
+        return blank in condition.values
+    if isinstance(condition, Contains):
+        return isinstance(blank, str) and condition.text in blank
+    return True  # unknown: assume it can hold
+
+
+def needed(condition: Any) -> list[frozenset[str]]:
+    """Groups of names, at least one of each present whenever ``condition`` holds."""
+    if condition is None or isinstance(condition, Not):
+        return []
+    if isinstance(condition, AllOf):
+        return [group for part in condition.conditions for group in needed(part)]
+    if isinstance(condition, AnyOf):
+        firsts = [needed(part)[:1] for part in condition.conditions]
+        if not all(firsts):
+            return []
+        return [frozenset().union(*(first[0] for first in firsts))]
+    names, blank = _absent(condition.source)
+    if names is None or blank is _UNKNOWN or _holds_on(condition, blank):
+        return []
+    return [names]
+
+
+def rule_needs(rule: Any) -> list[frozenset[str]]:
+    """Groups of names, at least one of each present whenever ``rule`` can be broken."""
+    groups = needed(rule.when)
+    if isinstance(rule, Requires):
+        pass  # broken when ``when`` holds and ``needs`` does not: absence can break it
+    elif isinstance(rule, Conflicts):
+        groups += needed(rule.first) + needed(rule.second)
+    elif isinstance(rule, TwinClash):
+        both = not (rule.policy is ClashPolicy.FLAVOR_LIMITS and rule.flavor_allows)
+        groups += [frozenset({rule.prop})] + ([frozenset({rule.spec})] if both else [])
+    elif isinstance(rule, MaskWithinVcpus):
+        groups += needed(Present(rule.mask))
+    elif isinstance(rule, AtMost):
+        groups += needed(Truthy(rule.value))
+    unique: list[frozenset[str]] = []
+    for group in groups:
+        if group not in unique and not any(kept <= group for kept in unique):
+            unique.append(group)
+    return unique
+
+
+def presence_groups(rule: Any) -> list[frozenset[str]]:
+    """What ``broken`` tests first for ``rule``: the groups it needs present, else (a rule
+    that absence alone can break) any name it reads, else nothing (it is always evaluated)."""
+    groups = rule_needs(rule)
+    if not groups and names_read(rule):
+        groups = [names_read(rule)]
+    return groups
+
+
+def presence_test(rule: Any, constants: dict[frozenset[str], str]) -> str:
+    """The test that every group of :func:`presence_groups` has a name present (in ``n``):
+    ``'a' in n`` for one name, ``('a' in n or 'b' in n)`` for a few, and for more a test
+    against a set named in ``constants`` (which this adds to)."""
+    tests = []
+    for group in presence_groups(rule):
+        if len(group) == 1:
+            tests.append(f"{literal(next(iter(group)))} in n")
+        elif len(group) <= _LONGEST_GROUP:
+            tests.append("(" + " or ".join(f"{literal(name)} in n" for name in sorted(group)) + ")")
+        else:
+            name = constants.setdefault(group, f"_NAMES_{len(constants)}")
+            tests.append(f"not n.isdisjoint({name})")
+    return " and ".join(tests)
+
+
 # --- One test per rule kind ----------------------------------------------------------------
 #
 # A rule's test is an expression that holds when the rule is broken. A kind whose words are
@@ -270,9 +378,11 @@ _TESTS: dict[type, Callable[[Any], tuple[str, str] | None]] = {
 }
 
 
-def rule_lines(index: int, rule: Any) -> Iterator[str]:
-    """The lines of ``broken`` that check ``rule``: when its bit is among the rules to check,
-    its condition holds and its test finds it broken, it is added with what is wrong."""
+def rule_lines(
+    index: int, rule: Any, constants: dict[frozenset[str], str] | None = None
+) -> Iterator[str]:
+    """The lines of ``broken`` that check ``rule``: when the names it needs are present, its
+    condition holds and its test finds it broken, it is added with what is wrong."""
     test = _TESTS.get(type(rule))
     if test is None:
         raise UnwritableRule(f"no code for the rule kind {type(rule).__name__}")
@@ -282,20 +392,24 @@ def rule_lines(index: int, rule: Any) -> Iterator[str]:
         yield "    # (never refused)"
         return
     broken, what = written
-    when = "" if rule.when is None else f" and {expression(rule.when)}"
-    yield f"    if rules & {1 << index}{when} and {broken}:"
+    parts = [presence_test(rule, {} if constants is None else constants)]
+    if rule.when is not None:
+        parts.append(expression(rule.when))
+    parts.append(broken)
+    yield "    if " + " and ".join(part for part in parts if part) + ":"
     yield f"        found.append(({index}, {what}))"
 
 
-def broken_function() -> Iterator[str]:
-    """The one function that checks every rule whose bit is set in ``rules``."""
-    yield f"def broken({_PARAMETERS}, rules: int) -> list[tuple[int, str]]:"
-    yield '    """The rules among ``rules`` (bit N: rule N) that the flavor and image break, as'
-    yield "    (rule number, what is wrong), in the catalogue's order."
-    yield '    """'
+def broken_function(constants: dict[frozenset[str], str]) -> Iterator[str]:
+    """The one function that checks every rule whose names are present; ``constants`` receives
+    the sets of names it tests against."""
+    yield f"def broken({_PARAMETERS}, n: Set[str]) -> list[tuple[int, str]]:"
+    yield '    """The rules the flavor and image break, as (rule number, what is wrong), in the'
+    yield "    catalogue's order. ``n`` holds the names present, as the rules spell them: a rule"
+    yield '    is looked at only when the names it needs are there."""'
     yield "    found: list[tuple[int, str]] = []"
     for index, rule in enumerate(ALL_RULES):
-        yield from rule_lines(index, rule)
+        yield from rule_lines(index, rule, constants)
     yield "    return found"
     yield ""
     yield ""
@@ -402,7 +516,7 @@ def render_lines() -> Iterator[str]:
         "The rules between a flavor's keys and its image's properties, as code (one function "
         "per rule), with the index of the rules each key can break.",
     )
-    yield "from collections.abc import Mapping"
+    yield "from collections.abc import Mapping, Set"
     yield "from typing import Any"
     yield ""
     yield "from onespec.validators_runtime.flavors.checks import ("
@@ -411,8 +525,15 @@ def render_lines() -> Iterator[str]:
     yield ")"
     yield "from onespec.validators_runtime.flavors.facts import View"
     yield ""
+    constants: dict[frozenset[str], str] = {}
+    function = list(broken_function(constants))
+    if constants:
+        yield "#: The longer groups of names a rule needs one of (tested with one call)."
+        for group, name in constants.items():
+            yield f"{name} = frozenset({literal(tuple(sorted(group)))})"
     yield ""
-    yield from broken_function()
+    yield ""
+    yield from function
     yield from _rule_table()
     by_name, always = triggers()
     yield from _mapping("TRIGGERS", by_name)

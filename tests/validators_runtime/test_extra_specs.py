@@ -465,3 +465,23 @@ def test_the_in_tree_catalogue_has_no_shadowed_keys():
     from onespec.definitions.registry import in_tree
 
     assert len(compile_registry(in_tree())) == len(in_tree())
+
+
+def test_a_key_a_pattern_governs_keeps_its_verdicts_once_remembered():
+    from onespec.validators_runtime.extra_specs import default_registry
+
+    registry = default_registry()
+    assert registry.validate({"trait:CUSTOM_ONCE": "required"}) == []
+    assert registry.validate({"trait:CUSTOM_ONCE": "required"}) == []
+    with pytest.raises(ExtraSpecValidationError) as raised:
+        registry.validate({"trait:CUSTOM_ONCE": "requird"})
+    assert [f.suggestion for f in raised.value.findings] == ["required"]
+
+
+def test_the_keys_a_registry_remembers_are_bounded():
+    from onespec.validators_runtime.extra_specs import GOVERNED_LIMIT, default_registry
+
+    registry = default_registry()
+    for number in range(GOVERNED_LIMIT + 100):
+        registry.validate({f"trait:CUSTOM_K{number}": "required"})
+    assert 0 < len(registry._governed) <= GOVERNED_LIMIT

@@ -2,7 +2,7 @@
 # Do not edit: change the definitions, then run `make runtime`.
 """The rules between a flavor's keys and its image's properties, as code (one function per rule), with the index of the rules each key can break."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from typing import Any
 
 from onespec.validators_runtime.flavors.checks import (
@@ -24,254 +24,261 @@ from onespec.validators_runtime.flavors.checks import (
 )
 from onespec.validators_runtime.flavors.facts import View
 
+#: The longer groups of names a rule needs one of (tested with one call).
+_NAMES_0 = frozenset(('hw:cpu_thread_policy', 'hw_cpu_thread_policy', 'trait:HW_CPU_HYPERTHREADING', 'traits_required'))
+_NAMES_1 = frozenset(('hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU'))
+_NAMES_2 = frozenset(('hw:cpu_policy', 'hw:mem_page_size', 'hw:numa_nodes', 'hw:pmem', 'hw_cpu_policy', 'hw_numa_nodes', 'resources:PCPU', 'resources:VCPU'))
+_NAMES_3 = frozenset(('hw:cpu_policy', 'hw:mem_page_size', 'hw:numa_cpus.N', 'hw:numa_mem.N', 'hw:numa_nodes', 'hw:pmem', 'hw_cpu_policy', 'hw_numa_cpus.N', 'hw_numa_mem.N', 'hw_numa_nodes', 'resources:PCPU', 'resources:VCPU'))
+_NAMES_4 = frozenset(('hw:cpu_max_cores', 'hw:cpu_max_sockets', 'hw:cpu_max_threads', 'hw_cpu_max_cores', 'hw_cpu_max_sockets', 'hw_cpu_max_threads'))
 
-def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], rules: int) -> list[tuple[int, str]]:
-    """The rules among ``rules`` (bit N: rule N) that the flavor and image break, as
-    (rule number, what is wrong), in the catalogue's order.
-    """
+
+def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> list[tuple[int, str]]:
+    """The rules the flavor and image break, as (rule number, what is wrong), in the
+    catalogue's order. ``n`` holds the names present, as the rules spell them: a rule
+    is looked at only when the names it needs are there."""
     found: list[tuple[int, str]] = []
     # 0: image-config-drive-unknown
-    if rules & 1 and p.get('img_config_drive') not in (None, '') and p.get('img_config_drive') not in ('optional', 'mandatory'):
+    if 'img_config_drive' in n and p.get('img_config_drive') not in (None, '') and p.get('img_config_drive') not in ('optional', 'mandatory'):
         found.append((0, "When img_config_drive is set, Nova needs img_config_drive to be 'optional' or 'mandatory'"))
     # 1: flavor-ram-below-image-min-ram
-    if rules & 2 and (what := at_most('image.min_ram', v.field('image.min_ram'), 'ram', v.flavor.ram, 1)) is not None:
+    if 'image.min_ram' in n and (what := at_most('image.min_ram', v.field('image.min_ram'), 'ram', v.flavor.ram, 1)) is not None:
         found.append((1, what))
     # 2: packed-ring-flavor-image-differ
-    if rules & 4 and (flavor_value := s.get('hw:virtio_packed_ring')) is not None and (image_value := p.get('hw_virtio_packed_ring')) is not None and (what := twin_equal('hw:virtio_packed_ring', 'hw_virtio_packed_ring', 'bool', flavor_value, image_value)) is not None:
+    if 'hw_virtio_packed_ring' in n and 'hw:virtio_packed_ring' in n and (flavor_value := s.get('hw:virtio_packed_ring')) is not None and (image_value := p.get('hw_virtio_packed_ring')) is not None and (what := twin_equal('hw:virtio_packed_ring', 'hw_virtio_packed_ring', 'bool', flavor_value, image_value)) is not None:
         found.append((2, what))
     # 3: flavor-disk-below-image-size
-    if rules & 8 and v.flavor.disk and (what := at_most('image.size', v.field('image.size'), 'disk', v.flavor.disk, 1073741824)) is not None:
+    if 'image.size' in n and v.flavor.disk and (what := at_most('image.size', v.field('image.size'), 'disk', v.flavor.disk, 1073741824)) is not None:
         found.append((3, what))
     # 4: flavor-disk-below-image-min-disk
-    if rules & 16 and v.flavor.disk and (what := at_most('image.min_disk', v.field('image.min_disk'), 'disk', v.flavor.disk, 1)) is not None:
+    if 'image.min_disk' in n and v.flavor.disk and (what := at_most('image.min_disk', v.field('image.min_disk'), 'disk', v.flavor.disk, 1)) is not None:
         found.append((4, what))
     # 5: mem-encryption-flavor-image-differ
-    if rules & 32 and (flavor_value := s.get('hw:mem_encryption')) is not None and (image_value := p.get('hw_mem_encryption')) is not None and (what := twin_equal('hw:mem_encryption', 'hw_mem_encryption', 'bool', flavor_value, image_value)) is not None:
+    if 'hw_mem_encryption' in n and 'hw:mem_encryption' in n and (flavor_value := s.get('hw:mem_encryption')) is not None and (image_value := p.get('hw_mem_encryption')) is not None and (what := twin_equal('hw:mem_encryption', 'hw_mem_encryption', 'bool', flavor_value, image_value)) is not None:
         found.append((5, what))
     # 6: mem-encryption-model-flavor-image-differ
-    if rules & 64 and v.mem_encryption and (flavor_value := s.get('hw:mem_encryption_model')) and (image_value := p.get('hw_mem_encryption_model')) and (what := twin_equal('hw:mem_encryption_model', 'hw_mem_encryption_model', 'str', flavor_value, image_value)) is not None:
+    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and 'hw_mem_encryption_model' in n and 'hw:mem_encryption_model' in n and v.mem_encryption and (flavor_value := s.get('hw:mem_encryption_model')) and (image_value := p.get('hw_mem_encryption_model')) and (what := twin_equal('hw:mem_encryption_model', 'hw_mem_encryption_model', 'str', flavor_value, image_value)) is not None:
         found.append((6, what))
     # 7: mem-encryption-needs-uefi
-    if rules & 128 and v.mem_encryption and p.get('hw_firmware_type') not in ('uefi',):
+    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and v.mem_encryption and p.get('hw_firmware_type') not in ('uefi',):
         found.append((7, "When mem_encryption is on, Nova needs hw_firmware_type to be 'uefi'"))
     # 8: mem-encryption-needs-q35
-    if rules & 256 and (v.mem_encryption and p.get('hw_machine_type') not in (None, '')) and not contains(p.get('hw_machine_type'), 'q35'):
+    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and 'hw_machine_type' in n and (v.mem_encryption and p.get('hw_machine_type') not in (None, '')) and not contains(p.get('hw_machine_type'), 'q35'):
         found.append((8, "When mem_encryption is on and hw_machine_type is set, Nova needs hw_machine_type to contain 'q35'"))
     # 9: mem-encryption-needs-stateless-firmware
-    if rules & 512 and (v.mem_encryption and v.mem_encryption_model in ('amd-sev-snp', 'intel-tdx')) and not v.stateless_firmware:
+    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and ('hw:mem_encryption_model' in n or 'hw_mem_encryption_model' in n) and (v.mem_encryption and v.mem_encryption_model in ('amd-sev-snp', 'intel-tdx')) and not v.stateless_firmware:
         found.append((9, "When mem_encryption is on and mem_encryption_model is 'amd-sev-snp' or 'intel-tdx', Nova needs stateless_firmware to be on"))
     # 10: mem-encryption-tdx-forbids-video
-    if rules & 1024 and (v.mem_encryption and v.mem_encryption_model in ('intel-tdx',)) and p.get('hw_video_model') not in ('none',):
+    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and ('hw:mem_encryption_model' in n or 'hw_mem_encryption_model' in n) and (v.mem_encryption and v.mem_encryption_model in ('intel-tdx',)) and p.get('hw_video_model') not in ('none',):
         found.append((10, "When mem_encryption is on and mem_encryption_model is 'intel-tdx', Nova needs hw_video_model to be 'none'"))
     # 11: pmu-flavor-image-differ
-    if rules & 2048 and (flavor_value := s.get('hw:pmu')) is not None and (image_value := p.get('hw_pmu')) is not None and (what := twin_equal('hw:pmu', 'hw_pmu', 'bool', flavor_value, image_value)) is not None:
+    if 'hw_pmu' in n and 'hw:pmu' in n and (flavor_value := s.get('hw:pmu')) is not None and (image_value := p.get('hw_pmu')) is not None and (what := twin_equal('hw:pmu', 'hw_pmu', 'bool', flavor_value, image_value)) is not None:
         found.append((11, what))
     # 12: image-serial-ports-above-flavor
-    if rules & 4096 and (flavor_value := s.get('hw:serial_port_count')) and (image_value := p.get('hw_serial_port_count')) and (what := twin_flavor_limits('hw:serial_port_count', 'hw_serial_port_count', 'int', flavor_value, image_value, ())) is not None:
+    if 'hw_serial_port_count' in n and 'hw:serial_port_count' in n and (flavor_value := s.get('hw:serial_port_count')) and (image_value := p.get('hw_serial_port_count')) and (what := twin_flavor_limits('hw:serial_port_count', 'hw_serial_port_count', 'int', flavor_value, image_value, ())) is not None:
         found.append((12, what))
     # 13: realtime-mask-invalid
-    if rules & 8192 and on(s.get('hw:cpu_realtime')) and (what := mask_within('realtime_cpus', v.realtime_cpus, v.vcpus, s.get('hw:emulator_threads_policy') not in (None, ''))) is not None:
+    if 'hw:cpu_realtime' in n and on(s.get('hw:cpu_realtime')) and (what := mask_within('realtime_cpus', v.realtime_cpus, v.vcpus, s.get('hw:emulator_threads_policy') not in (None, ''))) is not None:
         found.append((13, what))
     # 14: image-sockets-limit-above-flavor
-    if rules & 16384 and (flavor_value := s.get('hw:cpu_max_sockets')) and (image_value := p.get('hw_cpu_max_sockets')) and (what := twin_flavor_limits('hw:cpu_max_sockets', 'hw_cpu_max_sockets', 'int', flavor_value, image_value, ())) is not None:
+    if 'hw_cpu_max_sockets' in n and 'hw:cpu_max_sockets' in n and (flavor_value := s.get('hw:cpu_max_sockets')) and (image_value := p.get('hw_cpu_max_sockets')) and (what := twin_flavor_limits('hw:cpu_max_sockets', 'hw_cpu_max_sockets', 'int', flavor_value, image_value, ())) is not None:
         found.append((14, what))
     # 15: image-cores-limit-above-flavor
-    if rules & 32768 and (flavor_value := s.get('hw:cpu_max_cores')) and (image_value := p.get('hw_cpu_max_cores')) and (what := twin_flavor_limits('hw:cpu_max_cores', 'hw_cpu_max_cores', 'int', flavor_value, image_value, ())) is not None:
+    if 'hw_cpu_max_cores' in n and 'hw:cpu_max_cores' in n and (flavor_value := s.get('hw:cpu_max_cores')) and (image_value := p.get('hw_cpu_max_cores')) and (what := twin_flavor_limits('hw:cpu_max_cores', 'hw_cpu_max_cores', 'int', flavor_value, image_value, ())) is not None:
         found.append((15, what))
     # 16: image-threads-limit-above-flavor
-    if rules & 65536 and (flavor_value := s.get('hw:cpu_max_threads')) and (image_value := p.get('hw_cpu_max_threads')) and (what := twin_flavor_limits('hw:cpu_max_threads', 'hw_cpu_max_threads', 'int', flavor_value, image_value, ())) is not None:
+    if 'hw_cpu_max_threads' in n and 'hw:cpu_max_threads' in n and (flavor_value := s.get('hw:cpu_max_threads')) and (image_value := p.get('hw_cpu_max_threads')) and (what := twin_flavor_limits('hw:cpu_max_threads', 'hw_cpu_max_threads', 'int', flavor_value, image_value, ())) is not None:
         found.append((16, what))
     # 17: image-sockets-above-limit
-    if rules & 131072 and (what := at_most('hw_cpu_sockets', p.get('hw_cpu_sockets'), 'max_sockets', v.max_sockets, 1)) is not None:
+    if 'hw_cpu_sockets' in n and (what := at_most('hw_cpu_sockets', p.get('hw_cpu_sockets'), 'max_sockets', v.max_sockets, 1)) is not None:
         found.append((17, what))
     # 18: image-cores-above-limit
-    if rules & 262144 and (what := at_most('hw_cpu_cores', p.get('hw_cpu_cores'), 'max_cores', v.max_cores, 1)) is not None:
+    if 'hw_cpu_cores' in n and (what := at_most('hw_cpu_cores', p.get('hw_cpu_cores'), 'max_cores', v.max_cores, 1)) is not None:
         found.append((18, what))
     # 19: image-threads-above-limit
-    if rules & 524288 and (what := at_most('hw_cpu_threads', p.get('hw_cpu_threads'), 'max_threads', v.max_threads, 1)) is not None:
+    if 'hw_cpu_threads' in n and (what := at_most('hw_cpu_threads', p.get('hw_cpu_threads'), 'max_threads', v.max_threads, 1)) is not None:
         found.append((19, what))
     # 20: multiqueue-flavor-image-differ
-    if rules & 1048576 and v.several_vcpus and (flavor_value := s.get('hw:vif_multiqueue_enabled')) is not None and (image_value := p.get('hw_vif_multiqueue_enabled')) is not None and (what := twin_equal('hw:vif_multiqueue_enabled', 'hw_vif_multiqueue_enabled', 'bool', flavor_value, image_value)) is not None:
+    if 'hw_vif_multiqueue_enabled' in n and 'hw:vif_multiqueue_enabled' in n and v.several_vcpus and (flavor_value := s.get('hw:vif_multiqueue_enabled')) is not None and (image_value := p.get('hw_vif_multiqueue_enabled')) is not None and (what := twin_equal('hw:vif_multiqueue_enabled', 'hw_vif_multiqueue_enabled', 'bool', flavor_value, image_value)) is not None:
         found.append((20, what))
     # 21: image-pins-shared-flavor
-    if rules & 2097152 and s.get('hw:cpu_policy') in ('shared',) and p.get('hw_cpu_policy') in ('dedicated', 'mixed'):
+    if 'hw:cpu_policy' in n and 'hw_cpu_policy' in n and s.get('hw:cpu_policy') in ('shared',) and p.get('hw_cpu_policy') in ('dedicated', 'mixed'):
         found.append((21, "hw:cpu_policy is 'shared' while hw_cpu_policy is 'dedicated' or 'mixed'"))
     # 22: image-dedicates-mixed-flavor
-    if rules & 4194304 and s.get('hw:cpu_policy') in ('mixed',) and p.get('hw_cpu_policy') in ('dedicated',):
+    if 'hw:cpu_policy' in n and 'hw_cpu_policy' in n and s.get('hw:cpu_policy') in ('mixed',) and p.get('hw_cpu_policy') in ('dedicated',):
         found.append((22, "hw:cpu_policy is 'mixed' while hw_cpu_policy is 'dedicated'"))
     # 23: thread-policy-flavor-image-differ
-    if rules & 8388608 and s.get('hw:cpu_thread_policy') in ('isolate', 'require') and (flavor_value := s.get('hw:cpu_thread_policy')) and (image_value := p.get('hw_cpu_thread_policy')) and (what := twin_equal('hw:cpu_thread_policy', 'hw_cpu_thread_policy', 'str', flavor_value, image_value)) is not None:
+    if 'hw:cpu_thread_policy' in n and 'hw_cpu_thread_policy' in n and s.get('hw:cpu_thread_policy') in ('isolate', 'require') and (flavor_value := s.get('hw:cpu_thread_policy')) and (image_value := p.get('hw_cpu_thread_policy')) and (what := twin_equal('hw:cpu_thread_policy', 'hw_cpu_thread_policy', 'str', flavor_value, image_value)) is not None:
         found.append((23, what))
     # 24: dedicated-mask-invalid
-    if rules & 16777216 and s.get('hw:cpu_dedicated_mask') not in (None, '') and (what := mask_within('dedicated_cpus', v.dedicated_cpus, v.vcpus, False)) is not None:
+    if 'hw:cpu_dedicated_mask' in n and s.get('hw:cpu_dedicated_mask') not in (None, '') and (what := mask_within('dedicated_cpus', v.dedicated_cpus, v.vcpus, False)) is not None:
         found.append((24, what))
     # 25: cpu-resources-with-cpu-policy
-    if rules & 33554432 and v.requested_cpu_policy not in (None, '') and (v.requested_vcpu or v.requested_pcpu):
+    if ('hw:cpu_policy' in n or 'hw_cpu_policy' in n) and ('resources:PCPU' in n or 'resources:VCPU' in n) and v.requested_cpu_policy not in (None, '') and (v.requested_vcpu or v.requested_pcpu):
         found.append((25, 'requested_cpu_policy is set while requested_vcpu is on or requested_pcpu is on'))
     # 26: vcpu-and-pcpu-resources
-    if rules & 67108864 and v.requested_vcpu and v.requested_pcpu:
+    if 'resources:VCPU' in n and 'resources:PCPU' in n and v.requested_vcpu and v.requested_pcpu:
         found.append((26, 'requested_vcpu is on while requested_pcpu is on'))
     # 27: pcpu-resources-not-vcpus
-    if rules & 134217728 and v.requested_pcpu and (what := matches(v.requested_pcpu, v.expected_pcpu)) is not None:
+    if 'resources:PCPU' in n and v.requested_pcpu and (what := matches(v.requested_pcpu, v.expected_pcpu)) is not None:
         found.append((27, what))
     # 28: thread-policy-with-hyperthreading-trait
-    if rules & 268435456 and v.requested_cpu_thread_policy not in (None, '') and v.hyperthreading_trait not in (None, ''):
+    if ('hw:cpu_thread_policy' in n or 'hw_cpu_thread_policy' in n) and ('trait:HW_CPU_HYPERTHREADING' in n or 'traits_required' in n) and v.requested_cpu_thread_policy not in (None, '') and v.hyperthreading_trait not in (None, ''):
         found.append((28, 'requested_cpu_thread_policy is set while hyperthreading_trait is set'))
     # 29: thread-policy-needs-pinning
-    if rules & 536870912 and v.cpu_thread_policy not in (None, '') and v.cpu_policy not in ('dedicated', 'mixed'):
+    if not n.isdisjoint(_NAMES_0) and v.cpu_thread_policy not in (None, '') and v.cpu_policy not in ('dedicated', 'mixed'):
         found.append((29, "When cpu_thread_policy is set, Nova needs cpu_policy to be 'dedicated' or 'mixed'"))
     # 30: isolated-emulator-needs-pinning
-    if rules & 1073741824 and s.get('hw:emulator_threads_policy') in ('isolate',) and v.cpu_policy not in ('dedicated', 'mixed'):
+    if 'hw:emulator_threads_policy' in n and s.get('hw:emulator_threads_policy') in ('isolate',) and v.cpu_policy not in ('dedicated', 'mixed'):
         found.append((30, "When hw:emulator_threads_policy is 'isolate', Nova needs cpu_policy to be 'dedicated' or 'mixed'"))
     # 31: dedicated-mask-needs-mixed
-    if rules & 2147483648 and v.dedicated_cpus and v.cpu_policy not in ('mixed',):
+    if 'hw:cpu_dedicated_mask' in n and v.dedicated_cpus and v.cpu_policy not in ('mixed',):
         found.append((31, "When dedicated_cpus is on, Nova needs cpu_policy to be 'mixed'"))
     # 32: realtime-needs-pinning
-    if rules & 4294967296 and v.realtime_cpus and v.cpu_policy not in ('dedicated', 'mixed'):
+    if ('hw:cpu_realtime' in n or 'hw:cpu_realtime_mask' in n or 'hw_cpu_realtime_mask' in n) and v.realtime_cpus and v.cpu_policy not in ('dedicated', 'mixed'):
         found.append((32, "When realtime_cpus is on, Nova needs cpu_policy to be 'dedicated' or 'mixed'"))
     # 33: mixed-with-two-masks
-    if rules & 8589934592 and v.cpu_policy in ('mixed',) and v.realtime_cpus and v.dedicated_cpus:
+    if not n.isdisjoint(_NAMES_1) and ('hw:cpu_realtime' in n or 'hw:cpu_realtime_mask' in n or 'hw_cpu_realtime_mask' in n) and 'hw:cpu_dedicated_mask' in n and v.cpu_policy in ('mixed',) and v.realtime_cpus and v.dedicated_cpus:
         found.append((33, 'realtime_cpus is on while dedicated_cpus is on'))
     # 34: mixed-needs-a-mask
-    if rules & 17179869184 and v.cpu_policy in ('mixed',) and not (v.realtime_cpus or v.dedicated_cpus):
+    if not n.isdisjoint(_NAMES_1) and v.cpu_policy in ('mixed',) and not (v.realtime_cpus or v.dedicated_cpus):
         found.append((34, "When cpu_policy is 'mixed', Nova needs realtime_cpus to be on or dedicated_cpus to be on"))
     # 35: numa-nodes-on-both-sides
-    if rules & 34359738368 and (flavor_value := s.get('hw:numa_nodes')) and (image_value := p.get('hw_numa_nodes')) and (what := twin_one_side('hw:numa_nodes', 'hw_numa_nodes', 'int', flavor_value, image_value)) is not None:
+    if 'hw_numa_nodes' in n and 'hw:numa_nodes' in n and (flavor_value := s.get('hw:numa_nodes')) and (image_value := p.get('hw_numa_nodes')) and (what := twin_one_side('hw:numa_nodes', 'hw_numa_nodes', 'int', flavor_value, image_value)) is not None:
         found.append((35, what))
     # 36: image-page-size-not-allowed
-    if rules & 68719476736 and (image_value := p.get('hw_mem_page_size')) and (what := twin_flavor_limits('hw:mem_page_size', 'hw_mem_page_size', 'str', s.get('hw:mem_page_size'), image_value, ('any', 'large'))) is not None:
+    if 'hw_mem_page_size' in n and (image_value := p.get('hw_mem_page_size')) and (what := twin_flavor_limits('hw:mem_page_size', 'hw_mem_page_size', 'str', s.get('hw:mem_page_size'), image_value, ('any', 'large'))) is not None:
         found.append((36, what))
     # 37: locked-memory-flavor-image-differ
-    if rules & 137438953472 and (flavor_value := s.get('hw:locked_memory')) is not None and (image_value := p.get('hw_locked_memory')) is not None and (what := twin_equal('hw:locked_memory', 'hw_locked_memory', 'bool', flavor_value, image_value)) is not None:
+    if 'hw_locked_memory' in n and 'hw:locked_memory' in n and (flavor_value := s.get('hw:locked_memory')) is not None and (image_value := p.get('hw_locked_memory')) is not None and (what := twin_equal('hw:locked_memory', 'hw_locked_memory', 'bool', flavor_value, image_value)) is not None:
         found.append((37, what))
     # 38: locked-memory-needs-page-size
-    if rules & 274877906944 and v.locked_memory and not (s.get('hw:mem_page_size') not in (None, '') or p.get('hw_mem_page_size') not in (None, '')):
+    if ('hw:locked_memory' in n or 'hw_locked_memory' in n) and v.locked_memory and not (s.get('hw:mem_page_size') not in (None, '') or p.get('hw_mem_page_size') not in (None, '')):
         found.append((38, 'When locked_memory is on, Nova needs hw:mem_page_size to be set or hw_mem_page_size to be set'))
     # 39: numa-cpus-on-both-sides
-    if rules & 549755813888 and v.numa_topology and v.flavor_numa_cpus not in (None, '') and p.get('hw_numa_cpus') not in (None, ''):
+    if not n.isdisjoint(_NAMES_2) and 'hw:numa_cpus.N' in n and 'hw_numa_cpus' in n and v.numa_topology and v.flavor_numa_cpus not in (None, '') and p.get('hw_numa_cpus') not in (None, ''):
         found.append((39, 'flavor_numa_cpus is set while hw_numa_cpus is set'))
     # 40: numa-mem-on-both-sides
-    if rules & 1099511627776 and v.numa_topology and v.flavor_numa_mem not in (None, '') and p.get('hw_numa_mem') not in (None, ''):
+    if not n.isdisjoint(_NAMES_2) and 'hw:numa_mem.N' in n and 'hw_numa_mem' in n and v.numa_topology and v.flavor_numa_mem not in (None, '') and p.get('hw_numa_mem') not in (None, ''):
         found.append((40, 'flavor_numa_mem is set while hw_numa_mem is set'))
     # 41: numa-nodes-split-unevenly
-    if rules & 2199023255552 and v.automatic_numa and (what := divides(v.numa_node_count, (('vcpus', v.flavor.vcpus), ('ram', v.flavor.ram),))) is not None:
+    if not n.isdisjoint(_NAMES_3) and v.automatic_numa and (what := divides(v.numa_node_count, (('vcpus', v.flavor.vcpus), ('ram', v.flavor.ram),))) is not None:
         found.append((41, what))
     # 42: numa-lists-incomplete
-    if rules & 4398046511104 and (v.numa_topology and not v.automatic_numa) and (what := complete((v.numa_cpus, v.numa_mem,), v.numa_node_count)) is not None:
+    if not n.isdisjoint(_NAMES_2) and (v.numa_topology and not v.automatic_numa) and (what := complete((v.numa_cpus, v.numa_mem,), v.numa_node_count)) is not None:
         found.append((42, what))
     # 43: numa-cpu-out-of-range
-    if rules & 8796093022208 and v.manual_numa and (what := cpus_within(v.numa_cpus, v.vcpus)) is not None:
+    if not n.isdisjoint(_NAMES_3) and v.manual_numa and (what := cpus_within(v.numa_cpus, v.vcpus)) is not None:
         found.append((43, what))
     # 44: numa-cpu-duplicated
-    if rules & 17592186044416 and v.manual_numa and (what := cpus_disjoint(v.numa_cpus, v.vcpus)) is not None:
+    if not n.isdisjoint(_NAMES_3) and v.manual_numa and (what := cpus_disjoint(v.numa_cpus, v.vcpus)) is not None:
         found.append((44, what))
     # 45: numa-cpu-unassigned
-    if rules & 35184372088832 and v.manual_numa and (what := cpus_cover(v.numa_cpus, v.vcpus)) is not None:
+    if not n.isdisjoint(_NAMES_3) and v.manual_numa and (what := cpus_cover(v.numa_cpus, v.vcpus)) is not None:
         found.append((45, what))
     # 46: numa-memory-not-ram
-    if rules & 70368744177664 and v.manual_numa and (what := sums_to(v.numa_mem, v.flavor.ram)) is not None:
+    if not n.isdisjoint(_NAMES_3) and v.manual_numa and (what := sums_to(v.numa_mem, v.flavor.ram)) is not None:
         found.append((46, what))
     # 47: pci-numa-policy-flavor-image-differ
-    if rules & 140737488355328 and (flavor_value := s.get('hw:pci_numa_affinity_policy')) and (image_value := p.get('hw_pci_numa_affinity_policy')) and (what := twin_equal('hw:pci_numa_affinity_policy', 'hw_pci_numa_affinity_policy', 'str', flavor_value, image_value)) is not None:
+    if 'hw_pci_numa_affinity_policy' in n and 'hw:pci_numa_affinity_policy' in n and (flavor_value := s.get('hw:pci_numa_affinity_policy')) and (image_value := p.get('hw_pci_numa_affinity_policy')) and (what := twin_equal('hw:pci_numa_affinity_policy', 'hw_pci_numa_affinity_policy', 'str', flavor_value, image_value)) is not None:
         found.append((47, what))
     # 48: sound-model-flavor-image-differ
-    if rules & 281474976710656 and (flavor_value := s.get('hw:sound_model')) and (image_value := p.get('hw_sound_model')) and (what := twin_equal('hw:sound_model', 'hw_sound_model', 'str', flavor_value, image_value)) is not None:
+    if 'hw_sound_model' in n and 'hw:sound_model' in n and (flavor_value := s.get('hw:sound_model')) and (image_value := p.get('hw_sound_model')) and (what := twin_equal('hw:sound_model', 'hw_sound_model', 'str', flavor_value, image_value)) is not None:
         found.append((48, what))
     # 49: ephemeral-encryption-flavor-image-differ
-    if rules & 562949953421312 and (flavor_value := s.get('hw:ephemeral_encryption')) is not None and (image_value := p.get('hw_ephemeral_encryption')) is not None and (what := twin_equal('hw:ephemeral_encryption', 'hw_ephemeral_encryption', 'bool', flavor_value, image_value)) is not None:
+    if 'hw_ephemeral_encryption' in n and 'hw:ephemeral_encryption' in n and (flavor_value := s.get('hw:ephemeral_encryption')) is not None and (image_value := p.get('hw_ephemeral_encryption')) is not None and (what := twin_equal('hw:ephemeral_encryption', 'hw_ephemeral_encryption', 'bool', flavor_value, image_value)) is not None:
         found.append((49, what))
     # 50: ephemeral-encryption-format-flavor-image-differ
-    if rules & 1125899906842624 and v.ephemeral_encryption and (flavor_value := s.get('hw:ephemeral_encryption_format')) and (image_value := p.get('hw_ephemeral_encryption_format')) and (what := twin_equal('hw:ephemeral_encryption_format', 'hw_ephemeral_encryption_format', 'str', flavor_value, image_value)) is not None:
+    if ('hw:ephemeral_encryption' in n or 'hw_ephemeral_encryption' in n) and 'hw_ephemeral_encryption_format' in n and 'hw:ephemeral_encryption_format' in n and v.ephemeral_encryption and (flavor_value := s.get('hw:ephemeral_encryption_format')) and (image_value := p.get('hw_ephemeral_encryption_format')) and (what := twin_equal('hw:ephemeral_encryption_format', 'hw_ephemeral_encryption_format', 'str', flavor_value, image_value)) is not None:
         found.append((50, what))
     # 51: tpm-version-flavor-image-differ
-    if rules & 2251799813685248 and (flavor_value := s.get('hw:tpm_version')) and (image_value := p.get('hw_tpm_version')) and (what := twin_equal('hw:tpm_version', 'hw_tpm_version', 'str', flavor_value, image_value)) is not None:
+    if 'hw_tpm_version' in n and 'hw:tpm_version' in n and (flavor_value := s.get('hw:tpm_version')) and (image_value := p.get('hw_tpm_version')) and (what := twin_equal('hw:tpm_version', 'hw_tpm_version', 'str', flavor_value, image_value)) is not None:
         found.append((51, what))
     # 52: tpm-model-flavor-image-differ
-    if rules & 4503599627370496 and v.tpm_version not in (None, '') and (flavor_value := s.get('hw:tpm_model')) and (image_value := p.get('hw_tpm_model')) and (what := twin_equal('hw:tpm_model', 'hw_tpm_model', 'str', flavor_value, image_value)) is not None:
+    if ('hw:tpm_version' in n or 'hw_tpm_version' in n) and 'hw_tpm_model' in n and 'hw:tpm_model' in n and v.tpm_version not in (None, '') and (flavor_value := s.get('hw:tpm_model')) and (image_value := p.get('hw_tpm_model')) and (what := twin_equal('hw:tpm_model', 'hw_tpm_model', 'str', flavor_value, image_value)) is not None:
         found.append((52, what))
     # 53: tpm-crb-needs-version-2
-    if rules & 9007199254740992 and (v.tpm_version not in (None, '') and v.tpm_model in ('tpm-crb',)) and v.tpm_version not in ('2.0',):
+    if ('hw:tpm_version' in n or 'hw_tpm_version' in n) and ('hw:tpm_model' in n or 'hw_tpm_model' in n) and (v.tpm_version not in (None, '') and v.tpm_model in ('tpm-crb',)) and v.tpm_version not in ('2.0',):
         found.append((53, "When tpm_version is set and tpm_model is 'tpm-crb', Nova needs tpm_version to be '2.0'"))
     # 54: secure-boot-flavor-image-differ
-    if rules & 18014398509481984 and (flavor_value := s.get('os:secure_boot')) and (image_value := p.get('os_secure_boot')) and (what := twin_equal('os:secure_boot', 'os_secure_boot', 'str', flavor_value, image_value)) is not None:
+    if 'os_secure_boot' in n and 'os:secure_boot' in n and (flavor_value := s.get('os:secure_boot')) and (image_value := p.get('os_secure_boot')) and (what := twin_equal('os:secure_boot', 'os_secure_boot', 'str', flavor_value, image_value)) is not None:
         found.append((54, what))
     # 55: maxphysaddr-mode-flavor-image-differ
-    if rules & 36028797018963968 and (flavor_value := s.get('hw:maxphysaddr_mode')) and (image_value := p.get('hw_maxphysaddr_mode')) and (what := twin_equal('hw:maxphysaddr_mode', 'hw_maxphysaddr_mode', 'str', flavor_value, image_value)) is not None:
+    if 'hw_maxphysaddr_mode' in n and 'hw:maxphysaddr_mode' in n and (flavor_value := s.get('hw:maxphysaddr_mode')) and (image_value := p.get('hw_maxphysaddr_mode')) and (what := twin_equal('hw:maxphysaddr_mode', 'hw_maxphysaddr_mode', 'str', flavor_value, image_value)) is not None:
         found.append((55, what))
     # 56: topology-limits-exclude-vcpus
-    if rules & 72057594037927936 and (what := topology(v.vcpus, v.max_sockets, v.max_cores, v.max_threads)) is not None:
+    if not n.isdisjoint(_NAMES_4) and (what := topology(v.vcpus, v.max_sockets, v.max_cores, v.max_threads)) is not None:
         found.append((56, what))
     # 57: usb-model-flavor-image-differ
-    if rules & 144115188075855872 and (flavor_value := s.get('hw:usb_model')) and (image_value := p.get('hw_usb_model')) and (what := twin_equal('hw:usb_model', 'hw_usb_model', 'str', flavor_value, image_value)) is not None:
+    if 'hw_usb_model' in n and 'hw:usb_model' in n and (flavor_value := s.get('hw:usb_model')) and (image_value := p.get('hw_usb_model')) and (what := twin_equal('hw:usb_model', 'hw_usb_model', 'str', flavor_value, image_value)) is not None:
         found.append((57, what))
     # 58: redirected-usb-ports-on-both-sides
-    if rules & 288230376151711744 and (flavor_value := s.get('hw:redirected_usb_ports')) and (image_value := p.get('hw_redirected_usb_ports')) and (what := twin_one_side('hw:redirected_usb_ports', 'hw_redirected_usb_ports', 'int', flavor_value, image_value)) is not None:
+    if 'hw_redirected_usb_ports' in n and 'hw:redirected_usb_ports' in n and (flavor_value := s.get('hw:redirected_usb_ports')) and (image_value := p.get('hw_redirected_usb_ports')) and (what := twin_one_side('hw:redirected_usb_ports', 'hw_redirected_usb_ports', 'int', flavor_value, image_value)) is not None:
         found.append((58, what))
     # 59: realtime-mask-without-realtime
-    if rules & 576460752303423488 and s.get('hw:cpu_realtime_mask') not in (None, '') and not on(s.get('hw:cpu_realtime')):
+    if 'hw:cpu_realtime_mask' in n and s.get('hw:cpu_realtime_mask') not in (None, '') and not on(s.get('hw:cpu_realtime')):
         found.append((59, 'hw:cpu_realtime_mask is set, but what makes it count does not hold: hw:cpu_realtime is on'))
     # 60: mem-encryption-model-without-encryption
-    if rules & 1152921504606846976 and s.get('hw:mem_encryption_model') not in (None, '') and not v.mem_encryption:
+    if 'hw:mem_encryption_model' in n and s.get('hw:mem_encryption_model') not in (None, '') and not v.mem_encryption:
         found.append((60, 'hw:mem_encryption_model is set, but what makes it count does not hold: mem_encryption is on'))
     # 61: tpm-model-without-version
-    if rules & 2305843009213693952 and s.get('hw:tpm_model') not in (None, '') and v.tpm_version in (None, ''):
+    if 'hw:tpm_model' in n and s.get('hw:tpm_model') not in (None, '') and v.tpm_version in (None, ''):
         found.append((61, 'hw:tpm_model is set, but what makes it count does not hold: tpm_version is set'))
     # 62: tpm-secret-security-without-version
-    if rules & 4611686018427387904 and s.get('hw:tpm_secret_security') not in (None, '') and v.tpm_version in (None, ''):
+    if 'hw:tpm_secret_security' in n and s.get('hw:tpm_secret_security') not in (None, '') and v.tpm_version in (None, ''):
         found.append((62, 'hw:tpm_secret_security is set, but what makes it count does not hold: tpm_version is set'))
     # 63: redirected-usb-ports-without-usb-model
-    if rules & 9223372036854775808 and s.get('hw:redirected_usb_ports') not in (None, '') and s.get('hw:usb_model') in (None, ''):
+    if 'hw:redirected_usb_ports' in n and s.get('hw:redirected_usb_ports') not in (None, '') and s.get('hw:usb_model') in (None, ''):
         found.append((63, 'hw:redirected_usb_ports is set, but what makes it count does not hold: hw:usb_model is set'))
     # 64: ephemeral-encryption-format-without-encryption
-    if rules & 18446744073709551616 and s.get('hw:ephemeral_encryption_format') not in (None, '') and not v.ephemeral_encryption:
+    if 'hw:ephemeral_encryption_format' in n and s.get('hw:ephemeral_encryption_format') not in (None, '') and not v.ephemeral_encryption:
         found.append((64, 'hw:ephemeral_encryption_format is set, but what makes it count does not hold: ephemeral_encryption is on'))
     # 65: maxphysaddr-bits-without-mode
-    if rules & 36893488147419103232 and s.get('hw:maxphysaddr_bits') not in (None, '') and s.get('hw:maxphysaddr_mode') in (None, ''):
+    if 'hw:maxphysaddr_bits' in n and s.get('hw:maxphysaddr_bits') not in (None, '') and s.get('hw:maxphysaddr_mode') in (None, ''):
         found.append((65, 'hw:maxphysaddr_bits is set, but what makes it count does not hold: hw:maxphysaddr_mode is set'))
     # 66: rng-rate-bytes-without-period
-    if rules & 73786976294838206464 and s.get('hw_rng:rate_bytes') not in (None, '') and s.get('hw_rng:rate_period') in (None, ''):
+    if 'hw_rng:rate_bytes' in n and s.get('hw_rng:rate_bytes') not in (None, '') and s.get('hw_rng:rate_period') in (None, ''):
         found.append((66, 'hw_rng:rate_bytes is set, but what makes it count does not hold: hw_rng:rate_period is set'))
     # 67: rng-rate-period-without-bytes
-    if rules & 147573952589676412928 and s.get('hw_rng:rate_period') not in (None, '') and s.get('hw_rng:rate_bytes') in (None, ''):
+    if 'hw_rng:rate_period' in n and s.get('hw_rng:rate_period') not in (None, '') and s.get('hw_rng:rate_bytes') in (None, ''):
         found.append((67, 'hw_rng:rate_period is set, but what makes it count does not hold: hw_rng:rate_bytes is set'))
     # 68: cpu-shares-share-without-level
-    if rules & 295147905179352825856 and s.get('quota:cpu_shares_share') not in (None, '') and s.get('quota:cpu_shares_level') in (None, ''):
+    if 'quota:cpu_shares_share' in n and s.get('quota:cpu_shares_share') not in (None, '') and s.get('quota:cpu_shares_level') in (None, ''):
         found.append((68, 'quota:cpu_shares_share is set, but what makes it count does not hold: quota:cpu_shares_level is set'))
     # 69: memory-shares-share-without-level
-    if rules & 590295810358705651712 and s.get('quota:memory_shares_share') not in (None, '') and s.get('quota:memory_shares_level') in (None, ''):
+    if 'quota:memory_shares_share' in n and s.get('quota:memory_shares_share') not in (None, '') and s.get('quota:memory_shares_level') in (None, ''):
         found.append((69, 'quota:memory_shares_share is set, but what makes it count does not hold: quota:memory_shares_level is set'))
     # 70: disk-io-shares-share-without-level
-    if rules & 1180591620717411303424 and s.get('quota:disk_io_shares_share') not in (None, '') and s.get('quota:disk_io_shares_level') in (None, ''):
+    if 'quota:disk_io_shares_share' in n and s.get('quota:disk_io_shares_share') not in (None, '') and s.get('quota:disk_io_shares_level') in (None, ''):
         found.append((70, 'quota:disk_io_shares_share is set, but what makes it count does not hold: quota:disk_io_shares_level is set'))
     # 71: vif-shares-share-without-level
-    if rules & 2361183241434822606848 and s.get('quota:vif_shares_share') not in (None, '') and s.get('quota:vif_shares_level') in (None, ''):
+    if 'quota:vif_shares_share' in n and s.get('quota:vif_shares_share') not in (None, '') and s.get('quota:vif_shares_level') in (None, ''):
         found.append((71, 'quota:vif_shares_share is set, but what makes it count does not hold: quota:vif_shares_level is set'))
     # 72: cpu-quota-without-period
-    if rules & 4722366482869645213696 and s.get('quota:cpu_quota') not in (None, '') and s.get('quota:cpu_period') in (None, ''):
+    if 'quota:cpu_quota' in n and s.get('quota:cpu_quota') not in (None, '') and s.get('quota:cpu_period') in (None, ''):
         found.append((72, 'quota:cpu_quota is set, but what makes it count does not hold: quota:cpu_period is set'))
     # 73: vif-inbound-peak-without-average
-    if rules & 9444732965739290427392 and s.get('quota:vif_inbound_peak') not in (None, '') and s.get('quota:vif_inbound_average') in (None, ''):
+    if 'quota:vif_inbound_peak' in n and s.get('quota:vif_inbound_peak') not in (None, '') and s.get('quota:vif_inbound_average') in (None, ''):
         found.append((73, 'quota:vif_inbound_peak is set, but what makes it count does not hold: quota:vif_inbound_average is set'))
     # 74: vif-inbound-burst-without-average
-    if rules & 18889465931478580854784 and s.get('quota:vif_inbound_burst') not in (None, '') and s.get('quota:vif_inbound_average') in (None, ''):
+    if 'quota:vif_inbound_burst' in n and s.get('quota:vif_inbound_burst') not in (None, '') and s.get('quota:vif_inbound_average') in (None, ''):
         found.append((74, 'quota:vif_inbound_burst is set, but what makes it count does not hold: quota:vif_inbound_average is set'))
     # 75: vif-outbound-peak-without-average
-    if rules & 37778931862957161709568 and s.get('quota:vif_outbound_peak') not in (None, '') and s.get('quota:vif_outbound_average') in (None, ''):
+    if 'quota:vif_outbound_peak' in n and s.get('quota:vif_outbound_peak') not in (None, '') and s.get('quota:vif_outbound_average') in (None, ''):
         found.append((75, 'quota:vif_outbound_peak is set, but what makes it count does not hold: quota:vif_outbound_average is set'))
     # 76: vif-outbound-burst-without-average
-    if rules & 75557863725914323419136 and s.get('quota:vif_outbound_burst') not in (None, '') and s.get('quota:vif_outbound_average') in (None, ''):
+    if 'quota:vif_outbound_burst' in n and s.get('quota:vif_outbound_burst') not in (None, '') and s.get('quota:vif_outbound_average') in (None, ''):
         found.append((76, 'quota:vif_outbound_burst is set, but what makes it count does not hold: quota:vif_outbound_average is set'))
     # 77: disk-read-bytes-with-total
-    if rules & 151115727451828646838272 and s.get('quota:disk_read_bytes_sec') not in (None, '') and s.get('quota:disk_total_bytes_sec') not in (None, ''):
+    if 'quota:disk_read_bytes_sec' in n and 'quota:disk_total_bytes_sec' in n and s.get('quota:disk_read_bytes_sec') not in (None, '') and s.get('quota:disk_total_bytes_sec') not in (None, ''):
         found.append((77, 'quota:disk_read_bytes_sec is set while quota:disk_total_bytes_sec is set'))
     # 78: disk-write-bytes-with-total
-    if rules & 302231454903657293676544 and s.get('quota:disk_write_bytes_sec') not in (None, '') and s.get('quota:disk_total_bytes_sec') not in (None, ''):
+    if 'quota:disk_write_bytes_sec' in n and 'quota:disk_total_bytes_sec' in n and s.get('quota:disk_write_bytes_sec') not in (None, '') and s.get('quota:disk_total_bytes_sec') not in (None, ''):
         found.append((78, 'quota:disk_write_bytes_sec is set while quota:disk_total_bytes_sec is set'))
     # 79: disk-read-iops-with-total
-    if rules & 604462909807314587353088 and s.get('quota:disk_read_iops_sec') not in (None, '') and s.get('quota:disk_total_iops_sec') not in (None, ''):
+    if 'quota:disk_read_iops_sec' in n and 'quota:disk_total_iops_sec' in n and s.get('quota:disk_read_iops_sec') not in (None, '') and s.get('quota:disk_total_iops_sec') not in (None, ''):
         found.append((79, 'quota:disk_read_iops_sec is set while quota:disk_total_iops_sec is set'))
     # 80: disk-write-iops-with-total
-    if rules & 1208925819614629174706176 and s.get('quota:disk_write_iops_sec') not in (None, '') and s.get('quota:disk_total_iops_sec') not in (None, ''):
+    if 'quota:disk_write_iops_sec' in n and 'quota:disk_total_iops_sec' in n and s.get('quota:disk_write_iops_sec') not in (None, '') and s.get('quota:disk_total_iops_sec') not in (None, ''):
         found.append((80, 'quota:disk_write_iops_sec is set while quota:disk_total_iops_sec is set'))
     return found
 

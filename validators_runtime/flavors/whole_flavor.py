@@ -5,11 +5,10 @@ says how it is used; this module is what its names are loaded from.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from onespec.validators_runtime._generated.flavor_rules import (
-    ALWAYS,
     FLAVOR_FIELDS,
     RULES,
     TRIGGERS,
@@ -115,15 +114,8 @@ def _spellings(name: str, view: View) -> list[str]:
 #: Every name some rule reads.
 TRIGGER_NAMES: frozenset[str] = frozenset(TRIGGERS)
 
-#: The rules each name can break, as a bit mask (bit N: rule N), so that the rules of every key
-#: present are gathered with one ``|`` a key.
-_MASKS: dict[str, int] = {
-    name: sum(1 << index for index in found) for name, found in TRIGGERS.items()
-}
-_ALWAYS_MASK = sum(1 << index for index in ALWAYS)
-_MIN_RAM_MASK = _MASKS["image.min_ram"]
-_MIN_DISK_MASK = _MASKS["image.min_disk"]
-_SIZE_MASK = _MASKS["image.size"]
+#: The image's own fields some rule reads (``image.min_ram``): present when set.
+_IMAGE_FIELDS = tuple(name for name in TRIGGER_NAMES if name.startswith("image."))
 _GROUPED = ("resources", "trait")
 
 
@@ -136,15 +128,18 @@ def normalized_names(key: str) -> tuple[str, ...]:
     """A key as the rules name it: ``resources:PCPU`` for ``resources1:PCPU``,
     ``hw:numa_cpus.N`` and ``hw:numa_cpus`` for ``hw:numa_cpus.1``."""
     if key[:1] in ("r", "t"):
-        cpu_request = cpu_request_name(key)
-        if cpu_request is not None:
-            return (cpu_request,)
+        # Every key Nova reads as part of the CPU request contains one of these.
+        if ":VCPU" in key or ":PCPU" in key or "HYPERTHREADING" in key:
+            cpu_request = cpu_request_name(key)
+            if cpu_request is not None:
+                return (cpu_request,)
         head, colon, rest = key.partition(":")
-        for stem in _GROUPED:
-            number = head[len(stem) :]
-            if colon and head.startswith(stem) and _number(number) and number[0] != "0":
-                key = f"{stem}:{rest}"
-                break
+        if colon and head[-1:].isdigit():
+            for stem in _GROUPED:
+                number = head[len(stem) :]
+                if head.startswith(stem) and _number(number) and number[0] != "0":
+                    key = f"{stem}:{rest}"
+                    break
     if key[-1:].isdigit():
         stem, dot, number = key.rpartition(".")
         if dot and _number(number):
@@ -152,27 +147,26 @@ def normalized_names(key: str) -> tuple[str, ...]:
     return (key,)
 
 
-def _triggered(flavor: Flavor, image: Image | None) -> int:
-    """The rules that the keys present can break, as a bit mask (bit N: rule N): most flavors
-    set a handful of keys, so most rules are never looked at."""
-    mask = _ALWAYS_MASK
-    masks = _MASKS
-    keys: Iterable[str] = flavor.extra_specs
+def present_names(flavor: Flavor, image: Image | None) -> set[str]:
+    """The names present, as the rules spell them: the generated rules look at a rule only
+    when the names it needs are among them, so most rules cost one test."""
+    specs = flavor.extra_specs
+    names = set(TRIGGER_NAMES.intersection(specs))
+    others = [key for key in specs if key not in names]
     if image is not None:
-        mask |= (
-            (image.min_ram and _MIN_RAM_MASK)
-            | (image.min_disk and _MIN_DISK_MASK)
-            | (image.size and _SIZE_MASK)
-        )
-        keys = (*keys, *image.properties)
-    for key in keys:
-        found = masks.get(key)
-        if found is not None:
-            mask |= found
-        elif key[:1] in ("r", "t") or key[-1:].isdigit():
-            for name in normalized_names(key):
-                mask |= masks.get(name, 0)
-    return mask
+        properties = image.properties
+        found = TRIGGER_NAMES.intersection(properties)
+        names |= found
+        others += [key for key in properties if key not in found]
+        for field in _IMAGE_FIELDS:
+            if getattr(image, field[6:]):
+                names.add("image." + field[6:])
+    # Keys the rules spell otherwise: numbered groups (resources1:PCPU), per-node lists
+    # (hw:numa_cpus.0) and the keys Nova reads as part of the CPU request.
+    for key in others:
+        if key[:1] in ("r", "t") or key[-1:].isdigit():
+            names.update(TRIGGER_NAMES.intersection(normalized_names(key)))
+    return names
 
 
 def rule_findings(
@@ -181,7 +175,7 @@ def rule_findings(
     """The broken rules between keys, in Nova's order within each phase."""
     view = View(flavor, image, props)
     findings = []
-    for index, what in broken(view, flavor.extra_specs, props, _triggered(flavor, image)):
+    for index, what in broken(view, flavor.extra_specs, props, present_names(flavor, image)):
         name, nova_exception, phase, severity, fix, asks_image, candidates = RULES[index]
         keys = involved(candidates, view)
         if image is None and asks_image:

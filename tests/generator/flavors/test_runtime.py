@@ -47,9 +47,9 @@ def test_text_from_the_definitions_reaches_the_source_only_as_literals():
     source = "\n".join(runtime.rule_lines(0, rule))
     assert "\n    import" not in source
     namespace: dict = {}
-    function = "def f(v, s, p, rules):\n    found = []\n" + source + "\n    return found"
+    function = "def f(v, s, p, n):\n    found = []\n" + source + "\n    return found"
     exec(compile(function, "<rule>", "exec"), namespace)  # noqa: S102 - the code under test
-    assert namespace["f"](None, {hostile: "1"}, {}, 1) == [
+    assert namespace["f"](None, {hostile: "1"}, {}, {hostile}) == [
         (0, f"When {hostile} is set, Nova needs hw:cpu_policy to be {hostile!r}")
     ]
 

@@ -62,3 +62,22 @@ def test_the_masks_read_the_vcpus():
     by_name = {fact.name: fact for fact in FACTS}
     assert "vcpus" in by_name["realtime_cpus"].reads
     assert "vcpus" in by_name["dedicated_cpus"].reads
+
+
+@pytest.mark.parametrize("fact", FACTS, ids=lambda fact: fact.name)
+def test_a_facts_blank_value_is_its_value_without_its_keys(fact):
+    """The generated rules skip a rule whose condition on a fact cannot hold on the fact's
+    ``blank`` value unless one of its keys is present: that value must be the real one."""
+    from onespec.definitions.flavor_rules import Blank
+    from onespec.validators_runtime.flavors.inputs import read_image
+
+    values = [
+        getattr(View(read_flavor({"vcpus": vcpus, "ram": ram}), image, {}), fact.name)
+        for vcpus in (1, 2, 4, 7)
+        for ram in (512, 4096)
+        for image in (None, read_image({}))
+    ]
+    if fact.blank is Blank.FROM_SIZES:
+        assert len({repr(value) for value in values}) > 1
+    else:
+        assert values == [fact.blank] * len(values)
