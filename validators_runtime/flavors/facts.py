@@ -9,7 +9,7 @@ plain attribute look-ups and a rule that reads the CPU policy in force does not 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Set
 from typing import Any
 
 from onespec.validators_runtime.flavors.cpusets import (
@@ -34,6 +34,8 @@ _CPU_REQUEST_NAMES = (
     (_PCPU, "resources:PCPU"),
     (_HT_TRAIT, "trait:HW_CPU_HYPERTHREADING"),
 )
+#: The names the rules give the keys above.
+_CPU_REQUEST_NAMES_SET = frozenset(name for _, name in _CPU_REQUEST_NAMES)
 _NO_LIMIT = 65536
 #: How the keys of numbered request groups start (``resources1:``, ``trait2:``).
 _GROUPED_HEADS = ("resou", "trait")
@@ -121,12 +123,21 @@ class grouped:
 class View:
     """A flavor, its image's typed properties and the facts derived from them."""
 
-    def __init__(self, flavor: Flavor, image: Image | None, props: Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        flavor: Flavor,
+        image: Image | None,
+        props: Mapping[str, Any],
+        names: Set[str] | None = None,
+    ) -> None:
         self.flavor = flavor
         self.image = image
         self.specs = flavor.extra_specs
         self.props = props
         self.vcpus = flavor.vcpus
+        #: The names present as the rules spell them, when known: a fact whose keys are all
+        #: absent is then settled without reading them.
+        self.names = names
 
     # --- reading sources ----------------------------------------------------------------
 
@@ -144,7 +155,9 @@ class View:
         specs, props = self.specs, self.props
         vcpu = pcpu = 0
         trait = None
-        for key in [key for key in specs if key[:5] in _GROUPED_HEADS]:
+        names = self.names
+        requests = names is None or not names.isdisjoint(_CPU_REQUEST_NAMES_SET)
+        for key in [key for key in specs if key[:5] in _GROUPED_HEADS] if requests else ():
             if key[:9] == "resources":
                 if _VCPU.match(key):
                     vcpu += _int(specs[key])
@@ -212,11 +225,11 @@ class View:
             image = props.get("hw_mem_page_size")
             if image and size in (-3, -2):
                 size = page_size(image)
-        pmem = specs.get("hw:pmem") or ""
+        pmem = specs.get("hw:pmem")
         topology = bool(
             nodes
             or size
-            or any(label.strip() for label in pmem.split(","))
+            or (pmem and any(label.strip() for label in pmem.split(",")))
             or self.cpu_policy in ("dedicated", "mixed")
         )
         flavor_cpus = flavor_mem = None

@@ -180,7 +180,9 @@ def _specs(raw: Any, where: str) -> dict[str, str]:
         return specs
     if not _is_mapping(raw):
         raise InputError(f"{where} must be a mapping of extra specs, not {type(raw).__name__}")
-    specs = {}
+    specs = {k: v for k, v in raw.items() if type(k) is str and type(v) is str}
+    if len(specs) == len(raw):
+        return specs  # strings only, as Nova stores them
     for key, value in raw.items():
         if type(key) is str and type(value) is str:
             specs[key] = value
@@ -222,23 +224,35 @@ _REQUIRED = frozenset(("vcpus", "ram"))
 
 def read_flavor(document: Any, where: str = "flavor") -> Flavor:
     """A :class:`Flavor` from any of the shapes above."""
-    document, where = _unwrapped(document, "flavor", where)
-    values: dict[str, int] = {}
+    if type(document) is not dict or "flavor" in document:
+        document, where = _unwrapped(document, "flavor", where)
+    # Read on every check of a flavor: the loop is written out, and the usual plain values
+    # (an int, a missing optional size) take no call.
+    sizes: list[int] = []
     for name, spellings in _FLAVOR_FIELDS.items():
-        spelled, raw = _spelled(document, spellings)
+        for spelled in spellings:
+            if spelled in document:
+                raw = document[spelled]
+                break
+        else:
+            spelled, raw = spellings[0], None
         if type(raw) is not int:
-            raw = _count(raw, where, spelled, required=name in _REQUIRED)
-        values[name] = raw
+            if raw is None and name not in _REQUIRED:
+                raw = 0
+            else:
+                raw = _count(raw, where, spelled, required=name in _REQUIRED)
+        sizes.append(raw)
     spelled, raw = _spelled(document, _EXTRA_SPECS)
     specs = _specs(raw, f"{where}.{spelled}") if raw is not None else {}
     name = document.get("name", document.get("Name"))
-    return Flavor(**values, extra_specs=specs, name=name if isinstance(name, str) else None)
+    return Flavor(*sizes, specs, name if isinstance(name, str) else None)
 
 
 def read_image(document: Any, where: str = "image") -> Image:
     """An :class:`Image` from any of the shapes above: properties nested under ``properties``
     and at the top level are merged (top level first)."""
-    document, where = _unwrapped(document, "image", where)
+    if type(document) is not dict or "image" in document:
+        document, where = _unwrapped(document, "image", where)
     properties: dict[str, Any] = {
         key: value
         for key, value in document.items()
@@ -246,9 +260,7 @@ def read_image(document: Any, where: str = "image") -> Image:
     }
     nested = document.get("properties", document.get("Properties"))
     if type(nested) is dict or _is_mapping(nested):
-        for key, value in nested.items():
-            if type(key) is str or isinstance(key, str):
-                properties[key] = value
+        properties.update({k: v for k, v in nested.items() if type(k) is str or isinstance(k, str)})
     elif nested is not None and not isinstance(nested, str):
         raise InputError(f"{where}.properties must be a mapping")
     name = document.get("name", document.get("Name"))

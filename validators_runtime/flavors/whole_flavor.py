@@ -5,7 +5,7 @@ says how it is used; this module is what its names are loaded from.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from typing import Any
 
 from onespec.validators_runtime._generated.flavor_rules import (
@@ -114,8 +114,13 @@ def _spellings(name: str, view: View) -> list[str]:
 #: Every name some rule reads.
 TRIGGER_NAMES: frozenset[str] = frozenset(TRIGGERS)
 
-#: The image's own fields some rule reads (``image.min_ram``): present when set.
-_IMAGE_FIELDS = tuple(name for name in TRIGGER_NAMES if name.startswith("image."))
+#: The image's own fields some rule reads (``image.min_ram``), each with its attribute: present
+#: when set.
+_IMAGE_FIELDS = tuple(
+    (name.removeprefix("image."), name)
+    for name in sorted(TRIGGER_NAMES)
+    if name.startswith("image.")
+)
 _GROUPED = ("resources", "trait")
 
 
@@ -147,25 +152,25 @@ def normalized_names(key: str) -> tuple[str, ...]:
     return (key,)
 
 
-def present_names(flavor: Flavor, image: Image | None) -> set[str]:
+def present_names(flavor: Flavor, image: Image | None) -> Set[str]:
     """The names present, as the rules spell them: the generated rules look at a rule only
     when the names it needs are among them, so most rules cost one test."""
     specs = flavor.extra_specs
-    names = set(TRIGGER_NAMES.intersection(specs))
-    others = [key for key in specs if key not in names]
-    if image is not None:
-        properties = image.properties
-        found = TRIGGER_NAMES.intersection(properties)
-        names |= found
-        others += [key for key in properties if key not in found]
-        for field in _IMAGE_FIELDS:
-            if getattr(image, field[6:]):
-                names.add("image." + field[6:])
+    names: Set[str] = TRIGGER_NAMES.intersection(specs)
     # Keys the rules spell otherwise: numbered groups (resources1:PCPU), per-node lists
     # (hw:numa_cpus.0) and the keys Nova reads as part of the CPU request.
-    for key in others:
-        if key[:1] in ("r", "t") or key[-1:].isdigit():
-            names.update(TRIGGER_NAMES.intersection(normalized_names(key)))
+    odd = [key for key in specs if key[:1] in "rt" or key[-1:].isdigit()]
+    if image is not None:
+        properties = image.properties
+        names = names | TRIGGER_NAMES.intersection(properties)
+        odd += [key for key in properties if key[:1] in "rt" or key[-1:].isdigit()]
+        sized = [name for attribute, name in _IMAGE_FIELDS if getattr(image, attribute)]
+        if sized:
+            names = names.union(sized)
+    for key in odd:
+        spelled = TRIGGER_NAMES.intersection(normalized_names(key))
+        if spelled:
+            names = names | spelled
     return names
 
 
@@ -173,9 +178,10 @@ def rule_findings(
     flavor: Flavor, image: Image | None, props: Mapping[str, Any]
 ) -> list[FlavorFinding]:
     """The broken rules between keys, in Nova's order within each phase."""
-    view = View(flavor, image, props)
+    names = present_names(flavor, image)
+    view = View(flavor, image, props, names)
     findings = []
-    for index, what in broken(view, flavor.extra_specs, props, present_names(flavor, image)):
+    for index, what in broken(view, flavor.extra_specs, props, names):
         name, nova_exception, phase, severity, fix, asks_image, candidates = RULES[index]
         keys = involved(candidates, view)
         if image is None and asks_image:

@@ -1,6 +1,7 @@
 """The rules skipped before they are evaluated: a rule a needed name of which is absent (the
-generated presence tests) is never broken. Checked by evaluating every rule with every name taken as present, on the
-generated pairs of the differential test and the cases of the whole-flavor tests."""
+generated presence tests) is never broken. Checked by evaluating every rule with every name
+taken as present, on the generated pairs of the differential test and on keys the rules spell
+otherwise."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from onespec.validators_runtime.flavors.image_props import typed_properties
 from onespec.validators_runtime.flavors.inputs import read_flavor, read_image
 from onespec.validators_runtime.flavors.whole_flavor import present_names
 from tests.validators_runtime.flavors.test_against_nova import generated_cases
+
 
 class Everything:
     """Every name, present."""
@@ -41,7 +43,9 @@ def cases() -> list[dict[str, Any]]:
 
 
 def test_skipping_rules_never_hides_a_broken_one(cases):
-    differ = [case for case in cases if _broken(case, skipping=True) != _broken(case, skipping=False)]
+    differ = [
+        case for case in cases if _broken(case, skipping=True) != _broken(case, skipping=False)
+    ]
     assert differ == []
     # The cases reach most rules: the check is not vacuous.
     reached = {index for case in cases for index, _ in _broken(case, skipping=False)}
