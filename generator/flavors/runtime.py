@@ -2,12 +2,13 @@
 
 Checking a flavor (and its image) runs on every extra-spec write and every fleet pair, so the
 rules of :mod:`onespec.definitions.flavor_rule_catalogue` are not interpreted at run time. The
-module holds one function, ``broken``, with one ``if`` a rule: the rule's bit among those to
-check, its condition and its test, written out as Python expressions over the view (an extra
-spec is ``s.get(KEY)``, an image property ``p.get(NAME)``, a fact ``v.NAME``); a kind with
-arithmetic calls its function in :mod:`onespec.validators_runtime.flavors.checks` with the
-values already read. So checking a rule costs no call, no look-up of its kind and no walk over
-its condition. Beside ``broken`` the module holds:
+module holds one function, ``broken``, with one ``if`` a rule: a test that the names the rule
+needs are present (``'hw_pmu' in n``; see :func:`rule_needs`), its condition and its test,
+written out as Python expressions over the view (an extra spec is ``s.get(KEY)``, an image
+property ``p.get(NAME)``, a fact ``v.NAME``); a kind with arithmetic calls its function in
+:mod:`onespec.validators_runtime.flavors.checks` with the values already read. So checking a
+rule costs no call, no look-up of its kind and no walk over its condition, and a rule whose
+keys are absent costs one test and computes no fact. Beside ``broken`` the module holds:
 
 ``RULES``
     per rule, in the catalogue's order (Nova's refusals in Nova's order within each phase,
@@ -15,8 +16,8 @@ its condition. Beside ``broken`` the module holds:
     only asks something of the image, and the names whose spellings a finding lists;
 ``TRIGGERS`` and ``ALWAYS``
     which rules a name (a key as the rules spell it) can break, and the rules that read
-    nothing but the flavor's vCPUs and RAM, so the runtime evaluates only the rules whose keys
-    are present;
+    nothing but the flavor's vCPUs and RAM; the runtime reads the names present as these
+    spell them;
 ``FLAVOR_FIELDS``
     the flavor's own fields (its sizes) and the least value Nova accepts for each;
 ``SIZE_RULES``
@@ -72,6 +73,7 @@ from onespec.definitions.flavor_rules import (
     describe,
     sources_of,
 )
+from onespec.definitions.image_properties import BY_NAME as IMAGE_PROPERTIES_BY_NAME
 from onespec.definitions.image_properties import IMAGE_PROPERTIES
 from onespec.generator.literals import literal, module_header, module_text
 from onespec.generator.outputs import Output, generated_module
@@ -435,11 +437,17 @@ def candidates(rule: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _of_image(source: Any) -> bool:
+    """A source read from the image alone: a property, or a fact read from properties only."""
+    if isinstance(source, Fact):
+        return all(name in IMAGE_PROPERTIES_BY_NAME for name in FACTS_BY_NAME[source.name].reads)
+    return isinstance(source, Prop)
+
+
 def demands_of_image(rule: Any) -> bool:
-    """A rule that asks the image for something (``needs`` reads image properties only)."""
-    return isinstance(rule, Requires) and all(
-        isinstance(source, Prop) for source in sources_of(rule.needs)
-    )
+    """A rule that asks the image for something (``needs`` reads the image only: its
+    properties, or facts read from them, such as stateless firmware)."""
+    return isinstance(rule, Requires) and all(_of_image(s) for s in sources_of(rule.needs))
 
 
 def triggers() -> tuple[dict[str, tuple[int, ...]], tuple[int, ...]]:

@@ -17,7 +17,7 @@ the exception class Nova raises (``nova_exception``) and the phase in which it d
 problems come from the extra-spec runtime (:func:`onespec.validators_runtime.extra_specs.validate`);
 the rules between keys are the definitions of
 :mod:`onespec.definitions.flavor_rule_catalogue`, which the generator writes out as code
-(``_generated/flavor_rules.py``), indexed by the keys each rule reads.
+(``_generated/flavor_rules.py``), each looked at only when the keys it needs are present.
 
 Without an image, the flavor is checked as Nova checks it with an image that sets nothing,
 except that what the flavor demands *of* the image (UEFI firmware for memory encryption, for

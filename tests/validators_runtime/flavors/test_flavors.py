@@ -93,6 +93,23 @@ def test_memory_encryption_without_image_is_a_warning_not_a_refusal():
     assert [f.severity for f in findings if f.code == "mem-encryption-needs-uefi"] == ["warning"]
 
 
+def test_what_only_the_image_can_give_is_a_warning_without_one_and_an_error_with_one():
+    """UEFI firmware and stateless firmware are both asked of the image: alike, a warning for
+    a flavor alone (any image that has them will do) and an error for an image without them."""
+    flavor = {
+        "vcpus": 2,
+        "ram": 2048,
+        "extra_specs": {"hw:mem_encryption": "true", "hw:mem_encryption_model": "amd-sev-snp"},
+    }
+    asked = ("mem-encryption-needs-uefi", "mem-encryption-needs-stateless-firmware")
+    alone = {f.code: f.severity for f in validate_flavor(flavor) if f.code in asked}
+    assert alone == dict.fromkeys(asked, "warning")
+    paired = {f.code: f.severity for f in validate_flavor(flavor, {}) if f.code in asked}
+    assert paired == dict.fromkeys(asked, "error")
+    image = {"hw_firmware_type": "uefi", "hw_firmware_stateless": "true"}
+    assert not [f for f in validate_flavor(flavor, image) if f.code in asked]
+
+
 def test_a_flavor_without_vcpus_is_an_input_error():
     with pytest.raises(InputError, match="vcpus"):
         validate_flavor({"ram": 1024})
