@@ -45,10 +45,10 @@ from onespec.definitions.flavor_rules import (
     Spec,
     Truthy,
     TwinClash,
-    sources_of,
 )
 from onespec.definitions.image_properties import BY_NAME as IMAGE_PROPERTIES
 from onespec.generator.extra_specs.schema import FLAVOR_EXTRA_SPECS, flavor_extra_specs_schema
+from onespec.generator.flavors.runtime import demands_of_image
 from onespec.generator.schema import DIALECT, schema_id
 from onespec.generator.schema.patterns import END, integer_pattern, true_pattern
 
@@ -250,11 +250,6 @@ def condition_schema(condition: Any) -> Js:
     raise NotCarried(f"it looks for text inside {key}")
 
 
-def _asks_the_image(rule: Requires) -> bool:
-    """What the runtime reports as a warning for a flavor alone: a demand on the image."""
-    return all(isinstance(source, Prop) for source in sources_of(rule.needs))
-
-
 def _rule_schema(rule: Any) -> Js:
     """The schema a rule puts on the extra specs (True: it never refuses a flavor alone)."""
     if isinstance(rule, Requires):
@@ -262,7 +257,7 @@ def _rule_schema(rule: Any) -> Js:
         if when is False:
             return True
         needs = condition_schema(rule.needs)
-        if needs is False and _asks_the_image(rule):
+        if needs is False and demands_of_image(rule):
             raise NotCarried("it asks the image for something: a warning for a flavor alone")
         if when is True:
             return needs

@@ -11,7 +11,7 @@ with the number of pairs.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +23,9 @@ from onespec.validators_runtime.flavors.whole_flavor import (
     Flavor,
     FlavorFinding,
     Image,
+    image_names,
     normalized_names,
+    present_names,
     rule_findings,
     validate_flavor,
 )
@@ -113,7 +115,7 @@ def check_fleet(
 ) -> FleetReport:
     """Every flavor that cannot boot on its own, and every flavor x image pair Nova would
     refuse, grouped by (flavor, rule)."""
-    groups: dict[tuple, tuple[Image, Mapping[str, Any], list[str]]] = {}
+    groups: dict[tuple, tuple[Image, Mapping[str, Any], list[str], Set[str]]] = {}
     # The rules that compare an image's size fields with the flavor's (min_ram with RAM, size
     # and min_disk with the root disk) are checked per image by counting, not per group.
     sizes: dict[int, list[tuple[int, str]]] = {rule[0]: [] for rule in SIZE_RULES}
@@ -124,7 +126,8 @@ def check_fleet(
         key = signature(image)
         if key not in groups:
             typed, _ = typed_properties(image.properties)
-            groups[key] = (Image(properties=image.properties), typed, [])
+            grouped = Image(properties=image.properties)
+            groups[key] = (grouped, typed, [], image_names(grouped))
         groups[key][2].append(label)
         for index, image_field, *_ in SIZE_RULES:
             value = getattr(image, image_field)
@@ -140,8 +143,9 @@ def check_fleet(
         own = [f for f in validate_flavor(flavor, mode=mode) if f.severity == "error"]
         alone += [(name, finding) for finding in own]
         refused_alone = {finding.code for finding in own}
-        for image, typed, names in groups.values():
-            for finding in rule_findings(flavor, image, typed):
+        flavor_names = present_names(flavor, None)
+        for image, typed, names, present in groups.values():
+            for finding in rule_findings(flavor, image, typed, flavor_names | present):
                 if finding.severity != "error" or finding.code in refused_alone:
                     continue
                 cause = causes.get((index, finding.code))

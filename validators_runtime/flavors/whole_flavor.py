@@ -152,33 +152,42 @@ def normalized_names(key: str) -> tuple[str, ...]:
     return (key,)
 
 
-def present_names(flavor: Flavor, image: Image | None) -> Set[str]:
-    """The names present, as the rules spell them: the generated rules look at a rule only
-    when the names it needs are among them, so most rules cost one test."""
-    specs = flavor.extra_specs
-    names: Set[str] = TRIGGER_NAMES.intersection(specs)
+def _names_of(keys: Mapping[str, Any]) -> Set[str]:
+    """The names of ``keys`` (extra specs or image properties) as the rules spell them."""
+    names: Set[str] = TRIGGER_NAMES.intersection(keys)
     # Keys the rules spell otherwise: numbered groups (resources1:PCPU), per-node lists
     # (hw:numa_cpus.0) and the keys Nova reads as part of the CPU request.
-    odd = [key for key in specs if key[:1] in "rt" or key[-1:].isdigit()]
-    if image is not None:
-        properties = image.properties
-        names = names | TRIGGER_NAMES.intersection(properties)
-        odd += [key for key in properties if key[:1] in "rt" or key[-1:].isdigit()]
-        sized = [name for attribute, name in _IMAGE_FIELDS if getattr(image, attribute)]
-        if sized:
-            names = names.union(sized)
-    for key in odd:
+    for key in [key for key in keys if key[:1] in "rt" or key[-1:].isdigit()]:
         spelled = TRIGGER_NAMES.intersection(normalized_names(key))
         if spelled:
             names = names | spelled
     return names
 
 
+def image_names(image: Image) -> Set[str]:
+    """The names an image makes present: its properties, and its size fields when set."""
+    names = _names_of(image.properties)
+    sized = [name for attribute, name in _IMAGE_FIELDS if getattr(image, attribute)]
+    return names.union(sized) if sized else names
+
+
+def present_names(flavor: Flavor, image: Image | None) -> Set[str]:
+    """The names present, as the rules spell them: the generated rules look at a rule only
+    when the names it needs are among them, so most rules cost one test."""
+    names = _names_of(flavor.extra_specs)
+    return names if image is None else names | image_names(image)
+
+
 def rule_findings(
-    flavor: Flavor, image: Image | None, props: Mapping[str, Any]
+    flavor: Flavor,
+    image: Image | None,
+    props: Mapping[str, Any],
+    names: Set[str] | None = None,
 ) -> list[FlavorFinding]:
-    """The broken rules between keys, in Nova's order within each phase."""
-    names = present_names(flavor, image)
+    """The broken rules between keys, in Nova's order within each phase. ``names`` are the
+    names present (:func:`present_names`), when the caller already has them."""
+    if names is None:
+        names = present_names(flavor, image)
     view = View(flavor, image, props, names)
     findings = []
     for index, what in broken(view, flavor.extra_specs, props, names):
