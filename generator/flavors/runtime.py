@@ -261,8 +261,9 @@ def presence_groups(rule: Any) -> list[frozenset[str]]:
 
 def presence_test(rule: Any, constants: dict[frozenset[str], str]) -> str:
     """The test that every group of :func:`presence_groups` has a name present (in ``n``):
-    ``'a' in n`` for one name, ``('a' in n or 'b' in n)`` for a few, and for more a test
-    against a set named in ``constants`` (which this adds to)."""
+    ``'a' in n`` for one name, ``('a' in n or 'b' in n)`` for a few, and for more a flag
+    ``has_names_N`` that ``broken`` sets once from a set named in ``constants`` (which this
+    adds to)."""
     tests = []
     for group in presence_groups(rule):
         if len(group) == 1:
@@ -271,7 +272,7 @@ def presence_test(rule: Any, constants: dict[frozenset[str], str]) -> str:
             tests.append("(" + " or ".join(f"{literal(name)} in n" for name in sorted(group)) + ")")
         else:
             name = constants.setdefault(group, f"_NAMES_{len(constants)}")
-            tests.append(f"not n.isdisjoint({name})")
+            tests.append(f"has{name.lower()}")
     return " and ".join(tests)
 
 
@@ -410,8 +411,14 @@ def broken_function(constants: dict[frozenset[str], str]) -> Iterator[str]:
     yield "    catalogue's order. ``n`` holds the names present, as the rules spell them: a rule"
     yield '    is looked at only when the names it needs are there."""'
     yield "    found: list[tuple[int, str]] = []"
-    for index, rule in enumerate(ALL_RULES):
-        yield from rule_lines(index, rule, constants)
+    lines = [
+        line for index, rule in enumerate(ALL_RULES) for line in rule_lines(index, rule, constants)
+    ]
+    if constants:
+        yield "    # Whether a name of each longer group is present, tested once for every rule."
+        for name in constants.values():
+            yield f"    has{name.lower()} = not n.isdisjoint({name})"
+    yield from lines
     yield "    return found"
     yield ""
     yield ""

@@ -37,6 +37,12 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     catalogue's order. ``n`` holds the names present, as the rules spell them: a rule
     is looked at only when the names it needs are there."""
     found: list[tuple[int, str]] = []
+    # Whether a name of each longer group is present, tested once for every rule.
+    has_names_0 = not n.isdisjoint(_NAMES_0)
+    has_names_1 = not n.isdisjoint(_NAMES_1)
+    has_names_2 = not n.isdisjoint(_NAMES_2)
+    has_names_3 = not n.isdisjoint(_NAMES_3)
+    has_names_4 = not n.isdisjoint(_NAMES_4)
     # 0: image-config-drive-unknown
     if 'img_config_drive' in n and p.get('img_config_drive') not in (None, '') and p.get('img_config_drive') not in ('optional', 'mandatory'):
         found.append((0, "When img_config_drive is set, Nova needs img_config_drive to be 'optional' or 'mandatory'"))
@@ -125,7 +131,7 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     if ('hw:cpu_thread_policy' in n or 'hw_cpu_thread_policy' in n) and ('trait:HW_CPU_HYPERTHREADING' in n or 'traits_required' in n) and v.requested_cpu_thread_policy not in (None, '') and v.hyperthreading_trait not in (None, ''):
         found.append((28, 'requested_cpu_thread_policy is set while hyperthreading_trait is set'))
     # 29: thread-policy-needs-pinning
-    if not n.isdisjoint(_NAMES_0) and v.cpu_thread_policy not in (None, '') and v.cpu_policy not in ('dedicated', 'mixed'):
+    if has_names_0 and v.cpu_thread_policy not in (None, '') and v.cpu_policy not in ('dedicated', 'mixed'):
         found.append((29, "When cpu_thread_policy is set, Nova needs cpu_policy to be 'dedicated' or 'mixed'"))
     # 30: isolated-emulator-needs-pinning
     if 'hw:emulator_threads_policy' in n and s.get('hw:emulator_threads_policy') in ('isolate',) and v.cpu_policy not in ('dedicated', 'mixed'):
@@ -137,10 +143,10 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     if ('hw:cpu_realtime' in n or 'hw:cpu_realtime_mask' in n or 'hw_cpu_realtime_mask' in n) and v.realtime_cpus and v.cpu_policy not in ('dedicated', 'mixed'):
         found.append((32, "When realtime_cpus is on, Nova needs cpu_policy to be 'dedicated' or 'mixed'"))
     # 33: mixed-with-two-masks
-    if not n.isdisjoint(_NAMES_1) and ('hw:cpu_realtime' in n or 'hw:cpu_realtime_mask' in n or 'hw_cpu_realtime_mask' in n) and 'hw:cpu_dedicated_mask' in n and v.cpu_policy in ('mixed',) and v.realtime_cpus and v.dedicated_cpus:
+    if has_names_1 and ('hw:cpu_realtime' in n or 'hw:cpu_realtime_mask' in n or 'hw_cpu_realtime_mask' in n) and 'hw:cpu_dedicated_mask' in n and v.cpu_policy in ('mixed',) and v.realtime_cpus and v.dedicated_cpus:
         found.append((33, 'realtime_cpus is on while dedicated_cpus is on'))
     # 34: mixed-needs-a-mask
-    if not n.isdisjoint(_NAMES_1) and v.cpu_policy in ('mixed',) and not (v.realtime_cpus or v.dedicated_cpus):
+    if has_names_1 and v.cpu_policy in ('mixed',) and not (v.realtime_cpus or v.dedicated_cpus):
         found.append((34, "When cpu_policy is 'mixed', Nova needs realtime_cpus to be on or dedicated_cpus to be on"))
     # 35: numa-nodes-on-both-sides
     if 'hw_numa_nodes' in n and 'hw:numa_nodes' in n and (flavor_value := s.get('hw:numa_nodes')) and (image_value := p.get('hw_numa_nodes')) and (what := twin_one_side('hw:numa_nodes', 'hw_numa_nodes', 'int', flavor_value, image_value)) is not None:
@@ -155,28 +161,28 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     if ('hw:locked_memory' in n or 'hw_locked_memory' in n) and v.locked_memory and not (s.get('hw:mem_page_size') not in (None, '') or p.get('hw_mem_page_size') not in (None, '')):
         found.append((38, 'When locked_memory is on, Nova needs hw:mem_page_size to be set or hw_mem_page_size to be set'))
     # 39: numa-cpus-on-both-sides
-    if not n.isdisjoint(_NAMES_2) and 'hw:numa_cpus.N' in n and 'hw_numa_cpus' in n and v.numa_topology and v.flavor_numa_cpus not in (None, '') and p.get('hw_numa_cpus') not in (None, ''):
+    if has_names_2 and 'hw:numa_cpus.N' in n and 'hw_numa_cpus' in n and v.numa_topology and v.flavor_numa_cpus not in (None, '') and p.get('hw_numa_cpus') not in (None, ''):
         found.append((39, 'flavor_numa_cpus is set while hw_numa_cpus is set'))
     # 40: numa-mem-on-both-sides
-    if not n.isdisjoint(_NAMES_2) and 'hw:numa_mem.N' in n and 'hw_numa_mem' in n and v.numa_topology and v.flavor_numa_mem not in (None, '') and p.get('hw_numa_mem') not in (None, ''):
+    if has_names_2 and 'hw:numa_mem.N' in n and 'hw_numa_mem' in n and v.numa_topology and v.flavor_numa_mem not in (None, '') and p.get('hw_numa_mem') not in (None, ''):
         found.append((40, 'flavor_numa_mem is set while hw_numa_mem is set'))
     # 41: numa-nodes-split-unevenly
-    if not n.isdisjoint(_NAMES_3) and v.automatic_numa and (what := divides(v.numa_node_count, (('vcpus', v.flavor.vcpus), ('ram', v.flavor.ram),))) is not None:
+    if has_names_3 and v.automatic_numa and (what := divides(v.numa_node_count, (('vcpus', v.flavor.vcpus), ('ram', v.flavor.ram),))) is not None:
         found.append((41, what))
     # 42: numa-lists-incomplete
-    if not n.isdisjoint(_NAMES_2) and (v.numa_topology and not v.automatic_numa) and (what := complete((v.numa_cpus, v.numa_mem,), v.numa_node_count)) is not None:
+    if has_names_2 and (v.numa_topology and not v.automatic_numa) and (what := complete((v.numa_cpus, v.numa_mem,), v.numa_node_count)) is not None:
         found.append((42, what))
     # 43: numa-cpu-out-of-range
-    if not n.isdisjoint(_NAMES_3) and v.manual_numa and (what := cpus_within(v.numa_cpus, v.vcpus)) is not None:
+    if has_names_3 and v.manual_numa and (what := cpus_within(v.numa_cpus, v.vcpus)) is not None:
         found.append((43, what))
     # 44: numa-cpu-duplicated
-    if not n.isdisjoint(_NAMES_3) and v.manual_numa and (what := cpus_disjoint(v.numa_cpus, v.vcpus)) is not None:
+    if has_names_3 and v.manual_numa and (what := cpus_disjoint(v.numa_cpus, v.vcpus)) is not None:
         found.append((44, what))
     # 45: numa-cpu-unassigned
-    if not n.isdisjoint(_NAMES_3) and v.manual_numa and (what := cpus_cover(v.numa_cpus, v.vcpus)) is not None:
+    if has_names_3 and v.manual_numa and (what := cpus_cover(v.numa_cpus, v.vcpus)) is not None:
         found.append((45, what))
     # 46: numa-memory-not-ram
-    if not n.isdisjoint(_NAMES_3) and v.manual_numa and (what := sums_to(v.numa_mem, v.flavor.ram)) is not None:
+    if has_names_3 and v.manual_numa and (what := sums_to(v.numa_mem, v.flavor.ram)) is not None:
         found.append((46, what))
     # 47: pci-numa-policy-flavor-image-differ
     if 'hw_pci_numa_affinity_policy' in n and 'hw:pci_numa_affinity_policy' in n and (flavor_value := s.get('hw:pci_numa_affinity_policy')) and (image_value := p.get('hw_pci_numa_affinity_policy')) and (what := twin_equal('hw:pci_numa_affinity_policy', 'hw_pci_numa_affinity_policy', 'str', flavor_value, image_value)) is not None:
@@ -206,7 +212,7 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     if 'hw_maxphysaddr_mode' in n and 'hw:maxphysaddr_mode' in n and (flavor_value := s.get('hw:maxphysaddr_mode')) and (image_value := p.get('hw_maxphysaddr_mode')) and (what := twin_equal('hw:maxphysaddr_mode', 'hw_maxphysaddr_mode', 'str', flavor_value, image_value)) is not None:
         found.append((55, what))
     # 56: topology-limits-exclude-vcpus
-    if not n.isdisjoint(_NAMES_4) and (what := topology(v.vcpus, v.max_sockets, v.max_cores, v.max_threads)) is not None:
+    if has_names_4 and (what := topology(v.vcpus, v.max_sockets, v.max_cores, v.max_threads)) is not None:
         found.append((56, what))
     # 57: usb-model-flavor-image-differ
     if 'hw_usb_model' in n and 'hw:usb_model' in n and (flavor_value := s.get('hw:usb_model')) and (image_value := p.get('hw_usb_model')) and (what := twin_equal('hw:usb_model', 'hw_usb_model', 'str', flavor_value, image_value)) is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from onespec.validators_runtime.flavors.image_props import flexible_bool
+from onespec.validators_runtime.flavors.image_props import TRUE_STRINGS, flexible_bool
 from onespec.validators_runtime.problems import shown
 
 
@@ -110,6 +110,8 @@ def complete(lists: Sequence[list | None], count: int) -> str | None:
 
 def topology_admits(vcpus: int, sockets: int, cores: int, threads: int) -> bool:
     """Whether sockets x cores x threads, each within its limit, can equal ``vcpus``."""
+    if min(sockets, cores, threads) >= 1 and max(sockets, cores, threads) >= vcpus:
+        return vcpus >= 1  # every vCPU on one socket, core or thread, the others 1
     sockets, cores, threads = min(vcpus, sockets), min(vcpus, cores), min(vcpus, threads)
     for s in range(1, sockets + 1):
         if vcpus % s:
@@ -159,6 +161,12 @@ def twin_equal(spec: str, prop: str, kind: str, flavor_raw: Any, image_raw: Any)
     """Twins that may both be set only to the same value."""
     if flavor_raw is None and image_raw is None:
         return None
+    if kind == "bool" and flavor_raw is not None and image_raw is not None:
+        # The usual case, without a call: both sides read as booleans, alike.
+        flavor = flavor_raw in TRUE_STRINGS or _side(flavor_raw, kind)
+        image = image_raw if type(image_raw) is bool else _side(image_raw, kind)
+        if flavor is image:
+            return None
     flavor, image = _side(flavor_raw, kind), _side(image_raw, kind)
     if kind == "bool":
         clash = flavor is not None and image is not None and flavor != image

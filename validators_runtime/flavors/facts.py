@@ -37,6 +37,11 @@ _CPU_REQUEST_NAMES = (
 #: The names the rules give the keys above.
 _CPU_REQUEST_NAMES_SET = frozenset(name for _, name in _CPU_REQUEST_NAMES)
 _NO_LIMIT = 65536
+#: Each topology limit, with the image property and the extra spec that set it.
+_LIMITS = tuple(
+    (f"max_{part}", f"hw_cpu_max_{part}", f"hw:cpu_max_{part}")
+    for part in ("sockets", "cores", "threads")
+)
 #: How the keys of numbered request groups start (``resources1:``, ``trait2:``).
 _GROUPED_HEADS = ("resou", "trait")
 #: The thread policy the hyperthreading trait imposes.
@@ -46,6 +51,8 @@ _THREAD_POLICY_OF_TRAIT = {"forbidden": "isolate", "required": "require"}
 def _int(value: Any, default: int = 0) -> int:
     if value is None or value == "":
         return default
+    if type(value) is int:
+        return value
     try:
         return int(value)
     except (TypeError, ValueError):
@@ -303,17 +310,13 @@ class View:
     def _limits(self) -> None:
         """The topology limits: each the image's, else the flavor's, else none."""
         props, specs = self.props, self.specs
-        self.__dict__.update(
-            max_sockets=props.get("hw_cpu_max_sockets")
-            or _int(specs.get("hw:cpu_max_sockets"))
-            or _NO_LIMIT,
-            max_cores=props.get("hw_cpu_max_cores")
-            or _int(specs.get("hw:cpu_max_cores"))
-            or _NO_LIMIT,
-            max_threads=props.get("hw_cpu_max_threads")
-            or _int(specs.get("hw:cpu_max_threads"))
-            or _NO_LIMIT,
-        )
+        found = self.__dict__
+        for limit, prop, spec in _LIMITS:
+            value = props.get(prop)
+            if not value:
+                value = specs.get(spec)
+                value = (_int(value) if value else 0) or _NO_LIMIT
+            found[limit] = value
 
     max_sockets = grouped(_limits)
     max_cores = grouped(_limits)

@@ -75,6 +75,10 @@ _FLAVOR_FIELDS = {
 }
 
 
+#: Sets an attribute of a frozen record (its ``__dict__``, in one step).
+_set = object.__setattr__
+
+
 class InputError(ValueError):
     """A flavor or image that cannot be read; the message names the field."""
 
@@ -102,15 +106,19 @@ class Flavor:
         name: str | None = None,
     ) -> None:
         # Set in one step rather than through the frozen dataclass's setattr per field: a
-        # flavor is read on every check, and this is a tenth of a whole check's time.
-        self.__dict__.update(
-            vcpus=vcpus,
-            ram=ram,
-            disk=disk,
-            swap=swap,
-            ephemeral=ephemeral,
-            extra_specs={} if extra_specs is None else extra_specs,
-            name=name,
+        # flavor is read on every check.
+        _set(
+            self,
+            "__dict__",
+            {
+                "vcpus": vcpus,
+                "ram": ram,
+                "disk": disk,
+                "swap": swap,
+                "ephemeral": ephemeral,
+                "extra_specs": {} if extra_specs is None else extra_specs,
+                "name": name,
+            },
         )
 
 
@@ -132,12 +140,16 @@ class Image:
         size: int = 0,
         name: str | None = None,
     ) -> None:
-        self.__dict__.update(
-            properties={} if properties is None else properties,
-            min_ram=min_ram,
-            min_disk=min_disk,
-            size=size,
-            name=name,
+        _set(
+            self,
+            "__dict__",
+            {
+                "properties": {} if properties is None else properties,
+                "min_ram": min_ram,
+                "min_disk": min_disk,
+                "size": size,
+                "name": name,
+            },
         )
 
 
@@ -166,6 +178,15 @@ def _count(raw: Any, where: str, spelled: str, *, required: bool) -> int:
     raise InputError(f"{where}.{spelled} must be a whole number, not {shown}")
 
 
+def _all_text(items: Any) -> bool:
+    """Whether every item is a string: ``str.join`` checks that in one pass, in C."""
+    try:
+        "".join(items)
+    except TypeError:
+        return False
+    return True
+
+
 def _specs(raw: Any, where: str) -> dict[str, str]:
     """Extra specs as a mapping; ``openstack`` before 4.0 printed them as ``k='v', k2='v2'``."""
     if raw is None:
@@ -180,9 +201,9 @@ def _specs(raw: Any, where: str) -> dict[str, str]:
         return specs
     if not _is_mapping(raw):
         raise InputError(f"{where} must be a mapping of extra specs, not {type(raw).__name__}")
-    specs = {k: v for k, v in raw.items() if type(k) is str and type(v) is str}
-    if len(specs) == len(raw):
-        return specs  # strings only, as Nova stores them
+    if _all_text(raw) and _all_text(raw.values()):
+        return dict(raw)  # strings only, as Nova stores them
+    specs = {}
     for key, value in raw.items():
         if type(key) is str and type(value) is str:
             specs[key] = value

@@ -8,12 +8,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Set
 from typing import Any
 
+from onespec.validators_runtime._generated.extra_specs import EXACT as EXACT_KEYS
 from onespec.validators_runtime._generated.flavor_rules import (
     FLAVOR_FIELDS,
     RULES,
     TRIGGERS,
     broken,
 )
+from onespec.validators_runtime._generated.image_properties import PROPERTY_KINDS
 from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, validate
 from onespec.validators_runtime.flavors.facts import View, cpu_request_name
 from onespec.validators_runtime.flavors.findings import FlavorFinding
@@ -155,12 +157,13 @@ def normalized_names(key: str) -> tuple[str, ...]:
 def _names_of(keys: Mapping[str, Any]) -> Set[str]:
     """The names of ``keys`` (extra specs or image properties) as the rules spell them."""
     names: Set[str] = TRIGGER_NAMES.intersection(keys)
-    # Keys the rules spell otherwise: numbered groups (resources1:PCPU), per-node lists
-    # (hw:numa_cpus.0) and the keys Nova reads as part of the CPU request.
-    for key in [key for key in keys if key[:1] in "rt" or key[-1:].isdigit()]:
-        spelled = TRIGGER_NAMES.intersection(normalized_names(key))
-        if spelled:
-            names = names | spelled
+    # Keys the rules spell otherwise (resources1:PCPU, hw:numa_cpus.0, resources:PCPUX) are
+    # among those no definition names as they are: one set operation finds those.
+    for key in (_AS_SPELLED.isdisjoint(keys) and keys) or set(keys).difference(_AS_SPELLED):
+        if key[:1] in "rt" or key[-1:].isdigit():
+            spelled = TRIGGER_NAMES.intersection(normalized_names(key))
+            if spelled:
+                names = names | spelled
     return names
 
 
@@ -169,6 +172,15 @@ def image_names(image: Image) -> Set[str]:
     names = _names_of(image.properties)
     sized = [name for attribute, name in _IMAGE_FIELDS if getattr(image, attribute)]
     return names.union(sized) if sized else names
+
+
+#: Names the rules spell as they are: the trigger names, the extra-spec keys the catalogue
+#: names exactly and the image properties Nova reads (less any that normalizing would change).
+_AS_SPELLED = frozenset(
+    name
+    for name in (*TRIGGER_NAMES, *EXACT_KEYS, *PROPERTY_KINDS)
+    if normalized_names(name) == (name,)
+)
 
 
 def present_names(flavor: Flavor, image: Image | None) -> Set[str]:

@@ -211,3 +211,19 @@ def test_flavors_and_images_read_are_immutable_values():
         read_image({"size": "lots"})
     with pytest.raises(InputError, match=r"flavor\.ram is missing"):
         read_flavor({"vcpus": 1, "ram": ""})
+
+
+def test_topology_limits_admit_exactly_the_counts_some_topology_has():
+    from itertools import product
+
+    from onespec.validators_runtime.flavors.checks import topology_admits
+
+    def by_search(vcpus: int, limits: tuple[int, int, int]) -> bool:
+        return any(
+            s * c * t == vcpus
+            for s, c, t in product(*(range(1, min(limit, vcpus) + 1) for limit in limits))
+        )
+
+    for vcpus in range(0, 13):
+        for limits in product((-1, 0, 1, 2, 3, 4, 6, 12, 65536), repeat=3):
+            assert topology_admits(vcpus, *limits) == by_search(vcpus, limits), (vcpus, limits)
