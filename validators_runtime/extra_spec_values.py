@@ -17,6 +17,7 @@ MAX_LENGTH: int = _generated.MAX_LENGTH
 TRUE_STRINGS = frozenset(_generated.TRUE_STRINGS)
 FALSE_STRINGS = frozenset(_generated.FALSE_STRINGS)
 _BOOL_SPELLINGS = tuple(sorted(TRUE_STRINGS | FALSE_STRINGS))
+_SMALL_COUNTS = tuple(str(number) for number in range(17))
 
 
 class ValueRule:
@@ -70,6 +71,8 @@ class ValueRule:
     def _plain_values(self) -> tuple[str, ...]:
         if self.kind == "bool":
             return _BOOL_SPELLINGS
+        if self.kind == "int":
+            return _SMALL_COUNTS  # the counts flavors set (sockets, nodes, ports, queues)
         return self.enum if self.pattern is None else ()
 
     def problem(self, value: str) -> tuple[str, str | None] | None:

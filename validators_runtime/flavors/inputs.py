@@ -281,7 +281,10 @@ def read_image(document: Any, where: str = "image") -> Image:
     }
     nested = document.get("properties", document.get("Properties"))
     if type(nested) is dict or _is_mapping(nested):
-        properties.update({k: v for k, v in nested.items() if type(k) is str or isinstance(k, str)})
+        if _all_text(nested):
+            properties.update(nested)
+        else:
+            properties.update({k: v for k, v in nested.items() if isinstance(k, str)})
     elif nested is not None and not isinstance(nested, str):
         raise InputError(f"{where}.properties must be a mapping")
     name = document.get("name", document.get("Name"))
