@@ -65,6 +65,7 @@ def per_key_findings(specs: Mapping[str, str], mode: str = "strict") -> list[Fla
 
 
 def _field_findings(flavor: Flavor) -> list[FlavorFinding]:
+    """A finding for each size below the least Nova accepts."""
     findings = []
     for name, least in FLAVOR_FIELDS.items():
         value = getattr(flavor, name)
@@ -234,12 +235,13 @@ def validate_flavor(
     flavor = _as_flavor(flavor)
     image = _as_image(image)
     findings = _field_findings(flavor)
+    sized = not findings  # the rules read the sizes: only sizes Nova accepts
     findings += per_key_findings(flavor.extra_specs, mode)
     props: Mapping[str, Any] = {}
     if image is not None:
         props, unreadable = typed_properties(image.properties)
         findings += unreadable
-    if not any(f.code == "invalid-flavor-field" for f in findings):
+    if sized:
         findings += rule_findings(flavor, image, props)
     return findings
 
