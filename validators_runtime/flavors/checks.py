@@ -198,6 +198,19 @@ def twin_flavor_limits(
     (``flavor_allows``) the flavor values that let the image choose."""
     if flavor_raw is None and image_raw is None:
         return None
+    # The usual cases, without a call: the flavor lets the image choose, or the image stays
+    # within the flavor's limit.
+    if flavor_allows and kind == "str" and (flavor_raw in flavor_allows or not image_raw):
+        return None
+    if (
+        kind == "int"
+        and type(image_raw) is int
+        and type(flavor_raw) is str
+        and flavor_raw.isascii()
+        and flavor_raw.isdigit()
+        and image_raw <= int(flavor_raw)
+    ):
+        return None
     flavor, image = _side(flavor_raw, kind), _side(image_raw, kind)
     if flavor_allows:
         if image and flavor not in flavor_allows:

@@ -247,23 +247,22 @@ class View:
         cpus = flavor_cpus if flavor_cpus is not None else props.get("hw_numa_cpus")
         mem = flavor_mem if flavor_mem is not None else props.get("hw_numa_mem")
         count = nodes or 1
-        self.__dict__.update(
-            numa_nodes=nodes,
-            page_size=size,
-            numa_topology=topology,
-            flavor_numa_cpus=flavor_cpus,
-            flavor_numa_mem=flavor_mem,
-            numa_cpus=cpus,
-            numa_mem=mem,
-            numa_node_count=count,
-            automatic_numa=topology and cpus is None and mem is None,
-            manual_numa=bool(
-                topology
-                and cpus is not None
-                and mem is not None
-                and len(cpus) == count
-                and len(mem) == count
-            ),
+        found = self.__dict__
+        found["numa_nodes"] = nodes
+        found["page_size"] = size
+        found["numa_topology"] = topology
+        found["flavor_numa_cpus"] = flavor_cpus
+        found["flavor_numa_mem"] = flavor_mem
+        found["numa_cpus"] = cpus
+        found["numa_mem"] = mem
+        found["numa_node_count"] = count
+        found["automatic_numa"] = topology and cpus is None and mem is None
+        found["manual_numa"] = bool(
+            topology
+            and cpus is not None
+            and mem is not None
+            and len(cpus) == count
+            and len(mem) == count
         )
 
     numa_nodes = grouped(_numa)
