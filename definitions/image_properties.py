@@ -256,7 +256,7 @@ IMAGE_PROPERTIES: tuple[ImageProperty, ...] = (
         "hw_pci_numa_affinity_policy",
         "enum",
         "How strictly PCI devices must share the guest's NUMA node.",
-        ("required", "legacy", "preferred", "socket"),
+        ("required", "preferred", "legacy", "socket"),
     ),
     _p(
         "hw_pointer_model",

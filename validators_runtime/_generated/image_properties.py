@@ -33,7 +33,7 @@ PROPERTY_KINDS = {
     'hw_numa_nodes': ('int', ()),
     'hw_numa_cpus': ('cpu-lists', ()),
     'hw_numa_mem': ('int-list', ()),
-    'hw_pci_numa_affinity_policy': ('enum', ('required', 'legacy', 'preferred', 'socket')),
+    'hw_pci_numa_affinity_policy': ('enum', ('required', 'preferred', 'legacy', 'socket')),
     'hw_pointer_model': ('enum', ('usbtablet',)),
     'hw_pmu': ('bool', ()),
     'hw_qemu_guest_agent': ('bool', ()),
