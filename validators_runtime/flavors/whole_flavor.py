@@ -160,8 +160,8 @@ def _names_of(keys: Mapping[str, Any]) -> Set[str]:
     names: Set[str] = TRIGGER_NAMES.intersection(keys)
     # Keys the rules spell otherwise (resources1:PCPU, hw:numa_cpus.0, resources:PCPUX) are
     # among those no definition names as they are: one set operation finds those.
-    for key in (_AS_SPELLED.isdisjoint(keys) and keys) or set(keys).difference(_AS_SPELLED):
-        if key[:1] in "rt" or key[-1:].isdigit():
+    for key in set(keys).difference(_AS_SPELLED):
+        if isinstance(key, str) and (key[:1] in "rt" or key[-1:].isdigit()):
             spelled = TRIGGER_NAMES.intersection(normalized_names(key))
             if spelled:
                 names = names | spelled

@@ -227,3 +227,10 @@ def test_topology_limits_admit_exactly_the_counts_some_topology_has():
     for vcpus in range(0, 13):
         for limits in product((-1, 0, 1, 2, 3, 4, 6, 12, 65536), repeat=3):
             assert topology_admits(vcpus, *limits) == by_search(vcpus, limits), (vcpus, limits)
+
+
+def test_a_flavor_built_by_hand_with_a_key_that_is_not_text_is_reported_not_raised():
+    from onespec.validators_runtime.flavors import Flavor
+
+    found = validate_flavor(Flavor(2, 1024, extra_specs={1: "x", "hw:cpu_policy": "mixed"}))
+    assert {f.code for f in found} == {"invalid-key", "mixed-needs-a-mask"}
