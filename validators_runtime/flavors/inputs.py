@@ -178,7 +178,7 @@ def _count(raw: Any, where: str, spelled: str, *, required: bool) -> int:
     raise InputError(f"{where}.{spelled} must be a whole number, not {shown}")
 
 
-def _all_text(items: Any) -> bool:
+def all_text(items: Any) -> bool:
     """Whether every item is a string: ``str.join`` checks that in one pass, in C."""
     try:
         "".join(items)
@@ -201,7 +201,7 @@ def _specs(raw: Any, where: str) -> dict[str, str]:
         return specs
     if not _is_mapping(raw):
         raise InputError(f"{where} must be a mapping of extra specs, not {type(raw).__name__}")
-    if _all_text(raw) and _all_text(raw.values()):
+    if all_text(raw) and all_text(raw.values()):
         return dict(raw)  # strings only, as Nova stores them
     specs = {}
     for key, value in raw.items():
@@ -281,7 +281,7 @@ def read_image(document: Any, where: str = "image") -> Image:
     }
     nested = document.get("properties", document.get("Properties"))
     if type(nested) is dict or _is_mapping(nested):
-        if _all_text(nested):
+        if all_text(nested):
             properties.update(nested)
         else:
             properties.update({k: v for k, v in nested.items() if isinstance(k, str)})

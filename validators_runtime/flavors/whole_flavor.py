@@ -6,6 +6,7 @@ says how it is used; this module is what its names are loaded from.
 from __future__ import annotations
 
 from collections.abc import Mapping, Set
+from dataclasses import replace
 from typing import Any
 
 from onespec.validators_runtime._generated.extra_specs import EXACT as EXACT_KEYS
@@ -23,6 +24,7 @@ from onespec.validators_runtime.flavors.image_props import typed_properties, unk
 from onespec.validators_runtime.flavors.inputs import (
     Flavor,
     Image,
+    all_text,
     read_flavor,
     read_image,
 )
@@ -242,8 +244,24 @@ def validate_flavor(
         props, unreadable = typed_properties(image.properties)
         findings += unreadable
     if sized:
-        findings += rule_findings(flavor, image, props)
+        findings += rule_findings(_as_text(flavor), image, props)
     return findings
+
+
+def _as_text(flavor: Flavor) -> Flavor:
+    """The flavor as the rules read it: string keys, and values as text (a number as Nova's
+    API reads it). A flavor built by hand may hold other keys and values, which the per-key
+    check reports; the rules leave them out (read_flavor never makes such a flavor)."""
+    specs = flavor.extra_specs
+    if all_text(specs) and all_text(specs.values()):
+        return flavor
+    text = {
+        key: value if isinstance(value, str) else str(value)
+        for key, value in specs.items()
+        if isinstance(key, str)
+        and (isinstance(value, str | int | float) and not isinstance(value, bool))
+    }
+    return replace(flavor, extra_specs=text)
 
 
 def validate_image_properties(image: Image | Mapping[str, Any]) -> list[FlavorFinding]:

@@ -234,3 +234,8 @@ def test_a_flavor_built_by_hand_with_a_key_that_is_not_text_is_reported_not_rais
 
     found = validate_flavor(Flavor(2, 1024, extra_specs={1: "x", "hw:cpu_policy": "mixed"}))
     assert {f.code for f in found} == {"invalid-key", "mixed-needs-a-mask"}
+    # A number is read as its text, as Nova's API reads it; anything else only per key.
+    found = validate_flavor(
+        Flavor(4, 1024, extra_specs={"hw:numa_nodes": 3, "hw:cpu_policy": ["dedicated"]})
+    )
+    assert {f.code for f in found} == {"invalid-value", "numa-nodes-split-unevenly"}
