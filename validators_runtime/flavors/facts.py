@@ -178,15 +178,14 @@ class View:
         thread = specs.get("hw:cpu_thread_policy")
         if thread in (None, "prefer"):
             thread = thread or props.get("hw_cpu_thread_policy")
-        self.__dict__.update(
-            requested_vcpu=vcpu,
-            requested_pcpu=pcpu,
-            requested_cpu_policy=requested,
-            cpu_policy="shared" if vcpu else "dedicated" if pcpu else requested,
-            hyperthreading_trait=trait,
-            requested_cpu_thread_policy=thread,
-            cpu_thread_policy=_THREAD_POLICY_OF_TRAIT.get(trait, thread),
-        )
+        found = self.__dict__
+        found["requested_vcpu"] = vcpu
+        found["requested_pcpu"] = pcpu
+        found["requested_cpu_policy"] = requested
+        found["cpu_policy"] = "shared" if vcpu else "dedicated" if pcpu else requested
+        found["hyperthreading_trait"] = trait
+        found["requested_cpu_thread_policy"] = thread
+        found["cpu_thread_policy"] = _THREAD_POLICY_OF_TRAIT.get(trait, thread)
 
     requested_cpu_policy = grouped(_cpu)
     cpu_policy = grouped(_cpu)

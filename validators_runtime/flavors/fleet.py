@@ -23,6 +23,7 @@ from onespec.validators_runtime.flavors.whole_flavor import (
     Flavor,
     FlavorFinding,
     Image,
+    as_text,
     image_names,
     normalized_names,
     present_names,
@@ -143,6 +144,7 @@ def check_fleet(
         own = [f for f in validate_flavor(flavor, mode=mode) if f.severity == "error"]
         alone += [(name, finding) for finding in own]
         refused_alone = {finding.code for finding in own}
+        flavor = as_text(flavor)
         flavor_names = present_names(flavor, None)
         for image, typed, names, present in groups.values():
             for finding in rule_findings(flavor, image, typed, flavor_names | present):

@@ -234,6 +234,7 @@ def validate_flavor(
     """Every finding about ``flavor`` (and ``image``, when given): errors Nova would refuse the
     pair for, and warnings. ``mode`` is the extra-spec runtime's (``strict``, ``permissive``,
     ``off``). Raises :class:`InputError` when the flavor or image cannot be read at all."""
+    read = not isinstance(flavor, Flavor)
     flavor = _as_flavor(flavor)
     image = _as_image(image)
     findings = _field_findings(flavor)
@@ -244,11 +245,12 @@ def validate_flavor(
         props, unreadable = typed_properties(image.properties)
         findings += unreadable
     if sized:
-        findings += rule_findings(_as_text(flavor), image, props)
+        # read_flavor makes keys and values strings; a flavor built by hand may hold others.
+        findings += rule_findings(flavor if read else as_text(flavor), image, props)
     return findings
 
 
-def _as_text(flavor: Flavor) -> Flavor:
+def as_text(flavor: Flavor) -> Flavor:
     """The flavor as the rules read it: string keys, and values as text (a number as Nova's
     API reads it). A flavor built by hand may hold other keys and values, which the per-key
     check reports; the rules leave them out (read_flavor never makes such a flavor)."""

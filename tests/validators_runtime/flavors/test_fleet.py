@@ -60,3 +60,12 @@ def test_the_command_reports_json_and_exits_1(tmp_path):
     assert report["pair_findings"][0]["phase"] == "api"
     text = CliRunner().invoke(cli, args).stdout
     assert "flavor m1.pmu with 5 images (img1, img3, img5 and 2 more)" in text
+
+
+def test_a_flavor_built_by_hand_with_keys_that_are_not_text_is_reported_not_raised():
+    from onespec.validators_runtime.flavors import Flavor, Image
+    from onespec.validators_runtime.flavors.fleet import check_fleet
+
+    flavor = Flavor(2, 1024, extra_specs={1: "x", "hw:cpu_policy": "mixed"}, name="odd")
+    report = check_fleet([flavor], [Image({"hw_pmu": "true"}, name="i")])
+    assert {finding.code for _, finding in report.alone} == {"invalid-key", "mixed-needs-a-mask"}
