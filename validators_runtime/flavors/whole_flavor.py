@@ -161,9 +161,12 @@ def _names_of(keys: Mapping[str, Any]) -> Set[str]:
     """The names of ``keys`` (extra specs or image properties) as the rules spell them."""
     names: Set[str] = TRIGGER_NAMES.intersection(keys)
     # Keys the rules spell otherwise (resources1:PCPU, hw:numa_cpus.0, resources:PCPUX) are
-    # among those no definition names as they are: one set operation finds those.
+    # among those no definition names as they are (one set operation finds those), and each
+    # holds one of these marks (the names it becomes do).
     for key in set(keys).difference(_AS_SPELLED):
-        if isinstance(key, str) and (key[:1] in "rt" or key[-1:].isdigit()):
+        if isinstance(key, str) and (
+            ":VCPU" in key or ":PCPU" in key or "HYPERTHREADING" in key or "numa_" in key
+        ):
             spelled = TRIGGER_NAMES.intersection(normalized_names(key))
             if spelled:
                 names = names | spelled

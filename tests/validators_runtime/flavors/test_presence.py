@@ -80,3 +80,46 @@ def test_every_twin_clash_and_requirement_on_a_key_needs_something_present():
     pay (a rule with none is evaluated whenever its bit is set)."""
     without = [rule.name for rule in ALL_RULES if not rule_needs(rule)]
     assert without == ["topology-limits-exclude-vcpus"]
+
+
+#: Keys written every way the rules read otherwise: numbered groups, near misses of the CPU
+#: request, per-node lists, and keys that only look like them.
+RESPELLED = [
+    *(
+        f"{stem}{number}:{rest}"
+        for stem in ("resources", "trait", "resource", "traits")
+        for number in ("", "1", "12", "0", "01", "_a")
+        for rest in (
+            "PCPU",
+            "VCPU",
+            "PCPUX",
+            "VCPU_1",
+            "HW_CPU_HYPERTHREADING",
+            "HW_CPU_HYPERTHREADINGX",
+            "CUSTOM_A",
+            "HW_CPU_X86_AVX2",
+        )
+    ),
+    *(
+        f"{stem}{dot}{node}"
+        for stem in ("hw:numa_cpus", "hw:numa_mem", "hw_numa_cpus", "hw_numa_mem", "hw:numa_nodes")
+        for dot in (".", "")
+        for node in ("0", "3", "12", "N", "", "x")
+    ),
+]
+
+
+def test_every_key_spelled_otherwise_is_found():
+    """A key whose name for the rules differs from itself is never skipped as plain."""
+    from onespec.validators_runtime.flavors.whole_flavor import TRIGGER_NAMES, normalized_names
+
+    checked = 0
+    for key in RESPELLED:
+        spelled = set(normalized_names(key)) & TRIGGER_NAMES
+        if spelled - {key}:
+            checked += 1
+            flavor = read_flavor({"vcpus": 1, "ram": 1, "extra_specs": {key: "1"}})
+            assert spelled <= present_names(flavor, None), key
+            image = read_image({key: "1"})
+            assert spelled <= present_names(flavor, image), key
+    assert checked >= 20
