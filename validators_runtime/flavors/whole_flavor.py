@@ -50,6 +50,8 @@ def per_key_findings(specs: Mapping[str, str], mode: str = "strict") -> list[Fla
         found = validate(specs, mode=mode)  # type: ignore[arg-type]
     except ExtraSpecValidationError as error:
         found = list(error.findings)
+    if not found:
+        return []
     return [
         FlavorFinding(
             code=finding.code,
@@ -69,8 +71,9 @@ def per_key_findings(specs: Mapping[str, str], mode: str = "strict") -> list[Fla
 def _field_findings(flavor: Flavor) -> list[FlavorFinding]:
     """A finding for each size below the least Nova accepts."""
     findings = []
+    sizes = flavor.__dict__
     for name, least in FLAVOR_FIELDS.items():
-        value = getattr(flavor, name)
+        value = sizes[name]
         if value < least:
             findings.append(
                 FlavorFinding(
