@@ -80,6 +80,12 @@ def _flavor_lists(specs: Mapping[str, str], prefix: str, read: Any) -> list | No
     return found or None
 
 
+def may_request_cpus(key: str) -> bool:
+    """Whether ``key`` holds what every key the patterns above find holds: a cheap test before
+    :func:`cpu_request_name`."""
+    return ":VCPU" in key or ":PCPU" in key or "HYPERTHREADING" in key
+
+
 def cpu_request_name(key: str) -> str | None:
     """The name the rules give ``key`` when Nova reads it as part of the CPU request
     (``resources:PCPU`` for ``resources2:PCPU``), else None: the keys that make the facts

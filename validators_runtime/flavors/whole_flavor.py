@@ -18,7 +18,7 @@ from onespec.validators_runtime._generated.flavor_rules import (
 )
 from onespec.validators_runtime._generated.image_properties import PROPERTY_KINDS
 from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, validate
-from onespec.validators_runtime.flavors.facts import View, cpu_request_name
+from onespec.validators_runtime.flavors.facts import View, cpu_request_name, may_request_cpus
 from onespec.validators_runtime.flavors.findings import FlavorFinding
 from onespec.validators_runtime.flavors.image_props import typed_properties, unknown_properties
 from onespec.validators_runtime.flavors.inputs import (
@@ -141,8 +141,7 @@ def normalized_names(key: str) -> tuple[str, ...]:
     """A key as the rules name it: ``resources:PCPU`` for ``resources1:PCPU``,
     ``hw:numa_cpus.N`` and ``hw:numa_cpus`` for ``hw:numa_cpus.1``."""
     if key[:1] in ("r", "t"):
-        # Every key Nova reads as part of the CPU request contains one of these.
-        if ":VCPU" in key or ":PCPU" in key or "HYPERTHREADING" in key:
+        if may_request_cpus(key):
             cpu_request = cpu_request_name(key)
             if cpu_request is not None:
                 return (cpu_request,)
@@ -167,9 +166,7 @@ def _names_of(keys: Mapping[str, Any]) -> Set[str]:
     # among those no definition names as they are (one set operation finds those), and each
     # holds one of these marks (the names it becomes do).
     for key in set(keys).difference(_AS_SPELLED):
-        if isinstance(key, str) and (
-            ":VCPU" in key or ":PCPU" in key or "HYPERTHREADING" in key or "numa_" in key
-        ):
+        if isinstance(key, str) and (may_request_cpus(key) or "numa_" in key):
             spelled = TRIGGER_NAMES.intersection(normalized_names(key))
             if spelled:
                 names = names | spelled
