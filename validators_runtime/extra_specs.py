@@ -189,6 +189,19 @@ def _log_once(warnings: Iterable[Finding]) -> None:
         LOG.info("%s", message)
 
 
+def stored_text(value: Any) -> str | None:
+    """The text Nova stores for an extra-spec value: a string as it is, a JSON number as its
+    decimal text; None for anything else, and for an integer too long to be a value (refused
+    without being turned into text, which Python refuses past 4,300 digits)."""
+    if type(value) is str:
+        return value
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return value if isinstance(value, str) else None
+    if isinstance(value, int) and abs(value) >= _INT_LIMIT:
+        return None
+    return str(value)
+
+
 class _Findings(list):
     """The findings of one call, and how many did-you-mean searches it may still run."""
 
@@ -433,15 +446,16 @@ class Registry:
         Nova's API refuses any other value for every key, foreign or not, so no mode accepts
         one: it could not be stored.
         """
-        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _INT_LIMIT:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            text = stored_text(value)
+            if text is not None:
+                return text
             message = (
                 f"Extra spec {key!r} has an integer value of more than {MAX_LENGTH} digits, "
                 f"which is longer than {MAX_LENGTH} characters."
             )
             findings.append(Finding(key, "invalid-value", "error", message, value=value))
             return None
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return str(value)
         message = f"Extra spec {key!r} has the value {shown(value)}, which is not a string."
         findings.append(Finding(key, "invalid-value", "error", message, value=value))
         return None
@@ -658,5 +672,6 @@ __all__ = [
     "Registry",
     "compile_registry",
     "default_registry",
+    "stored_text",
     "validate",
 ]

@@ -17,7 +17,11 @@ from onespec.validators_runtime._generated.flavor_rules import (
     broken,
 )
 from onespec.validators_runtime._generated.image_properties import PROPERTY_KINDS
-from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, validate
+from onespec.validators_runtime.extra_specs import (
+    ExtraSpecValidationError,
+    stored_text,
+    validate,
+)
 from onespec.validators_runtime.flavors.facts import View, cpu_request_name, may_request_cpus
 from onespec.validators_runtime.flavors.findings import FlavorFinding
 from onespec.validators_runtime.flavors.image_props import typed_properties, unknown_properties
@@ -260,12 +264,11 @@ def as_text(flavor: Flavor) -> Flavor:
     specs = flavor.extra_specs
     if all_text(specs) and all_text(specs.values()):
         return flavor
-    text = {
-        key: value if isinstance(value, str) else str(value)
-        for key, value in specs.items()
-        if isinstance(key, str)
-        and (isinstance(value, str | int | float) and not isinstance(value, bool))
-    }
+    text = {}
+    for key, value in specs.items():
+        stored = stored_text(value) if isinstance(key, str) else None
+        if stored is not None:
+            text[key] = stored
     return replace(flavor, extra_specs=text)
 
 

@@ -239,3 +239,6 @@ def test_a_flavor_built_by_hand_with_a_key_that_is_not_text_is_reported_not_rais
         Flavor(4, 1024, extra_specs={"hw:numa_nodes": 3, "hw:cpu_policy": ["dedicated"]})
     )
     assert {f.code for f in found} == {"invalid-value", "numa-nodes-split-unevenly"}
+    # An integer too long to be a value is refused on its own, never turned into text.
+    found = validate_flavor(Flavor(2, 1024, extra_specs={"hw:numa_nodes": 10**5000}))
+    assert [f.code for f in found] == ["invalid-value"]
