@@ -14,10 +14,9 @@ keys are absent costs one test and computes no fact. Beside ``broken`` the modul
     per rule, in the catalogue's order (Nova's refusals in Nova's order within each phase,
     then the warnings): its name, Nova exception, phase, severity, what to change, whether it
     only asks something of the image, and the names whose spellings a finding lists;
-``TRIGGERS`` and ``ALWAYS``
-    which rules a name (a key as the rules spell it) can break, and the rules that read
-    nothing but the flavor's vCPUs and RAM; the runtime reads the names present as these
-    spell them;
+``TRIGGERS``
+    which rules a name (a key as the rules spell it) can break; the runtime reads the names
+    present as these spell them;
 ``FLAVOR_FIELDS``
     the flavor's own fields (its sizes) and the least value Nova accepts for each;
 ``SIZE_RULES``
@@ -457,17 +456,13 @@ def demands_of_image(rule: Any) -> bool:
     return isinstance(rule, Requires) and all(_of_image(s) for s in sources_of(rule.needs))
 
 
-def triggers() -> tuple[dict[str, tuple[int, ...]], tuple[int, ...]]:
-    """Which rules each name can break, and the rules every flavor runs."""
+def triggers() -> dict[str, tuple[int, ...]]:
+    """Which rules each name (a key as the rules spell it) can break."""
     by_name: dict[str, list[int]] = {}
-    always = []
     for index, rule in enumerate(ALL_RULES):
-        names = names_read(rule)
-        if not names:
-            always.append(index)
-        for name in sorted(names):
+        for name in sorted(names_read(rule)):
             by_name.setdefault(name, []).append(index)
-    return {name: tuple(found) for name, found in sorted(by_name.items())}, tuple(always)
+    return {name: tuple(found) for name, found in sorted(by_name.items())}
 
 
 def _size_rules() -> Iterator[str]:
@@ -550,10 +545,7 @@ def render_lines() -> Iterator[str]:
     yield ""
     yield from function
     yield from _rule_table()
-    by_name, always = triggers()
-    yield from _mapping("TRIGGERS", by_name)
-    yield f"ALWAYS = {literal(always)}"
-    yield ""
+    yield from _mapping("TRIGGERS", triggers())
     yield "#: The flavor's own fields (its sizes), each with the least value Nova accepts."
     yield from _mapping("FLAVOR_FIELDS", dict(FLAVOR_FIELDS))
     yield "#: The rules whose verdict depends on the flavor's sizes (vcpus, ram, disk...)."

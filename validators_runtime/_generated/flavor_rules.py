@@ -477,8 +477,6 @@ TRIGGERS = {
     'traits_required': (28, 29),
 }
 
-ALWAYS = ()
-
 #: The flavor's own fields (its sizes), each with the least value Nova accepts.
 FLAVOR_FIELDS = {
     'vcpus': 1,
