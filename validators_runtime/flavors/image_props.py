@@ -31,6 +31,32 @@ _PER_NODE = ("hw_numa_cpus", "hw_numa_mem")
 _PREFIXES = ("hw_", "os_", "img_")
 
 
+def _usual_spellings(kind: str, enum: tuple[str, ...]) -> dict[str, Any] | None:
+    """The strings a property of ``kind`` usually holds, each with the value Nova reads from
+    it; None where Nova reads any value as it is (``str``) or by parsing (the rest)."""
+    if kind == "enum":
+        return {value: value for value in enum}
+    if kind == "bool":
+        return {
+            "": False,
+            **dict.fromkeys(FALSE_STRINGS, False),
+            **dict.fromkeys(TRUE_STRINGS, True),
+        }
+    return None
+
+
+#: Each property's usual spellings (:func:`_usual_spellings`): most properties are typed with
+#: one look-up.
+_USUAL: dict[str, dict[str, Any]] = {
+    name: spellings
+    for name, (kind, enum) in PROPERTY_KINDS.items()
+    if (spellings := _usual_spellings(kind, enum)) is not None
+}
+#: The properties Nova reads as they are.
+_AS_IS = frozenset(name for name, (kind, _) in PROPERTY_KINDS.items() if kind == "str")
+_UNUSUAL = object()
+
+
 def flexible_bool(value: Any) -> bool:
     """Nova's ``FlexibleBoolean``: a true spelling is true, anything else false."""
     if type(value) is str:
@@ -108,17 +134,25 @@ def typed_properties(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[Flavo
     findings: list[FlavorFinding] = []
     per_node = traits = False
     for name, value in raw.items():
+        # The usual spellings first, in one look-up: an allowed value, a boolean's spelling,
+        # any value of a property Nova reads as it is.
+        usual = _USUAL.get(name)
+        if usual is not None:
+            if type(value) is str:
+                found = usual.get(value, _UNUSUAL)
+                if found is not _UNUSUAL:
+                    typed[name] = found
+                    continue
+        elif name in _AS_IS:
+            typed[name] = value
+            continue
         known = PROPERTY_KINDS.get(name)
         if known is None:
             per_node = per_node or name.startswith(_PER_NODE)
             traits = traits or name.startswith("trait:")
             continue
         kind, enum = known
-        # The common spellings first, without a call: an allowed value, a boolean, a string,
-        # a plain count.
-        if (kind == "enum" and value in enum) or kind == "str":
-            typed[name] = value
-        elif kind == "bool":
+        if kind == "bool":
             typed[name] = flexible_bool(value)
         elif kind == "int" and type(value) is str and len(value) < 19 and _digits(value):
             typed[name] = int(value)

@@ -187,8 +187,21 @@ def all_text(items: Any) -> bool:
     return True
 
 
-def _specs(raw: Any, where: str) -> dict[str, str]:
-    """Extra specs as a mapping; ``openstack`` before 4.0 printed them as ``k='v', k2='v2'``."""
+def all_text_items(mapping: Mapping[Any, Any]) -> bool:
+    """Whether every key and every value of ``mapping`` is a string, in one pass."""
+    try:
+        "".join([*mapping, *mapping.values()])
+    except TypeError:
+        return False
+    return True
+
+
+def _specs(raw: Any, where: str, spelled: str) -> dict[str, str]:
+    """Extra specs as a mapping; ``openstack`` before 4.0 printed them as ``k='v', k2='v2'``.
+    Errors name ``where.spelled`` (joined only on error)."""
+    if type(raw) is dict and all_text_items(raw):
+        return dict(raw)  # strings only, as Nova stores them
+    where = f"{where}.{spelled}"
     if raw is None:
         return {}
     if isinstance(raw, str):
@@ -201,8 +214,8 @@ def _specs(raw: Any, where: str) -> dict[str, str]:
         return specs
     if not _is_mapping(raw):
         raise InputError(f"{where} must be a mapping of extra specs, not {type(raw).__name__}")
-    if all_text(raw) and all_text(raw.values()):
-        return dict(raw)  # strings only, as Nova stores them
+    if all_text_items(raw):
+        return dict(raw)
     specs = {}
     for key, value in raw.items():
         if type(key) is str and type(value) is str:
@@ -241,32 +254,61 @@ def _spelled(document: Mapping[str, Any], spellings: tuple[str, ...]) -> tuple[s
 _EXTRA_SPECS = ("extra_specs", "properties", "Properties")
 #: The fields a flavor cannot do without.
 _REQUIRED = frozenset(("vcpus", "ram"))
+#: Every spelling of a size but Nova's API's: a document without any is read in one step.
+_OTHER_SPELLINGS = frozenset(
+    spelled for spellings in _FLAVOR_FIELDS.values() for spelled in spellings[1:]
+)
+
+
+def _sizes(document: Mapping[str, Any], where: str) -> list[int]:
+    """The flavor's sizes in :class:`Flavor`'s order, each by its first spelling present."""
+    sizes: list[int] = []
+    for name, spellings in _FLAVOR_FIELDS.items():
+        spelled, raw = _spelled(document, spellings)
+        if type(raw) is not int:
+            required = name in _REQUIRED
+            raw = (
+                0
+                if raw is None and not required
+                else _count(raw, where, spelled, required=required)
+            )
+        sizes.append(raw)
+    return sizes
 
 
 def read_flavor(document: Any, where: str = "flavor") -> Flavor:
     """A :class:`Flavor` from any of the shapes above."""
     if type(document) is not dict or "flavor" in document:
         document, where = _unwrapped(document, "flavor", where)
-    # Read on every check of a flavor: the loop is written out, and the usual plain values
-    # (an int, a missing optional size) take no call.
-    sizes: list[int] = []
-    for name, spellings in _FLAVOR_FIELDS.items():
-        for spelled in spellings:
-            if spelled in document:
-                raw = document[spelled]
-                break
-        else:
-            spelled, raw = spellings[0], None
-        if type(raw) is not int:
-            if raw is None and name not in _REQUIRED:
-                raw = 0
-            else:
-                raw = _count(raw, where, spelled, required=name in _REQUIRED)
-        sizes.append(raw)
-    spelled, raw = _spelled(document, _EXTRA_SPECS)
-    specs = _specs(raw, f"{where}.{spelled}") if raw is not None else {}
-    name = document.get("name", document.get("Name"))
-    return Flavor(*sizes, specs, name if isinstance(name, str) else None)
+    get = document.get
+    # Read on every check of a flavor: the usual document (Nova's spellings, whole numbers)
+    # is read without a loop; anything else by :func:`_sizes`.
+    vcpus, ram, disk, swap, ephemeral = (
+        get("vcpus"),
+        get("ram"),
+        get("disk", 0),
+        get("swap", 0),
+        get("OS-FLV-EXT-DATA:ephemeral", 0),
+    )
+    if not (
+        type(vcpus) is int
+        and type(ram) is int
+        and type(disk) is int
+        and type(swap) is int
+        and type(ephemeral) is int
+        and _OTHER_SPELLINGS.isdisjoint(document)
+    ):
+        vcpus, ram, disk, swap, ephemeral = _sizes(document, where)
+    raw = get("extra_specs")
+    if raw is None:
+        spelled, raw = _spelled(document, _EXTRA_SPECS)
+    else:
+        spelled = "extra_specs"
+    specs = _specs(raw, where, spelled) if raw is not None else {}
+    name = get("name")
+    if name is None:
+        name = get("Name")
+    return Flavor(vcpus, ram, disk, swap, ephemeral, specs, name if isinstance(name, str) else None)
 
 
 def read_image(document: Any, where: str = "image") -> Image:
@@ -274,12 +316,15 @@ def read_image(document: Any, where: str = "image") -> Image:
     and at the top level are merged (top level first)."""
     if type(document) is not dict or "image" in document:
         document, where = _unwrapped(document, "image", where)
+    get = document.get
     properties: dict[str, Any] = {
         key: value
         for key, value in document.items()
         if key not in IMAGE_FIELDS and isinstance(key, str)
     }
-    nested = document.get("properties", document.get("Properties"))
+    nested = get("properties")
+    if nested is None:
+        nested = get("Properties")
     if type(nested) is dict or _is_mapping(nested):
         if all_text(nested):
             properties.update(nested)
@@ -287,17 +332,16 @@ def read_image(document: Any, where: str = "image") -> Image:
             properties.update({k: v for k, v in nested.items() if isinstance(k, str)})
     elif nested is not None and not isinstance(nested, str):
         raise InputError(f"{where}.properties must be a mapping")
-    name = document.get("name", document.get("Name"))
-    min_ram, min_disk = document.get("min_ram"), document.get("min_disk")
-    size = document.get("size", document.get("Size"))
+    name = get("name")
+    if name is None:
+        name = get("Name")
+    min_ram, min_disk, size = get("min_ram", 0), get("min_disk", 0), get("size")
+    if size is None:
+        size = get("Size", 0)
     return Image(
-        properties=properties,
-        min_ram=min_ram
-        if type(min_ram) is int
-        else _count(min_ram, where, "min_ram", required=False),
-        min_disk=min_disk
-        if type(min_disk) is int
-        else _count(min_disk, where, "min_disk", required=False),
-        size=size if type(size) is int else _count(size, where, "size", required=False),
-        name=name if isinstance(name, str) else None,
+        properties,
+        min_ram if type(min_ram) is int else _count(min_ram, where, "min_ram", required=False),
+        min_disk if type(min_disk) is int else _count(min_disk, where, "min_disk", required=False),
+        size if type(size) is int else _count(size, where, "size", required=False),
+        name if isinstance(name, str) else None,
     )
