@@ -128,7 +128,7 @@ def check_fleet(
         if key not in groups:
             typed, _ = typed_properties(image.properties)
             grouped = Image(properties=image.properties)
-            groups[key] = (grouped, typed, [], image_names(grouped))
+            groups[key] = (grouped, typed, [], image_names(grouped, typed))
         groups[key][2].append(label)
         for index, image_field, *_ in SIZE_RULES:
             value = getattr(image, image_field)

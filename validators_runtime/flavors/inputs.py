@@ -317,11 +317,16 @@ def read_image(document: Any, where: str = "image") -> Image:
     if type(document) is not dict or "image" in document:
         document, where = _unwrapped(document, "image", where)
     get = document.get
-    properties: dict[str, Any] = {
-        key: value
-        for key, value in document.items()
-        if key not in IMAGE_FIELDS and isinstance(key, str)
-    }
+    # Glance's v2 API puts properties at the top level; Nova's shape and the client's nest them.
+    properties: dict[str, Any] = (
+        {}
+        if IMAGE_FIELDS.issuperset(document)
+        else {
+            key: value
+            for key, value in document.items()
+            if key not in IMAGE_FIELDS and isinstance(key, str)
+        }
+    )
     nested = get("properties")
     if nested is None:
         nested = get("Properties")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Set
 from dataclasses import replace
+from operator import ge, itemgetter
 from typing import Any
 
 from onespec.validators_runtime._generated.extra_specs import EXACT as EXACT_KEYS
@@ -19,8 +20,8 @@ from onespec.validators_runtime._generated.flavor_rules import (
 from onespec.validators_runtime._generated.image_properties import PROPERTY_KINDS
 from onespec.validators_runtime.extra_specs import (
     ExtraSpecValidationError,
+    default_registry,
     stored_text,
-    validate,
 )
 from onespec.validators_runtime.flavors.facts import View, cpu_request_name, may_request_cpus
 from onespec.validators_runtime.flavors.findings import FlavorFinding
@@ -38,20 +39,10 @@ from onespec.validators_runtime.problems import Location
 PER_KEY_EXCEPTION = "ValidationError"
 
 
-def _as_flavor(flavor: Flavor | Mapping[str, Any]) -> Flavor:
-    return flavor if isinstance(flavor, Flavor) else read_flavor(flavor)
-
-
-def _as_image(image: Image | Mapping[str, Any] | None) -> Image | None:
-    if image is None or isinstance(image, Image):
-        return image
-    return read_image(image)
-
-
 def per_key_findings(specs: Mapping[str, str], mode: str = "strict") -> list[FlavorFinding]:
     """The extra-spec runtime's findings, in the whole-flavor shape."""
     try:
-        found = validate(specs, mode=mode)  # type: ignore[arg-type]
+        found = default_registry().validate(specs, mode=mode)  # type: ignore[arg-type]
     except ExtraSpecValidationError as error:
         found = list(error.findings)
     if not found:
@@ -72,10 +63,17 @@ def per_key_findings(specs: Mapping[str, str], mode: str = "strict") -> list[Fla
     ]
 
 
+#: Reads a flavor's sizes, in FLAVOR_FIELDS' order, and the least value of each.
+_SIZES = itemgetter(*FLAVOR_FIELDS)
+_LEAST = tuple(FLAVOR_FIELDS.values())
+
+
 def _field_findings(flavor: Flavor) -> list[FlavorFinding]:
     """A finding for each size below the least Nova accepts."""
-    findings = []
     sizes = flavor.__dict__
+    if all(map(ge, _SIZES(sizes), _LEAST)):
+        return []  # the usual flavor, in one pass
+    findings = []
     for name, least in FLAVOR_FIELDS.items():
         value = sizes[name]
         if value < least:
@@ -165,11 +163,12 @@ def normalized_names(key: str) -> tuple[str, ...]:
 
 def _names_of(keys: Mapping[str, Any]) -> Set[str]:
     """The names of ``keys`` (extra specs or image properties) as the rules spell them."""
-    names: Set[str] = TRIGGER_NAMES.intersection(keys)
+    present = set(keys)
+    names: Set[str] = present & TRIGGER_NAMES
     # Keys the rules spell otherwise (resources1:PCPU, hw:numa_cpus.0, resources:PCPUX) are
-    # among those no definition names as they are (one set operation finds those), and each
-    # holds one of these marks (the names it becomes do).
-    for key in set(keys).difference(_AS_SPELLED):
+    # among those spelled otherwise than any definition (one set operation finds those, most
+    # often none), and each holds one of these marks (the names it becomes do).
+    for key in present - _AS_SPELLED:
         if isinstance(key, str) and (may_request_cpus(key) or "numa_" in key):
             spelled = TRIGGER_NAMES.intersection(normalized_names(key))
             if spelled:
@@ -177,13 +176,24 @@ def _names_of(keys: Mapping[str, Any]) -> Set[str]:
     return names
 
 
-def image_names(image: Image) -> Set[str]:
-    """The names an image makes present: its properties, and its size fields when set."""
-    names = _names_of(image.properties)
-    sized = [name for attribute, name in _IMAGE_FIELDS if getattr(image, attribute)]
-    return names.union(sized) if sized else names
+def image_names(image: Image, props: Mapping[str, Any]) -> Set[str]:
+    """The names an image makes present: its typed properties (``props``, from
+    :func:`typed_properties`, which the rules read), and its size fields when set. Typing has
+    already given the rules' names to what Glance spells otherwise (``hw_numa_cpus.0`` is in
+    the list ``hw_numa_cpus``, ``trait:X=required`` in ``traits_required``); a property Nova
+    cannot read is absent for the rules, as here."""
+    names: Set[str] = TRIGGER_NAMES.intersection(props)
+    if not _PER_NODE.isdisjoint(props):
+        names = names.union(f"{name}.N" for name in _PER_NODE.intersection(props))
+    if image.min_ram or image.min_disk or image.size:  # an image's sizes, mostly unset
+        names = names.union(name for field, name in _IMAGE_FIELDS if getattr(image, field))
+    return names
 
 
+#: The per-node properties the rules read, as typing names their lists (``hw_numa_cpus``).
+_PER_NODE = frozenset(
+    name[:-2] for name in TRIGGER_NAMES if name.endswith(".N") and ":" not in name
+)
 #: Names the rules spell as they are: the trigger names, the extra-spec keys the catalogue
 #: names exactly and the image properties Nova reads (less any that normalizing would change).
 _AS_SPELLED = frozenset(
@@ -193,11 +203,18 @@ _AS_SPELLED = frozenset(
 )
 
 
-def present_names(flavor: Flavor, image: Image | None) -> Set[str]:
+def present_names(
+    flavor: Flavor, image: Image | None, props: Mapping[str, Any] | None = None
+) -> Set[str]:
     """The names present, as the rules spell them: the generated rules look at a rule only
-    when the names it needs are among them, so most rules cost one test."""
+    when the names it needs are among them, so most rules cost one test. ``props`` are the
+    image's typed properties (:func:`typed_properties`), typed here when not given."""
     names = _names_of(flavor.extra_specs)
-    return names if image is None else names | image_names(image)
+    if image is None:
+        return names
+    if props is None:
+        props, _ = typed_properties(image.properties)
+    return names | image_names(image, props)
 
 
 def rule_findings(
@@ -209,7 +226,7 @@ def rule_findings(
     """The broken rules between keys, in Nova's order within each phase. ``names`` are the
     names present (:func:`present_names`), when the caller already has them."""
     if names is None:
-        names = present_names(flavor, image)
+        names = present_names(flavor, image, props)
     view = View(flavor, image, props, names)
     findings = []
     for index, what in broken(view, flavor.extra_specs, props, names):
@@ -242,8 +259,10 @@ def validate_flavor(
     pair for, and warnings. ``mode`` is the extra-spec runtime's (``strict``, ``permissive``,
     ``off``). Raises :class:`InputError` when the flavor or image cannot be read at all."""
     read = not isinstance(flavor, Flavor)
-    flavor = _as_flavor(flavor)
-    image = _as_image(image)
+    if read:
+        flavor = read_flavor(flavor)
+    if image is not None and not isinstance(image, Image):
+        image = read_image(image)
     findings = _field_findings(flavor)
     sized = not findings  # the rules read the sizes: only sizes Nova accepts
     findings += per_key_findings(flavor.extra_specs, mode)

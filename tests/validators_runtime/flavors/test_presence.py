@@ -33,7 +33,7 @@ def _broken(case: dict[str, Any], *, skipping: bool) -> list[tuple[int, str]]:
     props, _ = typed_properties(image.properties)
     view = View(flavor, image, props)
     if skipping:
-        return broken(view, flavor.extra_specs, props, present_names(flavor, image))
+        return broken(view, flavor.extra_specs, props, present_names(flavor, image, props))
     return broken(view, flavor.extra_specs, props, Everything())
 
 
