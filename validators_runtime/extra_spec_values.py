@@ -73,7 +73,9 @@ class ValueRule:
             return _BOOL_SPELLINGS
         if self.kind == "int":
             return _SMALL_COUNTS  # the counts flavors set (sockets, nodes, ports, queues)
-        return self.enum if self.pattern is None else ()
+        if self.enum or self.pattern is None:
+            return self.enum  # each kept only where the pattern, if any, matches it too
+        return _words_of(self.pattern)
 
     def problem(self, value: str) -> tuple[str, str | None] | None:
         """Why ``value`` is invalid and what was probably meant, or None when it is valid."""
@@ -112,6 +114,28 @@ class ValueRule:
         if self.max_length is not None and len(value) > self.max_length:
             return f"is longer than {self.max_length} characters", None
         return None
+
+
+_WORD = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _words_of(pattern: str) -> tuple[str, ...]:
+    """The plain words a pattern offers as alternatives (``large`` and ``small`` in
+    ``(large|small|\\d+)``): the values such a key is usually set to."""
+    if pattern[:1] == "(" and pattern[-1:] == ")":
+        pattern = pattern[1:-1]
+    words, depth, start = [], 0, 0
+    for index, char in enumerate(pattern + "|"):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            alternative = pattern[start:index]
+            if _WORD.fullmatch(alternative):
+                words.append(alternative)
+            start = index + 1
+    return tuple(words)
 
 
 def _integral(value: str) -> str | None:

@@ -33,6 +33,7 @@ import logging
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from operator import contains
 from typing import TYPE_CHECKING, Any, Literal
 
 from onespec.definitions.key_templates import template_text
@@ -210,6 +211,21 @@ class _Findings(list):
         self.searches_left = MAX_SUGGESTIONS
 
 
+class _Accepted(dict):
+    """Each key's values accepted outright; a key a pattern governs is looked up in the
+    registry's memory of such keys, and any other key accepts nothing here."""
+
+    __slots__ = ("governed",)
+
+    def __init__(self, plain: dict[str, frozenset[str]], governed: dict[str, Any]) -> None:
+        super().__init__(plain)
+        self.governed = governed
+
+    def __missing__(self, key: Any) -> frozenset[str] | tuple[()]:
+        rule = self.governed.get(key)
+        return () if rule is None else rule.accepted
+
+
 class _Miss:
     """Why a key in a known namespace matched nothing, for the message and the suggestion."""
 
@@ -273,6 +289,11 @@ class Registry:
         #: the same keys come back on every flavor. Derived from the definitions, so it never
         #: goes stale; bounded (:data:`GOVERNED_LIMIT`), so keys from requests cannot grow it.
         self._governed: dict[str, ValueRule] = {}
+        #: The values each key accepts outright (:attr:`ValueRule.accepted`), for the keys above:
+        #: a flavor whose every value is among them is valid, which one pass in C finds.
+        self._accepted = _Accepted(
+            {key: rule.accepted for key, rule in self._plain.items()}, self._governed
+        )
 
     def __len__(self) -> int:
         return len(self._specs)
@@ -356,6 +377,11 @@ class Registry:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         if type(specs) is not dict and not isinstance(specs, Mapping):
             raise TypeError(f"extra specs must be a mapping of keys to values, not {specs!r}")
+        try:
+            if all(map(contains, map(self._accepted.__getitem__, specs), specs.values())):
+                return []  # every value is one its key accepts outright: the usual flavor
+        except TypeError:
+            pass  # a value that cannot be looked up (a list): the check below reports it
         findings: _Findings | None = None
         plain, governed = self._plain, self._governed
         for key, value in specs.items():

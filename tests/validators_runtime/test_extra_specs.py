@@ -485,3 +485,31 @@ def test_the_keys_a_registry_remembers_are_bounded():
     for number in range(GOVERNED_LIMIT + 100):
         registry.validate({f"trait:CUSTOM_K{number}": "required"})
     assert 0 < len(registry._governed) <= GOVERNED_LIMIT
+
+
+def test_the_words_of_a_pattern_are_the_values_accepted_at_once():
+    """A key whose pattern offers words (``large``, ``small``) accepts them in one look-up;
+    alternatives inside nested groups and those with pattern syntax are left to the pattern."""
+    from onespec.validators_runtime.extra_spec_values import _words_of
+    from onespec.validators_runtime.extra_specs import default_registry
+
+    assert _words_of(r"(large|small|any|\d+([kKMGT]i?)?(b|bit|B)?)") == ("large", "small", "any")
+    assert _words_of("(a|b(c|d)|e.f|g)") == ("a", "g")
+    assert _words_of(r"\d+") == ()
+    page_size = default_registry()._plain["hw:mem_page_size"]
+    assert {"large", "small", "any"} <= page_size.accepted
+
+
+def test_one_bad_value_among_usual_ones_is_still_found():
+    """The whole-flavor look-up answers only when every value is accepted at once; otherwise
+    each key is checked, and only the bad one is reported."""
+    usual = {
+        "hw:cpu_policy": "dedicated",
+        "hw:mem_page_size": "large",
+        "hw:pmu": "false",
+        "trait:HW_CPU_X86_AVX2": "required",
+    }
+    assert validate(usual) == []
+    for key, bad in [("hw:mem_page_size", "huge"), ("hw:pmu", "maybe"), ("hw:numa_nodes", ["2"])]:
+        error = errors_of({**usual, key: bad})
+        assert [finding.key for finding in error.findings] == [key]
