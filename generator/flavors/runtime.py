@@ -85,6 +85,7 @@ OUTPUT = generated_module("flavor_rules")
 PROPERTIES_OUTPUT = generated_module("image_properties")
 
 _HELPERS = (
+    "SPELLINGS_OF",
     "at_most",
     "complete",
     "contains",
@@ -351,13 +352,24 @@ def _twin(rule: TwinClash) -> tuple[str, str] | None:
     else:
         both = f"(flavor_value := {flavor}) and (image_value := {image})"
     if rule.policy is ClashPolicy.EQUAL:
+        # Sides spelt alike agree, without a call: the flavor's spelling of the image's
+        # boolean (typed, so True or False), or the same text.
+        if rule.kind == "bool":
+            both += " and flavor_value not in SPELLINGS_OF.get(image_value, ())"
+        elif rule.kind == "str":
+            both += " and flavor_value != image_value"
         return f"{both} and (what := twin_equal({sides})) is not None", "what"
     if rule.policy is ClashPolicy.ONE_SIDE:
         return f"{both} and (what := twin_one_side({sides})) is not None", "what"
     if rule.policy is ClashPolicy.FLAVOR_LIMITS and rule.flavor_allows:
         allows = literal(rule.flavor_allows)
+        image_set = f"(image_value := {image})"
+        if rule.kind == "str":
+            # A flavor value that lets the image choose settles it, without a call.
+            image_set += f" and (flavor_value := {flavor}) not in {allows}"
+            flavor = "flavor_value"
         choice = f"twin_flavor_limits({names}, {flavor}, image_value, {allows})"
-        return f"(image_value := {image}) and (what := {choice}) is not None", "what"
+        return f"{image_set} and (what := {choice}) is not None", "what"
     if rule.policy is ClashPolicy.FLAVOR_LIMITS:
         limit = f"twin_flavor_limits({sides}, ())"
         return f"{both} and (what := {limit}) is not None", "what"

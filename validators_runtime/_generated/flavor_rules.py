@@ -6,6 +6,7 @@ from collections.abc import Mapping, Set
 from typing import Any
 
 from onespec.validators_runtime.flavors.checks import (
+    SPELLINGS_OF,
     at_most,
     complete,
     contains,
@@ -50,7 +51,7 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     if 'image.min_ram' in n and (what := at_most('image.min_ram', v.field('image.min_ram'), 'ram', v.flavor.ram, 1)) is not None:
         found.append((1, what))
     # 2: packed-ring-flavor-image-differ
-    if 'hw_virtio_packed_ring' in n and 'hw:virtio_packed_ring' in n and (flavor_value := s.get('hw:virtio_packed_ring')) is not None and (image_value := p.get('hw_virtio_packed_ring')) is not None and (what := twin_equal('hw:virtio_packed_ring', 'hw_virtio_packed_ring', 'bool', flavor_value, image_value)) is not None:
+    if 'hw_virtio_packed_ring' in n and 'hw:virtio_packed_ring' in n and (flavor_value := s.get('hw:virtio_packed_ring')) is not None and (image_value := p.get('hw_virtio_packed_ring')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:virtio_packed_ring', 'hw_virtio_packed_ring', 'bool', flavor_value, image_value)) is not None:
         found.append((2, what))
     # 3: flavor-disk-below-image-size
     if 'image.size' in n and v.flavor.disk and (what := at_most('image.size', v.field('image.size'), 'disk', v.flavor.disk, 1073741824)) is not None:
@@ -59,10 +60,10 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     if 'image.min_disk' in n and v.flavor.disk and (what := at_most('image.min_disk', v.field('image.min_disk'), 'disk', v.flavor.disk, 1)) is not None:
         found.append((4, what))
     # 5: mem-encryption-flavor-image-differ
-    if 'hw_mem_encryption' in n and 'hw:mem_encryption' in n and (flavor_value := s.get('hw:mem_encryption')) is not None and (image_value := p.get('hw_mem_encryption')) is not None and (what := twin_equal('hw:mem_encryption', 'hw_mem_encryption', 'bool', flavor_value, image_value)) is not None:
+    if 'hw_mem_encryption' in n and 'hw:mem_encryption' in n and (flavor_value := s.get('hw:mem_encryption')) is not None and (image_value := p.get('hw_mem_encryption')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:mem_encryption', 'hw_mem_encryption', 'bool', flavor_value, image_value)) is not None:
         found.append((5, what))
     # 6: mem-encryption-model-flavor-image-differ
-    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and 'hw_mem_encryption_model' in n and 'hw:mem_encryption_model' in n and v.mem_encryption and (flavor_value := s.get('hw:mem_encryption_model')) and (image_value := p.get('hw_mem_encryption_model')) and (what := twin_equal('hw:mem_encryption_model', 'hw_mem_encryption_model', 'str', flavor_value, image_value)) is not None:
+    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and 'hw_mem_encryption_model' in n and 'hw:mem_encryption_model' in n and v.mem_encryption and (flavor_value := s.get('hw:mem_encryption_model')) and (image_value := p.get('hw_mem_encryption_model')) and flavor_value != image_value and (what := twin_equal('hw:mem_encryption_model', 'hw_mem_encryption_model', 'str', flavor_value, image_value)) is not None:
         found.append((6, what))
     # 7: mem-encryption-needs-uefi
     if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and v.mem_encryption and p.get('hw_firmware_type') not in ('uefi',):
@@ -77,7 +78,7 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and ('hw:mem_encryption_model' in n or 'hw_mem_encryption_model' in n) and (v.mem_encryption and v.mem_encryption_model in ('intel-tdx',)) and p.get('hw_video_model') not in ('none',):
         found.append((10, "When mem_encryption is on and mem_encryption_model is 'intel-tdx', Nova needs hw_video_model to be 'none'"))
     # 11: pmu-flavor-image-differ
-    if 'hw_pmu' in n and 'hw:pmu' in n and (flavor_value := s.get('hw:pmu')) is not None and (image_value := p.get('hw_pmu')) is not None and (what := twin_equal('hw:pmu', 'hw_pmu', 'bool', flavor_value, image_value)) is not None:
+    if 'hw_pmu' in n and 'hw:pmu' in n and (flavor_value := s.get('hw:pmu')) is not None and (image_value := p.get('hw_pmu')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:pmu', 'hw_pmu', 'bool', flavor_value, image_value)) is not None:
         found.append((11, what))
     # 12: image-serial-ports-above-flavor
     if 'hw_serial_port_count' in n and 'hw:serial_port_count' in n and (flavor_value := s.get('hw:serial_port_count')) and (image_value := p.get('hw_serial_port_count')) and (what := twin_flavor_limits('hw:serial_port_count', 'hw_serial_port_count', 'int', flavor_value, image_value, ())) is not None:
@@ -104,7 +105,7 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     if 'hw_cpu_threads' in n and (what := at_most('hw_cpu_threads', p.get('hw_cpu_threads'), 'max_threads', v.max_threads, 1)) is not None:
         found.append((19, what))
     # 20: multiqueue-flavor-image-differ
-    if 'hw_vif_multiqueue_enabled' in n and 'hw:vif_multiqueue_enabled' in n and v.several_vcpus and (flavor_value := s.get('hw:vif_multiqueue_enabled')) is not None and (image_value := p.get('hw_vif_multiqueue_enabled')) is not None and (what := twin_equal('hw:vif_multiqueue_enabled', 'hw_vif_multiqueue_enabled', 'bool', flavor_value, image_value)) is not None:
+    if 'hw_vif_multiqueue_enabled' in n and 'hw:vif_multiqueue_enabled' in n and v.several_vcpus and (flavor_value := s.get('hw:vif_multiqueue_enabled')) is not None and (image_value := p.get('hw_vif_multiqueue_enabled')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:vif_multiqueue_enabled', 'hw_vif_multiqueue_enabled', 'bool', flavor_value, image_value)) is not None:
         found.append((20, what))
     # 21: image-pins-shared-flavor
     if 'hw:cpu_policy' in n and 'hw_cpu_policy' in n and s.get('hw:cpu_policy') in ('shared',) and p.get('hw_cpu_policy') in ('dedicated', 'mixed'):
@@ -113,7 +114,7 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     if 'hw:cpu_policy' in n and 'hw_cpu_policy' in n and s.get('hw:cpu_policy') in ('mixed',) and p.get('hw_cpu_policy') in ('dedicated',):
         found.append((22, "hw:cpu_policy is 'mixed' while hw_cpu_policy is 'dedicated'"))
     # 23: thread-policy-flavor-image-differ
-    if 'hw:cpu_thread_policy' in n and 'hw_cpu_thread_policy' in n and s.get('hw:cpu_thread_policy') in ('isolate', 'require') and (flavor_value := s.get('hw:cpu_thread_policy')) and (image_value := p.get('hw_cpu_thread_policy')) and (what := twin_equal('hw:cpu_thread_policy', 'hw_cpu_thread_policy', 'str', flavor_value, image_value)) is not None:
+    if 'hw:cpu_thread_policy' in n and 'hw_cpu_thread_policy' in n and s.get('hw:cpu_thread_policy') in ('isolate', 'require') and (flavor_value := s.get('hw:cpu_thread_policy')) and (image_value := p.get('hw_cpu_thread_policy')) and flavor_value != image_value and (what := twin_equal('hw:cpu_thread_policy', 'hw_cpu_thread_policy', 'str', flavor_value, image_value)) is not None:
         found.append((23, what))
     # 24: dedicated-mask-invalid
     if 'hw:cpu_dedicated_mask' in n and s.get('hw:cpu_dedicated_mask') not in (None, '') and (what := mask_within('dedicated_cpus', v.dedicated_cpus, v.vcpus, False)) is not None:
@@ -152,10 +153,10 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     if 'hw_numa_nodes' in n and 'hw:numa_nodes' in n and (flavor_value := s.get('hw:numa_nodes')) and (image_value := p.get('hw_numa_nodes')) and (what := twin_one_side('hw:numa_nodes', 'hw_numa_nodes', 'int', flavor_value, image_value)) is not None:
         found.append((35, what))
     # 36: image-page-size-not-allowed
-    if 'hw_mem_page_size' in n and (image_value := p.get('hw_mem_page_size')) and (what := twin_flavor_limits('hw:mem_page_size', 'hw_mem_page_size', 'str', s.get('hw:mem_page_size'), image_value, ('any', 'large'))) is not None:
+    if 'hw_mem_page_size' in n and (image_value := p.get('hw_mem_page_size')) and (flavor_value := s.get('hw:mem_page_size')) not in ('any', 'large') and (what := twin_flavor_limits('hw:mem_page_size', 'hw_mem_page_size', 'str', flavor_value, image_value, ('any', 'large'))) is not None:
         found.append((36, what))
     # 37: locked-memory-flavor-image-differ
-    if 'hw_locked_memory' in n and 'hw:locked_memory' in n and (flavor_value := s.get('hw:locked_memory')) is not None and (image_value := p.get('hw_locked_memory')) is not None and (what := twin_equal('hw:locked_memory', 'hw_locked_memory', 'bool', flavor_value, image_value)) is not None:
+    if 'hw_locked_memory' in n and 'hw:locked_memory' in n and (flavor_value := s.get('hw:locked_memory')) is not None and (image_value := p.get('hw_locked_memory')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:locked_memory', 'hw_locked_memory', 'bool', flavor_value, image_value)) is not None:
         found.append((37, what))
     # 38: locked-memory-needs-page-size
     if ('hw:locked_memory' in n or 'hw_locked_memory' in n) and v.locked_memory and not (s.get('hw:mem_page_size') not in (None, '') or p.get('hw_mem_page_size') not in (None, '')):
@@ -185,37 +186,37 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     if has_names_3 and v.manual_numa and (what := sums_to(v.numa_mem, v.flavor.ram)) is not None:
         found.append((46, what))
     # 47: pci-numa-policy-flavor-image-differ
-    if 'hw_pci_numa_affinity_policy' in n and 'hw:pci_numa_affinity_policy' in n and (flavor_value := s.get('hw:pci_numa_affinity_policy')) and (image_value := p.get('hw_pci_numa_affinity_policy')) and (what := twin_equal('hw:pci_numa_affinity_policy', 'hw_pci_numa_affinity_policy', 'str', flavor_value, image_value)) is not None:
+    if 'hw_pci_numa_affinity_policy' in n and 'hw:pci_numa_affinity_policy' in n and (flavor_value := s.get('hw:pci_numa_affinity_policy')) and (image_value := p.get('hw_pci_numa_affinity_policy')) and flavor_value != image_value and (what := twin_equal('hw:pci_numa_affinity_policy', 'hw_pci_numa_affinity_policy', 'str', flavor_value, image_value)) is not None:
         found.append((47, what))
     # 48: sound-model-flavor-image-differ
-    if 'hw_sound_model' in n and 'hw:sound_model' in n and (flavor_value := s.get('hw:sound_model')) and (image_value := p.get('hw_sound_model')) and (what := twin_equal('hw:sound_model', 'hw_sound_model', 'str', flavor_value, image_value)) is not None:
+    if 'hw_sound_model' in n and 'hw:sound_model' in n and (flavor_value := s.get('hw:sound_model')) and (image_value := p.get('hw_sound_model')) and flavor_value != image_value and (what := twin_equal('hw:sound_model', 'hw_sound_model', 'str', flavor_value, image_value)) is not None:
         found.append((48, what))
     # 49: ephemeral-encryption-flavor-image-differ
-    if 'hw_ephemeral_encryption' in n and 'hw:ephemeral_encryption' in n and (flavor_value := s.get('hw:ephemeral_encryption')) is not None and (image_value := p.get('hw_ephemeral_encryption')) is not None and (what := twin_equal('hw:ephemeral_encryption', 'hw_ephemeral_encryption', 'bool', flavor_value, image_value)) is not None:
+    if 'hw_ephemeral_encryption' in n and 'hw:ephemeral_encryption' in n and (flavor_value := s.get('hw:ephemeral_encryption')) is not None and (image_value := p.get('hw_ephemeral_encryption')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:ephemeral_encryption', 'hw_ephemeral_encryption', 'bool', flavor_value, image_value)) is not None:
         found.append((49, what))
     # 50: ephemeral-encryption-format-flavor-image-differ
-    if ('hw:ephemeral_encryption' in n or 'hw_ephemeral_encryption' in n) and 'hw_ephemeral_encryption_format' in n and 'hw:ephemeral_encryption_format' in n and v.ephemeral_encryption and (flavor_value := s.get('hw:ephemeral_encryption_format')) and (image_value := p.get('hw_ephemeral_encryption_format')) and (what := twin_equal('hw:ephemeral_encryption_format', 'hw_ephemeral_encryption_format', 'str', flavor_value, image_value)) is not None:
+    if ('hw:ephemeral_encryption' in n or 'hw_ephemeral_encryption' in n) and 'hw_ephemeral_encryption_format' in n and 'hw:ephemeral_encryption_format' in n and v.ephemeral_encryption and (flavor_value := s.get('hw:ephemeral_encryption_format')) and (image_value := p.get('hw_ephemeral_encryption_format')) and flavor_value != image_value and (what := twin_equal('hw:ephemeral_encryption_format', 'hw_ephemeral_encryption_format', 'str', flavor_value, image_value)) is not None:
         found.append((50, what))
     # 51: tpm-version-flavor-image-differ
-    if 'hw_tpm_version' in n and 'hw:tpm_version' in n and (flavor_value := s.get('hw:tpm_version')) and (image_value := p.get('hw_tpm_version')) and (what := twin_equal('hw:tpm_version', 'hw_tpm_version', 'str', flavor_value, image_value)) is not None:
+    if 'hw_tpm_version' in n and 'hw:tpm_version' in n and (flavor_value := s.get('hw:tpm_version')) and (image_value := p.get('hw_tpm_version')) and flavor_value != image_value and (what := twin_equal('hw:tpm_version', 'hw_tpm_version', 'str', flavor_value, image_value)) is not None:
         found.append((51, what))
     # 52: tpm-model-flavor-image-differ
-    if ('hw:tpm_version' in n or 'hw_tpm_version' in n) and 'hw_tpm_model' in n and 'hw:tpm_model' in n and v.tpm_version not in (None, '') and (flavor_value := s.get('hw:tpm_model')) and (image_value := p.get('hw_tpm_model')) and (what := twin_equal('hw:tpm_model', 'hw_tpm_model', 'str', flavor_value, image_value)) is not None:
+    if ('hw:tpm_version' in n or 'hw_tpm_version' in n) and 'hw_tpm_model' in n and 'hw:tpm_model' in n and v.tpm_version not in (None, '') and (flavor_value := s.get('hw:tpm_model')) and (image_value := p.get('hw_tpm_model')) and flavor_value != image_value and (what := twin_equal('hw:tpm_model', 'hw_tpm_model', 'str', flavor_value, image_value)) is not None:
         found.append((52, what))
     # 53: tpm-crb-needs-version-2
     if ('hw:tpm_version' in n or 'hw_tpm_version' in n) and ('hw:tpm_model' in n or 'hw_tpm_model' in n) and (v.tpm_version not in (None, '') and v.tpm_model in ('tpm-crb',)) and v.tpm_version not in ('2.0',):
         found.append((53, "When tpm_version is set and tpm_model is 'tpm-crb', Nova needs tpm_version to be '2.0'"))
     # 54: secure-boot-flavor-image-differ
-    if 'os_secure_boot' in n and 'os:secure_boot' in n and (flavor_value := s.get('os:secure_boot')) and (image_value := p.get('os_secure_boot')) and (what := twin_equal('os:secure_boot', 'os_secure_boot', 'str', flavor_value, image_value)) is not None:
+    if 'os_secure_boot' in n and 'os:secure_boot' in n and (flavor_value := s.get('os:secure_boot')) and (image_value := p.get('os_secure_boot')) and flavor_value != image_value and (what := twin_equal('os:secure_boot', 'os_secure_boot', 'str', flavor_value, image_value)) is not None:
         found.append((54, what))
     # 55: maxphysaddr-mode-flavor-image-differ
-    if 'hw_maxphysaddr_mode' in n and 'hw:maxphysaddr_mode' in n and (flavor_value := s.get('hw:maxphysaddr_mode')) and (image_value := p.get('hw_maxphysaddr_mode')) and (what := twin_equal('hw:maxphysaddr_mode', 'hw_maxphysaddr_mode', 'str', flavor_value, image_value)) is not None:
+    if 'hw_maxphysaddr_mode' in n and 'hw:maxphysaddr_mode' in n and (flavor_value := s.get('hw:maxphysaddr_mode')) and (image_value := p.get('hw_maxphysaddr_mode')) and flavor_value != image_value and (what := twin_equal('hw:maxphysaddr_mode', 'hw_maxphysaddr_mode', 'str', flavor_value, image_value)) is not None:
         found.append((55, what))
     # 56: topology-limits-exclude-vcpus
     if has_names_4 and (what := topology(v.vcpus, v.max_sockets, v.max_cores, v.max_threads)) is not None:
         found.append((56, what))
     # 57: usb-model-flavor-image-differ
-    if 'hw_usb_model' in n and 'hw:usb_model' in n and (flavor_value := s.get('hw:usb_model')) and (image_value := p.get('hw_usb_model')) and (what := twin_equal('hw:usb_model', 'hw_usb_model', 'str', flavor_value, image_value)) is not None:
+    if 'hw_usb_model' in n and 'hw:usb_model' in n and (flavor_value := s.get('hw:usb_model')) and (image_value := p.get('hw_usb_model')) and flavor_value != image_value and (what := twin_equal('hw:usb_model', 'hw_usb_model', 'str', flavor_value, image_value)) is not None:
         found.append((57, what))
     # 58: redirected-usb-ports-on-both-sides
     if 'hw_redirected_usb_ports' in n and 'hw:redirected_usb_ports' in n and (flavor_value := s.get('hw:redirected_usb_ports')) and (image_value := p.get('hw_redirected_usb_ports')) and (what := twin_one_side('hw:redirected_usb_ports', 'hw_redirected_usb_ports', 'int', flavor_value, image_value)) is not None:

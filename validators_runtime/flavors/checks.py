@@ -13,8 +13,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from onespec.validators_runtime.flavors.image_props import TRUE_STRINGS, flexible_bool
+from onespec.validators_runtime.flavors.image_props import (
+    FALSE_STRINGS,
+    TRUE_STRINGS,
+    flexible_bool,
+)
 from onespec.validators_runtime.problems import shown
+
+#: The spellings of each boolean: a flavor's twin spelt as its image's typed boolean agrees.
+SPELLINGS_OF = {True: TRUE_STRINGS, False: FALSE_STRINGS}
 
 
 def on(value: Any) -> bool:
@@ -84,10 +91,13 @@ def sums_to(parts: Sequence[int] | None, total: int) -> str | None:
 
 def divides(count: int, totals: Sequence[tuple[str, int]]) -> str | None:
     """``count`` divides every total (each given with its name)."""
+    for _, value in totals:
+        if value % count:
+            break
+    else:
+        return None  # the usual case, without building the message's parts
     uneven = [f"{name} ({value})" for name, value in totals if value % count]
-    if uneven:
-        return f"{count} NUMA nodes do not divide {' and '.join(uneven)} evenly"
-    return None
+    return f"{count} NUMA nodes do not divide {' and '.join(uneven)} evenly"
 
 
 def matches(value: int, expected: int) -> str | None:
@@ -125,6 +135,14 @@ def topology_admits(vcpus: int, sockets: int, cores: int, threads: int) -> bool:
 
 def topology(vcpus: int, sockets: int, cores: int, threads: int) -> str | None:
     """Some topology within the limits has exactly the flavor's vCPUs."""
+    if (
+        vcpus >= 1
+        and (sockets >= vcpus or cores >= vcpus or threads >= vcpus)
+        and sockets >= 1
+        and cores >= 1
+        and threads >= 1
+    ):
+        return None  # the usual limits, answered as topology_admits would at once
     if topology_admits(vcpus, sockets, cores, threads):
         return None
     shown_limits = " x ".join(str(min(limit, vcpus)) for limit in (sockets, cores, threads))

@@ -133,16 +133,19 @@ def typed_properties(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[Flavo
     typed: dict[str, Any] = {}
     findings: list[FlavorFinding] = []
     per_node = traits = False
+    usual_of = _USUAL.get
     for name, value in raw.items():
         # The usual spellings first, in one look-up: an allowed value, a boolean's spelling,
         # any value of a property Nova reads as it is.
-        usual = _USUAL.get(name)
+        usual = usual_of(name)
         if usual is not None:
-            if type(value) is str:
+            try:
                 found = usual.get(value, _UNUSUAL)
-                if found is not _UNUSUAL:
-                    typed[name] = found
-                    continue
+            except TypeError:  # a value that cannot be looked up (a list): read below
+                found = _UNUSUAL
+            if found is not _UNUSUAL:
+                typed[name] = found
+                continue
         elif name in _AS_IS:
             typed[name] = value
             continue

@@ -216,7 +216,7 @@ def test_flavors_and_images_read_are_immutable_values():
 def test_topology_limits_admit_exactly_the_counts_some_topology_has():
     from itertools import product
 
-    from onespec.validators_runtime.flavors.checks import topology_admits
+    from onespec.validators_runtime.flavors.checks import topology, topology_admits
 
     def by_search(vcpus: int, limits: tuple[int, int, int]) -> bool:
         return any(
@@ -226,7 +226,9 @@ def test_topology_limits_admit_exactly_the_counts_some_topology_has():
 
     for vcpus in range(0, 13):
         for limits in product((-1, 0, 1, 2, 3, 4, 6, 12, 65536), repeat=3):
-            assert topology_admits(vcpus, *limits) == by_search(vcpus, limits), (vcpus, limits)
+            admitted = by_search(vcpus, limits)
+            assert topology_admits(vcpus, *limits) == admitted, (vcpus, limits)
+            assert (topology(vcpus, *limits) is None) == admitted, (vcpus, limits)
 
 
 def test_a_flavor_built_by_hand_with_a_key_that_is_not_text_is_reported_not_raised():
