@@ -250,13 +250,19 @@ def rule_needs(rule: Any) -> list[frozenset[str]]:
     return unique
 
 
+def present_as(name: str) -> str:
+    """The name a presence test looks for: an image's per-node property (``hw_numa_cpus.N``)
+    is typed as one list under its own name (``hw_numa_cpus``), which the rules read."""
+    return name[:-2] if name.endswith(".N") and ":" not in name else name
+
+
 def presence_groups(rule: Any) -> list[frozenset[str]]:
     """What ``broken`` tests first for ``rule``: the groups it needs present, else (a rule
     that absence alone can break) any name it reads, else nothing (it is always evaluated)."""
     groups = rule_needs(rule)
     if not groups and names_read(rule):
         groups = [names_read(rule)]
-    return groups
+    return [frozenset(map(present_as, group)) for group in groups]
 
 
 def presence_test(rule: Any, constants: dict[frozenset[str], str]) -> str:

@@ -29,7 +29,7 @@ from onespec.validators_runtime.flavors.facts import View
 _NAMES_0 = frozenset(('hw:cpu_thread_policy', 'hw_cpu_thread_policy', 'trait:HW_CPU_HYPERTHREADING', 'traits_required'))
 _NAMES_1 = frozenset(('hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU'))
 _NAMES_2 = frozenset(('hw:cpu_policy', 'hw:mem_page_size', 'hw:numa_nodes', 'hw:pmem', 'hw_cpu_policy', 'hw_numa_nodes', 'resources:PCPU', 'resources:VCPU'))
-_NAMES_3 = frozenset(('hw:cpu_policy', 'hw:mem_page_size', 'hw:numa_cpus.N', 'hw:numa_mem.N', 'hw:numa_nodes', 'hw:pmem', 'hw_cpu_policy', 'hw_numa_cpus.N', 'hw_numa_mem.N', 'hw_numa_nodes', 'resources:PCPU', 'resources:VCPU'))
+_NAMES_3 = frozenset(('hw:cpu_policy', 'hw:mem_page_size', 'hw:numa_cpus.N', 'hw:numa_mem.N', 'hw:numa_nodes', 'hw:pmem', 'hw_cpu_policy', 'hw_numa_cpus', 'hw_numa_mem', 'hw_numa_nodes', 'resources:PCPU', 'resources:VCPU'))
 _NAMES_4 = frozenset(('hw:cpu_max_cores', 'hw:cpu_max_sockets', 'hw:cpu_max_threads', 'hw_cpu_max_cores', 'hw_cpu_max_sockets', 'hw_cpu_max_threads'))
 
 

@@ -24,9 +24,9 @@ from onespec.validators_runtime.flavors.whole_flavor import (
     FlavorFinding,
     Image,
     as_text,
+    flavor_names,
     image_names,
     normalized_names,
-    present_names,
     rule_findings,
     validate_flavor,
 )
@@ -145,9 +145,9 @@ def check_fleet(
         alone += [(name, finding) for finding in own]
         refused_alone = {finding.code for finding in own}
         flavor = as_text(flavor)
-        flavor_names = present_names(flavor, None)
+        names_of_flavor = flavor_names(flavor)
         for image, typed, names, present in groups.values():
-            for finding in rule_findings(flavor, image, typed, flavor_names | present):
+            for finding in rule_findings(flavor, image, typed, names_of_flavor | present):
                 if finding.severity != "error" or finding.code in refused_alone:
                     continue
                 cause = causes.get((index, finding.code))

@@ -161,39 +161,43 @@ def normalized_names(key: str) -> tuple[str, ...]:
     return (key,)
 
 
-def _names_of(keys: Mapping[str, Any]) -> Set[str]:
-    """The names of ``keys`` (extra specs or image properties) as the rules spell them."""
-    present = set(keys)
-    names: Set[str] = present & TRIGGER_NAMES
-    # Keys the rules spell otherwise (resources1:PCPU, hw:numa_cpus.0, resources:PCPUX) are
-    # among those spelled otherwise than any definition (one set operation finds those, most
-    # often none), and each holds one of these marks (the names it becomes do).
-    for key in present - _AS_SPELLED:
+def respelled_names(keys: Set[str]) -> set[str]:
+    """The rules' names for extra-spec ``keys`` they spell otherwise (resources1:PCPU,
+    hw:numa_cpus.0, resources:PCPUX): each such key holds one of these marks (the names it
+    becomes do)."""
+    names: set[str] = set()
+    for key in keys:
         if isinstance(key, str) and (may_request_cpus(key) or "numa_" in key):
-            spelled = TRIGGER_NAMES.intersection(normalized_names(key))
-            if spelled:
-                names = names | spelled
+            names.update(TRIGGER_NAMES.intersection(normalized_names(key)))
     return names
 
 
-def image_names(image: Image, props: Mapping[str, Any]) -> Set[str]:
+def flavor_names(flavor: Flavor) -> set[str]:
+    """The names a flavor makes present: its keys, and the rules' names for those the rules
+    spell otherwise."""
+    names = set(flavor.extra_specs)
+    rest = names - _AS_SPELLED
+    return names | respelled_names(rest) if rest else names
+
+
+def image_names(image: Image, props: Mapping[str, Any]) -> set[str]:
     """The names an image makes present: its typed properties (``props``, from
     :func:`typed_properties`, which the rules read), and its size fields when set. Typing has
     already given the rules' names to what Glance spells otherwise (``hw_numa_cpus.0`` is in
     the list ``hw_numa_cpus``, ``trait:X=required`` in ``traits_required``); a property Nova
     cannot read is absent for the rules, as here."""
-    names: Set[str] = TRIGGER_NAMES.intersection(props)
-    if not _PER_NODE.isdisjoint(props):
-        names = names.union(f"{name}.N" for name in _PER_NODE.intersection(props))
-    if image.min_ram or image.min_disk or image.size:  # an image's sizes, mostly unset
-        names = names.union(name for field, name in _IMAGE_FIELDS if getattr(image, field))
-    return names
+    names = set(props)
+    return names | _sizes_set(image) if _any_size(image) else names
 
 
-#: The per-node properties the rules read, as typing names their lists (``hw_numa_cpus``).
-_PER_NODE = frozenset(
-    name[:-2] for name in TRIGGER_NAMES if name.endswith(".N") and ":" not in name
-)
+def _any_size(image: Image) -> bool:
+    return bool(image.min_ram or image.min_disk or image.size)  # an image's sizes, mostly unset
+
+
+def _sizes_set(image: Image) -> set[str]:
+    return {name for field, name in _IMAGE_FIELDS if getattr(image, field)}
+
+
 #: Names the rules spell as they are: the trigger names, the extra-spec keys the catalogue
 #: names exactly and the image properties Nova reads (less any that normalizing would change).
 _AS_SPELLED = frozenset(
@@ -206,15 +210,22 @@ _AS_SPELLED = frozenset(
 def present_names(
     flavor: Flavor, image: Image | None, props: Mapping[str, Any] | None = None
 ) -> Set[str]:
-    """The names present, as the rules spell them: the generated rules look at a rule only
-    when the names it needs are among them, so most rules cost one test. ``props`` are the
-    image's typed properties (:func:`typed_properties`), typed here when not given."""
-    names = _names_of(flavor.extra_specs)
+    """The names present, as the rules spell them: the flavor's keys and the image's typed
+    properties (:func:`flavor_names`, :func:`image_names`), in one set. The generated rules
+    look at a rule only when the names it needs are among them, so most rules cost one test.
+    ``props`` are the image's typed properties, typed here when not given."""
     if image is None:
-        return names
+        return flavor_names(flavor)
     if props is None:
         props, _ = typed_properties(image.properties)
-    return names | image_names(image, props)
+    names = set(flavor.extra_specs)
+    rest = names - _AS_SPELLED
+    names.update(props)
+    if rest:
+        names |= respelled_names(rest)
+    if _any_size(image):
+        names |= _sizes_set(image)
+    return names
 
 
 def rule_findings(

@@ -57,3 +57,12 @@ def test_text_from_the_definitions_reaches_the_source_only_as_literals():
 def test_a_fact_the_view_does_not_compute_is_refused():
     with pytest.raises(runtime.UnwritableRule):
         runtime.read(Fact("no_such_fact"))
+
+
+def test_presence_tests_look_for_an_image_list_under_its_typed_name():
+    """The names present hold the image's typed properties, where per-node lists are one
+    entry each (``hw_numa_cpus``): a test for ``hw_numa_cpus.N`` would never hold."""
+    groups = [group for rule in runtime.ALL_RULES for group in runtime.presence_groups(rule)]
+    names = set().union(*groups)
+    assert {"hw_numa_cpus", "hw_numa_mem", "hw:numa_cpus.N"} <= names
+    assert not {name for name in names if name.endswith(".N") and ":" not in name}
