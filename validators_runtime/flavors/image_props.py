@@ -33,7 +33,7 @@ _PREFIXES = ("hw_", "os_", "img_")
 
 def _usual_spellings(kind: str, enum: tuple[str, ...]) -> dict[str, Any] | None:
     """The strings a property of ``kind`` usually holds, each with the value Nova reads from
-    it; None where Nova reads any value as it is (``str``) or by parsing (the rest)."""
+    it; None where Nova reads any value as it is (``str``) or only by parsing (the rest)."""
     if kind == "enum":
         return {value: value for value in enum}
     if kind == "bool":
@@ -42,7 +42,13 @@ def _usual_spellings(kind: str, enum: tuple[str, ...]) -> dict[str, Any] | None:
             **dict.fromkeys(FALSE_STRINGS, False),
             **dict.fromkeys(TRUE_STRINGS, True),
         }
+    if kind == "int":
+        return _SMALL_COUNTS  # sockets, cores, threads, ports, nodes, queues
     return None
+
+
+#: The counts images usually set, each with its number; Nova reads every other integer too.
+_SMALL_COUNTS = {str(count): count for count in range(17)}
 
 
 #: Each property's usual spellings (:func:`_usual_spellings`): most properties are typed with
