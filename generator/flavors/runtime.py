@@ -85,6 +85,7 @@ OUTPUT = generated_module("flavor_rules")
 PROPERTIES_OUTPUT = generated_module("image_properties")
 
 _HELPERS = (
+    "COUNTS",
     "SPELLINGS_OF",
     "at_most",
     "complete",
@@ -377,6 +378,9 @@ def _twin(rule: TwinClash) -> tuple[str, str] | None:
         choice = f"twin_flavor_limits({names}, {flavor}, image_value, {allows})"
         return f"{image_set} and (what := {choice}) is not None", "what"
     if rule.policy is ClashPolicy.FLAVOR_LIMITS:
+        if rule.kind == "int":
+            # An image count within the flavor's small count is settled without a call.
+            both += " and not (flavor_value in COUNTS and image_value <= COUNTS[flavor_value])"
         limit = f"twin_flavor_limits({sides}, ())"
         return f"{both} and (what := {limit}) is not None", "what"
     # The image or the flavor silently wins: Nova never refuses the pair.

@@ -22,6 +22,9 @@ from onespec.validators_runtime.problems import shown
 
 #: The spellings of each boolean: a flavor's twin spelt as its image's typed boolean agrees.
 SPELLINGS_OF = {True: TRUE_STRINGS, False: FALSE_STRINGS}
+#: The counts flavors usually set, each with its number: an image's typed count within the
+#: flavor's is within its limit.
+COUNTS = {str(count): count for count in range(17)}
 
 
 def on(value: Any) -> bool:
