@@ -26,6 +26,7 @@ from onespec.definitions.flavor_rules import (
     Contains,
     CpuListsPartition,
     Divides,
+    Example,
     Fact,
     Field,
     In,
@@ -67,6 +68,7 @@ def _topology_rules() -> tuple:
                 prop=f"hw_cpu_max_{part}",
                 policy=ClashPolicy.FLAVOR_LIMITS,
                 kind="int",
+                example=Example.of({f"hw:cpu_max_{part}": "1"}, {f"hw_cpu_max_{part}": "2"}),
             )
         )
         preferred.append(
@@ -78,12 +80,13 @@ def _topology_rules() -> tuple:
                 f"(hw_cpu_max_{part}, else hw:cpu_max_{part}).",
                 value=Prop(f"hw_cpu_{part}"),
                 limit=Fact(f"max_{part}"),
+                example=Example.of(properties={f"hw_cpu_max_{part}": "1", f"hw_cpu_{part}": "2"}),
             )
         )
     return (*limits, *preferred)
 
 
-def _numa_twin(name: str, spec_fact: str, prop: str) -> Conflicts:
+def _numa_twin(name: str, spec_fact: str, prop: str, example: Example) -> Conflicts:
     return Conflicts(
         f"numa-{name}-on-both-sides",
         "ImageNUMATopologyForbidden",
@@ -93,6 +96,7 @@ def _numa_twin(name: str, spec_fact: str, prop: str) -> Conflicts:
         first=Present(Fact(spec_fact)),
         second=Present(Prop(prop)),
         when=Truthy(Fact("numa_topology")),
+        example=example,
     )
 
 
@@ -106,6 +110,7 @@ RULES: tuple = (
         "Set the image's img_config_drive to 'optional' or 'mandatory'.",
         when=Present(Prop("img_config_drive")),
         needs=In(Prop("img_config_drive"), ("optional", "mandatory")),
+        example=Example.of(properties={"img_config_drive": "always"}),
     ),
     AtMost(
         "flavor-ram-below-image-min-ram",
@@ -114,6 +119,7 @@ RULES: tuple = (
         "Give the flavor at least the image's min_ram of RAM, or lower the image's min_ram.",
         value=Field("image.min_ram"),
         limit=Field("ram"),
+        example=Example.of(ram=1024, min_ram=2048),
     ),
     TwinClash(
         "packed-ring-flavor-image-differ",
@@ -124,6 +130,7 @@ RULES: tuple = (
         prop="hw_virtio_packed_ring",
         policy=ClashPolicy.EQUAL,
         kind="bool",
+        example=Example.of({"hw:virtio_packed_ring": "true"}, {"hw_virtio_packed_ring": "false"}),
     ),
     AtMost(
         "flavor-disk-below-image-size",
@@ -134,6 +141,7 @@ RULES: tuple = (
         limit=Field("disk"),
         scale=1024**3,
         when=Truthy(Field("disk")),
+        example=Example.of(disk=1, size=2 * 1024**3),
     ),
     AtMost(
         "flavor-disk-below-image-min-disk",
@@ -143,6 +151,7 @@ RULES: tuple = (
         value=Field("image.min_disk"),
         limit=Field("disk"),
         when=Truthy(Field("disk")),
+        example=Example.of(disk=1, min_disk=2),
     ),
     # --- api: _validate_flavor_image_numa_pci -> get_mem_encryption_constraint ---------------
     TwinClash(
@@ -154,6 +163,7 @@ RULES: tuple = (
         prop="hw_mem_encryption",
         policy=ClashPolicy.EQUAL,
         kind="bool",
+        example=Example.of({"hw:mem_encryption": "true"}, {"hw_mem_encryption": "false"}),
     ),
     TwinClash(
         "mem-encryption-model-flavor-image-differ",
@@ -164,6 +174,10 @@ RULES: tuple = (
         prop="hw_mem_encryption_model",
         policy=ClashPolicy.EQUAL,
         when=_MEM_ENC,
+        example=Example.of(
+            {"hw:mem_encryption": "true", "hw:mem_encryption_model": "amd-sev"},
+            {"hw_mem_encryption_model": "amd-sev-snp"},
+        ),
     ),
     Requires(
         "mem-encryption-needs-uefi",
@@ -172,6 +186,7 @@ RULES: tuple = (
         "Boot an image with hw_firmware_type=uefi, or drop memory encryption.",
         when=_MEM_ENC,
         needs=In(Prop("hw_firmware_type"), ("uefi",)),
+        example=Example.of({"hw:mem_encryption": "true"}, {"hw_firmware_type": "bios"}),
     ),
     Requires(
         "mem-encryption-needs-q35",
@@ -180,6 +195,10 @@ RULES: tuple = (
         "Set the image's hw_machine_type to a q35 machine type, or drop it.",
         when=AllOf((_MEM_ENC, Present(Prop("hw_machine_type")))),
         needs=Contains(Prop("hw_machine_type"), "q35"),
+        example=Example.of(
+            {"hw:mem_encryption": "true"},
+            {"hw_firmware_type": "uefi", "hw_machine_type": "pc-i440fx"},
+        ),
     ),
     Requires(
         "mem-encryption-needs-stateless-firmware",
@@ -189,6 +208,10 @@ RULES: tuple = (
         "memory encryption model.",
         when=AllOf((_MEM_ENC, In(Fact("mem_encryption_model"), ("amd-sev-snp", "intel-tdx")))),
         needs=Truthy(Fact("stateless_firmware")),
+        example=Example.of(
+            {"hw:mem_encryption": "true", "hw:mem_encryption_model": "amd-sev-snp"},
+            {"hw_firmware_type": "uefi"},
+        ),
     ),
     Requires(
         "mem-encryption-tdx-forbids-video",
@@ -197,6 +220,10 @@ RULES: tuple = (
         "Set the image's hw_video_model=none: intel-tdx cannot have a video device.",
         when=AllOf((_MEM_ENC, In(Fact("mem_encryption_model"), ("intel-tdx",)))),
         needs=In(Prop("hw_video_model"), ("none",)),
+        example=Example.of(
+            {"hw:mem_encryption": "true", "hw:mem_encryption_model": "intel-tdx"},
+            {"hw_firmware_type": "uefi", "hw_firmware_stateless": "true"},
+        ),
     ),
     TwinClash(
         "pmu-flavor-image-differ",
@@ -207,6 +234,7 @@ RULES: tuple = (
         prop="hw_pmu",
         policy=ClashPolicy.EQUAL,
         kind="bool",
+        example=Example.of({"hw:pmu": "true"}, {"hw_pmu": "false"}),
     ),
     TwinClash(
         "image-serial-ports-above-flavor",
@@ -217,6 +245,7 @@ RULES: tuple = (
         prop="hw_serial_port_count",
         policy=ClashPolicy.FLAVOR_LIMITS,
         kind="int",
+        example=Example.of({"hw:serial_port_count": "1"}, {"hw_serial_port_count": "2"}),
     ),
     MaskWithinVcpus(
         "realtime-mask-invalid",
@@ -229,6 +258,7 @@ RULES: tuple = (
         written_as=(Spec("hw:cpu_realtime_mask"), Prop("hw_cpu_realtime_mask")),
         all_allowed_when=Present(Spec("hw:emulator_threads_policy")),
         when=Truthy(Spec("hw:cpu_realtime")),
+        example=Example.of({"hw:cpu_realtime": "yes"}),
     ),
     *_topology_rules(),
     TwinClash(
@@ -242,6 +272,9 @@ RULES: tuple = (
         policy=ClashPolicy.EQUAL,
         kind="bool",
         when=Truthy(Fact("several_vcpus")),
+        example=Example.of(
+            {"hw:vif_multiqueue_enabled": "true"}, {"hw_vif_multiqueue_enabled": "false"}, vcpus=2
+        ),
     ),
     # --- api: numa_get_constraints ------------------------------------------------------------
     Conflicts(
@@ -251,6 +284,7 @@ RULES: tuple = (
         "Drop the image's hw_cpu_policy, or give the flavor a pinned hw:cpu_policy.",
         first=In(Spec("hw:cpu_policy"), ("shared",)),
         second=In(Prop("hw_cpu_policy"), PINNED),
+        example=Example.of({"hw:cpu_policy": "shared"}, {"hw_cpu_policy": "dedicated"}),
     ),
     Conflicts(
         "image-dedicates-mixed-flavor",
@@ -259,6 +293,7 @@ RULES: tuple = (
         "Drop the image's hw_cpu_policy=dedicated: the flavor's policy is 'mixed'.",
         first=In(Spec("hw:cpu_policy"), ("mixed",)),
         second=In(Prop("hw_cpu_policy"), ("dedicated",)),
+        example=Example.of({"hw:cpu_policy": "mixed"}, {"hw_cpu_policy": "dedicated"}),
     ),
     TwinClash(
         "thread-policy-flavor-image-differ",
@@ -269,6 +304,9 @@ RULES: tuple = (
         prop="hw_cpu_thread_policy",
         policy=ClashPolicy.EQUAL,
         when=In(Spec("hw:cpu_thread_policy"), ("isolate", "require")),
+        example=Example.of(
+            {"hw:cpu_thread_policy": "isolate"}, {"hw_cpu_thread_policy": "require"}
+        ),
     ),
     MaskWithinVcpus(
         "dedicated-mask-invalid",
@@ -279,6 +317,7 @@ RULES: tuple = (
         mask=Fact("dedicated_cpus"),
         written_as=(Spec("hw:cpu_dedicated_mask"),),
         when=Present(Spec("hw:cpu_dedicated_mask")),
+        example=Example.of({"hw:cpu_dedicated_mask": "0"}),
     ),
     Conflicts(
         "cpu-resources-with-cpu-policy",
@@ -287,6 +326,7 @@ RULES: tuple = (
         "Use either resources:VCPU/resources:PCPU or hw:cpu_policy (hw_cpu_policy), not both.",
         first=Present(Fact("requested_cpu_policy")),
         second=AnyOf((Truthy(Fact("requested_vcpu")), Truthy(Fact("requested_pcpu")))),
+        example=Example.of({"hw:cpu_policy": "dedicated", "resources:PCPU": "1"}),
     ),
     Conflicts(
         "vcpu-and-pcpu-resources",
@@ -295,6 +335,7 @@ RULES: tuple = (
         "Request either resources:VCPU or resources:PCPU, not both.",
         first=Truthy(Fact("requested_vcpu")),
         second=Truthy(Fact("requested_pcpu")),
+        example=Example.of({"resources:VCPU": "1", "resources:PCPU": "1"}, vcpus=2),
     ),
     MatchesCount(
         "pcpu-resources-not-vcpus",
@@ -306,6 +347,7 @@ RULES: tuple = (
         expected=Fact("expected_pcpu"),
         written_as=(Spec("resources:PCPU"), Field("vcpus"), Spec("hw:emulator_threads_policy")),
         when=Truthy(Fact("requested_pcpu")),
+        example=Example.of({"resources:PCPU": "2"}),
     ),
     Conflicts(
         "thread-policy-with-hyperthreading-trait",
@@ -315,6 +357,9 @@ RULES: tuple = (
         "(hw_cpu_thread_policy), not both.",
         first=Present(Fact("requested_cpu_thread_policy")),
         second=Present(Fact("hyperthreading_trait")),
+        example=Example.of(
+            {"hw:cpu_thread_policy": "isolate", "trait:HW_CPU_HYPERTHREADING": "forbidden"}
+        ),
     ),
     Requires(
         "thread-policy-needs-pinning",
@@ -323,6 +368,7 @@ RULES: tuple = (
         "Set hw:cpu_policy=dedicated (or mixed), or drop the CPU thread policy.",
         when=Present(Fact("cpu_thread_policy")),
         needs=In(Fact("cpu_policy"), PINNED),
+        example=Example.of({"hw:cpu_thread_policy": "prefer"}),
     ),
     Requires(
         "isolated-emulator-needs-pinning",
@@ -331,6 +377,7 @@ RULES: tuple = (
         "Set hw:cpu_policy=dedicated (or mixed), or drop hw:emulator_threads_policy=isolate.",
         when=In(Spec("hw:emulator_threads_policy"), ("isolate",)),
         needs=In(Fact("cpu_policy"), PINNED),
+        example=Example.of({"hw:emulator_threads_policy": "isolate"}),
     ),
     Requires(
         "dedicated-mask-needs-mixed",
@@ -339,6 +386,7 @@ RULES: tuple = (
         "Set hw:cpu_policy=mixed, or drop hw:cpu_dedicated_mask.",
         when=Truthy(Fact("dedicated_cpus")),
         needs=In(Fact("cpu_policy"), ("mixed",)),
+        example=Example.of({"hw:cpu_dedicated_mask": "^0"}, vcpus=2),
     ),
     Requires(
         "realtime-needs-pinning",
@@ -347,6 +395,7 @@ RULES: tuple = (
         "Set hw:cpu_policy=dedicated (or mixed), or drop hw:cpu_realtime.",
         when=Truthy(Fact("realtime_cpus")),
         needs=In(Fact("cpu_policy"), PINNED),
+        example=Example.of({"hw:cpu_realtime": "yes", "hw:cpu_realtime_mask": "^0"}, vcpus=2),
     ),
     Conflicts(
         "mixed-with-two-masks",
@@ -356,6 +405,15 @@ RULES: tuple = (
         first=Truthy(Fact("realtime_cpus")),
         second=Truthy(Fact("dedicated_cpus")),
         when=In(Fact("cpu_policy"), ("mixed",)),
+        example=Example.of(
+            {
+                "hw:cpu_policy": "mixed",
+                "hw:cpu_realtime": "yes",
+                "hw:cpu_realtime_mask": "^0",
+                "hw:cpu_dedicated_mask": "^0",
+            },
+            vcpus=2,
+        ),
     ),
     Requires(
         "mixed-needs-a-mask",
@@ -364,6 +422,7 @@ RULES: tuple = (
         "Give a 'mixed' flavor hw:cpu_dedicated_mask (or hw:cpu_realtime with a mask).",
         when=In(Fact("cpu_policy"), ("mixed",)),
         needs=AnyOf((Truthy(Fact("realtime_cpus")), Truthy(Fact("dedicated_cpus")))),
+        example=Example.of({"hw:cpu_policy": "mixed"}),
     ),
     TwinClash(
         "numa-nodes-on-both-sides",
@@ -375,6 +434,7 @@ RULES: tuple = (
         prop="hw_numa_nodes",
         policy=ClashPolicy.ONE_SIDE,
         kind="int",
+        example=Example.of({"hw:numa_nodes": "1"}, {"hw_numa_nodes": "1"}),
     ),
     TwinClash(
         "image-page-size-not-allowed",
@@ -386,6 +446,7 @@ RULES: tuple = (
         prop="hw_mem_page_size",
         policy=ClashPolicy.FLAVOR_LIMITS,
         flavor_allows=("any", "large"),
+        example=Example.of({"hw:mem_page_size": "small"}, {"hw_mem_page_size": "large"}),
     ),
     TwinClash(
         "locked-memory-flavor-image-differ",
@@ -396,6 +457,7 @@ RULES: tuple = (
         prop="hw_locked_memory",
         policy=ClashPolicy.EQUAL,
         kind="bool",
+        example=Example.of({"hw:locked_memory": "true"}, {"hw_locked_memory": "false"}),
     ),
     Requires(
         "locked-memory-needs-page-size",
@@ -404,9 +466,20 @@ RULES: tuple = (
         "Set hw:mem_page_size (or the image's hw_mem_page_size), or drop locked memory.",
         when=Truthy(Fact("locked_memory")),
         needs=AnyOf((Present(Spec("hw:mem_page_size")), Present(Prop("hw_mem_page_size")))),
+        example=Example.of({"hw:locked_memory": "true"}),
     ),
-    _numa_twin("cpus", "flavor_numa_cpus", "hw_numa_cpus"),
-    _numa_twin("mem", "flavor_numa_mem", "hw_numa_mem"),
+    _numa_twin(
+        "cpus",
+        "flavor_numa_cpus",
+        "hw_numa_cpus",
+        Example.of({"hw:numa_nodes": "1", "hw:numa_cpus.0": "0"}, {"hw_numa_cpus.0": "0"}),
+    ),
+    _numa_twin(
+        "mem",
+        "flavor_numa_mem",
+        "hw_numa_mem",
+        Example.of({"hw:numa_nodes": "1", "hw:numa_mem.0": "1024"}, {"hw_numa_mem.0": "1024"}),
+    ),
     Divides(
         "numa-nodes-split-unevenly",
         "ImageNUMATopologyAsymmetric",
@@ -417,6 +490,7 @@ RULES: tuple = (
         totals=(Field("vcpus"), Field("ram")),
         written_as=(Spec("hw:numa_nodes"), Prop("hw_numa_nodes")),
         when=Truthy(Fact("automatic_numa")),
+        example=Example.of({"hw:numa_nodes": "2"}, vcpus=3),
     ),
     PerNodeComplete(
         "numa-lists-incomplete",
@@ -427,6 +501,7 @@ RULES: tuple = (
         count=Fact("numa_node_count"),
         written_as=(*_NUMA_LISTS, Spec("hw:numa_nodes")),
         when=AllOf((Truthy(Fact("numa_topology")), Not(Truthy(Fact("automatic_numa"))))),
+        example=Example.of({"hw:numa_nodes": "1", "hw:numa_cpus.0": "0"}),
     ),
     CpuListsPartition(
         "numa-cpu-out-of-range",
@@ -437,6 +512,9 @@ RULES: tuple = (
         aspect="within",
         written_as=(Spec("hw:numa_cpus.N"), Prop("hw_numa_cpus.N"), Field("vcpus")),
         when=_MANUAL,
+        example=Example.of(
+            {"hw:numa_nodes": "1", "hw:numa_cpus.0": "0-1", "hw:numa_mem.0": "1024"}
+        ),
     ),
     CpuListsPartition(
         "numa-cpu-duplicated",
@@ -447,6 +525,16 @@ RULES: tuple = (
         aspect="disjoint",
         written_as=(Spec("hw:numa_cpus.N"), Prop("hw_numa_cpus.N")),
         when=_MANUAL,
+        example=Example.of(
+            {
+                "hw:numa_nodes": "2",
+                "hw:numa_cpus.0": "0-1",
+                "hw:numa_cpus.1": "1",
+                "hw:numa_mem.0": "512",
+                "hw:numa_mem.1": "512",
+            },
+            vcpus=2,
+        ),
     ),
     CpuListsPartition(
         "numa-cpu-unassigned",
@@ -457,6 +545,9 @@ RULES: tuple = (
         aspect="cover",
         written_as=(Spec("hw:numa_cpus.N"), Prop("hw_numa_cpus.N"), Field("vcpus")),
         when=_MANUAL,
+        example=Example.of(
+            {"hw:numa_nodes": "1", "hw:numa_cpus.0": "0", "hw:numa_mem.0": "1024"}, vcpus=2
+        ),
     ),
     SumsTo(
         "numa-memory-not-ram",
@@ -467,6 +558,7 @@ RULES: tuple = (
         total=Field("ram"),
         written_as=(Spec("hw:numa_mem.N"), Prop("hw_numa_mem.N")),
         when=_MANUAL,
+        example=Example.of({"hw:numa_nodes": "1", "hw:numa_cpus.0": "0", "hw:numa_mem.0": "512"}),
     ),
     # --- api: _validate_and_build_base_options, _checks_for_create_and_rebuild --------------
     TwinClash(
@@ -477,6 +569,10 @@ RULES: tuple = (
         spec="hw:pci_numa_affinity_policy",
         prop="hw_pci_numa_affinity_policy",
         policy=ClashPolicy.EQUAL,
+        example=Example.of(
+            {"hw:pci_numa_affinity_policy": "required"},
+            {"hw_pci_numa_affinity_policy": "preferred"},
+        ),
     ),
     TwinClash(
         "sound-model-flavor-image-differ",
@@ -486,6 +582,7 @@ RULES: tuple = (
         spec="hw:sound_model",
         prop="hw_sound_model",
         policy=ClashPolicy.EQUAL,
+        example=Example.of({"hw:sound_model": "ich9"}, {"hw_sound_model": "virtio"}),
     ),
     # --- api: _update_ephemeral_encryption_bdms ---------------------------------------------
     TwinClash(
@@ -497,6 +594,9 @@ RULES: tuple = (
         prop="hw_ephemeral_encryption",
         policy=ClashPolicy.EQUAL,
         kind="bool",
+        example=Example.of(
+            {"hw:ephemeral_encryption": "true"}, {"hw_ephemeral_encryption": "false"}
+        ),
     ),
     TwinClash(
         "ephemeral-encryption-format-flavor-image-differ",
@@ -507,6 +607,10 @@ RULES: tuple = (
         prop="hw_ephemeral_encryption_format",
         policy=ClashPolicy.EQUAL,
         when=Truthy(Fact("ephemeral_encryption")),
+        example=Example.of(
+            {"hw:ephemeral_encryption": "true", "hw:ephemeral_encryption_format": "luks"},
+            {"hw_ephemeral_encryption_format": "plain"},
+        ),
     ),
     # --- scheduler: nova.scheduler.utils.ResourceRequest (vTPM, secure boot) -----------------
     TwinClash(
@@ -517,6 +621,7 @@ RULES: tuple = (
         spec="hw:tpm_version",
         prop="hw_tpm_version",
         policy=ClashPolicy.EQUAL,
+        example=Example.of({"hw:tpm_version": "2.0"}, {"hw_tpm_version": "1.2"}),
     ),
     TwinClash(
         "tpm-model-flavor-image-differ",
@@ -527,6 +632,9 @@ RULES: tuple = (
         prop="hw_tpm_model",
         policy=ClashPolicy.EQUAL,
         when=Present(Fact("tpm_version")),
+        example=Example.of(
+            {"hw:tpm_version": "2.0", "hw:tpm_model": "tpm-tis"}, {"hw_tpm_model": "tpm-crb"}
+        ),
     ),
     Requires(
         "tpm-crb-needs-version-2",
@@ -535,6 +643,7 @@ RULES: tuple = (
         "Use the tpm-crb model only with TPM version 2.0 (or choose tpm-tis).",
         when=AllOf((Present(Fact("tpm_version")), In(Fact("tpm_model"), ("tpm-crb",)))),
         needs=In(Fact("tpm_version"), ("2.0",)),
+        example=Example.of({"hw:tpm_version": "1.2", "hw:tpm_model": "tpm-crb"}),
     ),
     TwinClash(
         "secure-boot-flavor-image-differ",
@@ -544,6 +653,7 @@ RULES: tuple = (
         spec="os:secure_boot",
         prop="os_secure_boot",
         policy=ClashPolicy.EQUAL,
+        example=Example.of({"os:secure_boot": "required"}, {"os_secure_boot": "disabled"}),
     ),
     TwinClash(
         "maxphysaddr-mode-flavor-image-differ",
@@ -553,6 +663,9 @@ RULES: tuple = (
         spec="hw:maxphysaddr_mode",
         prop="hw_maxphysaddr_mode",
         policy=ClashPolicy.EQUAL,
+        example=Example.of(
+            {"hw:maxphysaddr_mode": "passthrough"}, {"hw_maxphysaddr_mode": "emulate"}
+        ),
     ),
     # --- spawn: the libvirt driver on the compute host ----------------------------------------
     TopologyAdmits(
@@ -569,6 +682,9 @@ RULES: tuple = (
             Prop("hw_cpu_max_cores"),
             Prop("hw_cpu_max_threads"),
         ),
+        example=Example.of(
+            {"hw:cpu_max_sockets": "1", "hw:cpu_max_cores": "1", "hw:cpu_max_threads": "1"}, vcpus=2
+        ),
     ),
     TwinClash(
         "usb-model-flavor-image-differ",
@@ -578,6 +694,7 @@ RULES: tuple = (
         spec="hw:usb_model",
         prop="hw_usb_model",
         policy=ClashPolicy.EQUAL,
+        example=Example.of({"hw:usb_model": "none"}, {"hw_usb_model": "qemu-xhci"}),
     ),
     TwinClash(
         "redirected-usb-ports-on-both-sides",
@@ -589,6 +706,7 @@ RULES: tuple = (
         prop="hw_redirected_usb_ports",
         policy=ClashPolicy.ONE_SIDE,
         kind="int",
+        example=Example.of({"hw:redirected_usb_ports": "2"}, {"hw_redirected_usb_ports": "2"}),
     ),
 )
 
@@ -613,17 +731,31 @@ SILENT_TWINS: tuple[tuple[str, str, ClashPolicy], ...] = (
 )
 
 
-def _takes_effect_with(name: str, key: str, needs: Condition, fix: str) -> Requires:
-    return Requires(name, None, None, fix, when=Present(Spec(key)), needs=needs, severity="warning")
-
-
-def _needs_key(name: str, key: str, other: str) -> Requires:
-    return _takes_effect_with(
-        name, key, Present(Spec(other)), f"{key} is read with {other}: set both, or neither."
+def _takes_effect_with(
+    name: str, key: str, needs: Condition, fix: str, value: str, vcpus: int = 1
+) -> Requires:
+    """A warning for ``key`` set without what it takes effect with; its example sets ``key`` to
+    ``value`` alone."""
+    return Requires(
+        name,
+        None,
+        None,
+        fix,
+        when=Present(Spec(key)),
+        needs=needs,
+        severity="warning",
+        example=Example.of({key: value}, vcpus=vcpus),
     )
 
 
-def _not_with(name: str, key: str, other: str) -> Conflicts:
+def _needs_key(name: str, key: str, other: str, value: str) -> Requires:
+    return _takes_effect_with(
+        name, key, Present(Spec(other)), f"{key} is read with {other}: set both, or neither.", value
+    )
+
+
+def _not_with(name: str, key: str, other: str, value: str) -> Conflicts:
+    """A warning for ``key`` set with ``other``; its example sets both to ``value``."""
     return Conflicts(
         name,
         None,
@@ -633,6 +765,7 @@ def _not_with(name: str, key: str, other: str) -> Conflicts:
         first=Present(Spec(key)),
         second=Present(Spec(other)),
         severity="warning",
+        example=Example.of({key: value, other: value}),
     )
 
 
@@ -645,6 +778,8 @@ WARNINGS: tuple = (
         "hw:cpu_realtime_mask",
         Truthy(Spec("hw:cpu_realtime")),
         "Set hw:cpu_realtime=yes, or drop hw:cpu_realtime_mask: alone it is ignored.",
+        "^0",
+        vcpus=2,
     ),
     _takes_effect_with(
         "mem-encryption-model-without-encryption",
@@ -652,6 +787,7 @@ WARNINGS: tuple = (
         _MEM_ENC,
         "Turn memory encryption on (hw:mem_encryption or the image's hw_mem_encryption), or "
         "drop hw:mem_encryption_model: alone it is ignored.",
+        "amd-sev",
     ),
     *(
         _takes_effect_with(
@@ -660,34 +796,40 @@ WARNINGS: tuple = (
             Present(Fact("tpm_version")),
             f"Set hw:tpm_version (or the image's hw_tpm_version), or drop hw:{name}: alone it "
             "is ignored.",
+            value,
         )
-        for name in ("tpm_model", "tpm_secret_security")
+        for name, value in (("tpm_model", "tpm-tis"), ("tpm_secret_security", "user"))
     ),
-    _needs_key("redirected-usb-ports-without-usb-model", "hw:redirected_usb_ports", "hw:usb_model"),
+    _needs_key(
+        "redirected-usb-ports-without-usb-model", "hw:redirected_usb_ports", "hw:usb_model", "2"
+    ),
     _takes_effect_with(
         "ephemeral-encryption-format-without-encryption",
         "hw:ephemeral_encryption_format",
         Truthy(Fact("ephemeral_encryption")),
         "Turn ephemeral encryption on (hw:ephemeral_encryption or the image's "
         "hw_ephemeral_encryption), or drop hw:ephemeral_encryption_format: alone it is ignored.",
+        "luks",
     ),
-    _needs_key("maxphysaddr-bits-without-mode", "hw:maxphysaddr_bits", "hw:maxphysaddr_mode"),
-    _needs_key("rng-rate-bytes-without-period", "hw_rng:rate_bytes", "hw_rng:rate_period"),
-    _needs_key("rng-rate-period-without-bytes", "hw_rng:rate_period", "hw_rng:rate_bytes"),
+    _needs_key("maxphysaddr-bits-without-mode", "hw:maxphysaddr_bits", "hw:maxphysaddr_mode", "42"),
+    _needs_key("rng-rate-bytes-without-period", "hw_rng:rate_bytes", "hw_rng:rate_period", "1024"),
+    _needs_key("rng-rate-period-without-bytes", "hw_rng:rate_period", "hw_rng:rate_bytes", "1000"),
     *(
         _needs_key(
             f"{kind.replace('_', '-')}-shares-share-without-level",
             f"quota:{kind}_shares_share",
             f"quota:{kind}_shares_level",
+            "100",
         )
         for kind in ("cpu", "memory", "disk_io", "vif")
     ),
-    _needs_key("cpu-quota-without-period", "quota:cpu_quota", "quota:cpu_period"),
+    _needs_key("cpu-quota-without-period", "quota:cpu_quota", "quota:cpu_period", "10000"),
     *(
         _needs_key(
             f"vif-{direction}-{limit}-without-average",
             f"quota:vif_{direction}_{limit}",
             f"quota:vif_{direction}_average",
+            "100",
         )
         for direction in ("inbound", "outbound")
         for limit in ("peak", "burst")
@@ -697,6 +839,7 @@ WARNINGS: tuple = (
             f"disk-{side}-{unit}-with-total",
             f"quota:disk_{side}_{unit}_sec",
             f"quota:disk_total_{unit}_sec",
+            "1000",
         )
         for unit in ("bytes", "iops")
         for side in ("read", "write")

@@ -21,6 +21,8 @@ The vocabulary is small:
   :class:`SumsTo`, :class:`Divides`, :class:`MatchesCount`, :class:`PerNodeComplete`,
   :class:`TopologyAdmits`, :class:`AtMost` (a value bounded by another) and :class:`TwinClash`
   (a flavor key and its image twin, settled by one of Nova's five :class:`ClashPolicy` kinds).
+* **examples**: each rule carries an :class:`Example`, the smallest flavor (and image) that
+  breaks it, which the reference shows and the tests hold onespec and Nova to.
 
 Standard library only: the runtime imports this module (``validators_runtime/flavors/``) and
 compiles nothing from it at import time.
@@ -32,7 +34,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
 Phase = Literal["api", "scheduler", "spawn"]
 PHASES: tuple[Phase, ...] = ("api", "scheduler", "spawn")
@@ -204,6 +206,66 @@ def describe(condition: Condition | None, *, needed: bool = False) -> str:
     return str(condition)
 
 
+# --- Examples ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Example:
+    """The smallest flavor (and image) that breaks a rule, so that the reference can show the
+    rule at work and a test can hold both onespec's runtime and Nova's own code to it.
+
+    ``specs`` are the flavor's extra specs and ``properties`` the image's, as (name, value)
+    pairs, so that the rule stays hashable. The sizes default to a flavor of one vCPU, 1 GiB of
+    RAM and a 1 GiB root disk (a root disk of 0 would be judged by a policy of Nova's API, which
+    no rule states), and to an image that sets no size. An example without properties or sizes
+    has no image at all.
+    """
+
+    specs: tuple[tuple[str, str], ...] = ()
+    properties: tuple[tuple[str, str], ...] = ()
+    vcpus: int = 1
+    ram: int = 1024
+    disk: int = 1
+    min_ram: int = 0
+    min_disk: int = 0
+    size: int = 0
+
+    @classmethod
+    def of(
+        cls,
+        specs: Mapping[str, str] | None = None,
+        properties: Mapping[str, str] | None = None,
+        **sizes: int,
+    ) -> Example:
+        """An example written with mappings, as flavors and images are written elsewhere."""
+        return cls(tuple((specs or {}).items()), tuple((properties or {}).items()), **sizes)
+
+    @property
+    def has_image(self) -> bool:
+        """Whether the rule needs an image to break: the example sets a property or a size."""
+        return bool(self.properties or self.min_ram or self.min_disk or self.size)
+
+    def flavor_document(self) -> dict[str, Any]:
+        """The flavor as Nova's API shows it, the shape ``validate_flavor`` reads."""
+        return {
+            "vcpus": self.vcpus,
+            "ram": self.ram,
+            "disk": self.disk,
+            "extra_specs": dict(self.specs),
+        }
+
+    def image_document(self) -> dict[str, Any] | None:
+        """The image as Glance shows it (properties nested), or None without an image."""
+        if not self.has_image:
+            return None
+        return {
+            "properties": dict(self.properties),
+            "min_ram": self.min_ram,
+            "min_disk": self.min_disk,
+            "size": self.size,
+        }
+
+
 # --- Rules -------------------------------------------------------------------------------------
 
 
@@ -213,8 +275,8 @@ Severity = Literal["error", "warning"]
 @dataclass(frozen=True)
 class Rule:
     """What every rule has: a stable ``name`` (its finding's code), the exception class Nova
-    raises (``nova_exception``), the ``phase`` in which it does, and ``fix``, the sentence that
-    says what to change.
+    raises (``nova_exception``), the ``phase`` in which it does, ``fix``, the sentence that
+    says what to change, and ``example``, the smallest flavor (and image) that breaks it.
 
     A rule of ``severity="warning"`` is one Nova does not refuse: a key that takes effect only
     with another (Nova, or its driver, ignores it alone) or two keys the hypervisor will not
@@ -227,6 +289,8 @@ class Rule:
     #: The rule applies only when this holds (None: always).
     when: Condition | None = field(default=None, kw_only=True)
     severity: Severity = field(default="error", kw_only=True)
+    #: The smallest flavor (and image) that breaks the rule.
+    example: Example | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         refused = self.nova_exception is not None and self.phase in PHASES

@@ -1,7 +1,7 @@
 """The reference of the whole-flavor area as reStructuredText lines: the rules between keys
-(by phase, each with Nova's exception and what to change; then the warnings), the facts they
-read, every image property with its flavor twin and clash policy, and the deliberate
-differences from Nova."""
+(by phase, each with Nova's exception, an example that breaks it and what to change; then the
+warnings), the facts they read, every image property with its flavor twin and clash policy,
+and the deliberate differences from Nova."""
 
 from __future__ import annotations
 
@@ -17,10 +17,12 @@ from onespec.definitions.flavor_rules import (
     Conflicts,
     CpuListsPartition,
     Divides,
+    Example,
     MaskWithinVcpus,
     MatchesCount,
     PerNodeComplete,
     Requires,
+    Rule,
     SumsTo,
     TopologyAdmits,
     TwinClash,
@@ -81,6 +83,45 @@ def _what(rule: object) -> str:
     return f"Demands, {when}that {said}."
 
 
+def _settings(pairs: tuple[tuple[str, object], ...]) -> str:
+    """Names set to values, each as a literal ``name=value``."""
+    return ", ".join(literal(f"{name}={value}") for name, value in pairs)
+
+
+def _image_sizes(example: Example) -> tuple[tuple[str, int], ...]:
+    """The image's size fields the example sets."""
+    sizes = (("min_ram", example.min_ram), ("min_disk", example.min_disk), ("size", example.size))
+    return tuple((name, value) for name, value in sizes if value)
+
+
+def _listed(parts: list[str]) -> str:
+    """Parts in a sentence: ``a, b and c``."""
+    return " and ".join((", ".join(parts[:-1]), parts[-1])) if len(parts) > 1 else parts[0]
+
+
+def _example(example: Example) -> str:
+    """A rule's example in one sentence: the flavor's sizes and extra specs, then the image."""
+    flavor = [
+        "1 vCPU" if example.vcpus == 1 else f"{example.vcpus} vCPUs",
+        f"{example.ram} MiB of RAM",
+        f"a {example.disk} GiB disk",
+    ]
+    if example.specs:
+        noun = "extra spec" if len(example.specs) == 1 else "extra specs"
+        flavor.append(f"{noun} {_settings(example.specs)}")
+    said = f"Example: a flavor with {_listed(flavor)}"
+    if example.has_image:
+        said += f"; an image with {_settings((*example.properties, *_image_sizes(example)))}"
+    return f"{said}."
+
+
+def _example_lines(rule: Rule) -> Iterator[str]:
+    """The rule's example as an indented paragraph, when it has one."""
+    if rule.example is not None:
+        yield f"   {_example(rule.example)}"
+        yield ""
+
+
 def rules_lines() -> Iterator[str]:
     """Every rule, grouped by phase, in Nova's order."""
     yield (
@@ -99,6 +140,7 @@ def rules_lines() -> Iterator[str]:
             yield f"``{rule.name}``"
             yield f"   Nova raises ``{rule.nova_exception}``. {_what(rule)}"
             yield ""
+            yield from _example_lines(rule)
             yield f"   To fix: {rule.fix}"
             yield ""
     yield "Warnings"
@@ -113,6 +155,7 @@ def rules_lines() -> Iterator[str]:
         yield f"``{rule.name}``"
         yield f"   {_what(rule)}"
         yield ""
+        yield from _example_lines(rule)
         yield f"   To fix: {rule.fix}"
         yield ""
     yield "Facts"
