@@ -182,12 +182,6 @@ def twin_equal(spec: str, prop: str, kind: str, flavor_raw: Any, image_raw: Any)
     """Twins that may both be set only to the same value."""
     if flavor_raw is None and image_raw is None:
         return None
-    if kind == "bool" and flavor_raw is not None and image_raw is not None:
-        # The usual case, without a call: both sides read as booleans, alike.
-        flavor = flavor_raw in TRUE_STRINGS or _side(flavor_raw, kind)
-        image = image_raw if type(image_raw) is bool else _side(image_raw, kind)
-        if flavor is image:
-            return None
     flavor, image = _side(flavor_raw, kind), _side(image_raw, kind)
     if kind == "bool":
         clash = flavor is not None and image is not None and flavor != image
@@ -218,19 +212,6 @@ def twin_flavor_limits(
     """Twins where the flavor sets a limit the image may only narrow: a numeric limit, or
     (``flavor_allows``) the flavor values that let the image choose."""
     if flavor_raw is None and image_raw is None:
-        return None
-    # The usual cases, without a call: the flavor lets the image choose, or the image stays
-    # within the flavor's limit.
-    if flavor_allows and kind == "str" and (flavor_raw in flavor_allows or not image_raw):
-        return None
-    if (
-        kind == "int"
-        and type(image_raw) is int
-        and type(flavor_raw) is str
-        and flavor_raw.isascii()
-        and flavor_raw.isdigit()
-        and image_raw <= int(flavor_raw)
-    ):
         return None
     flavor, image = _side(flavor_raw, kind), _side(image_raw, kind)
     if flavor_allows:
