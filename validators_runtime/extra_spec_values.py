@@ -17,7 +17,9 @@ MAX_LENGTH: int = _generated.MAX_LENGTH
 TRUE_STRINGS = frozenset(_generated.TRUE_STRINGS)
 FALSE_STRINGS = frozenset(_generated.FALSE_STRINGS)
 _BOOL_SPELLINGS = tuple(sorted(TRUE_STRINGS | FALSE_STRINGS))
-_SMALL_COUNTS = tuple(str(number) for number in range(17))
+#: The counts flavors and images usually set (sockets, nodes, ports, queues), each spelt as
+#: text with its number: the values an integer key or property is checked by one look-up.
+SMALL_COUNTS: dict[str, int] = {str(number): number for number in range(17)}
 
 
 class ValueRule:
@@ -72,7 +74,7 @@ class ValueRule:
         if self.kind == "bool":
             return _BOOL_SPELLINGS
         if self.kind == "int":
-            return _SMALL_COUNTS  # the counts flavors set (sockets, nodes, ports, queues)
+            return tuple(SMALL_COUNTS)
         if self.enum or self.pattern is None:
             return self.enum  # each kept only where the pattern, if any, matches it too
         return _words_of(self.pattern)

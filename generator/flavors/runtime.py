@@ -85,7 +85,7 @@ OUTPUT = generated_module("flavor_rules")
 PROPERTIES_OUTPUT = generated_module("image_properties")
 
 _HELPERS = (
-    "COUNTS",
+    "SMALL_COUNTS",
     "SPELLINGS_OF",
     "at_most",
     "complete",
@@ -380,7 +380,8 @@ def _twin(rule: TwinClash) -> tuple[str, str] | None:
     if rule.policy is ClashPolicy.FLAVOR_LIMITS:
         if rule.kind == "int":
             # An image count within the flavor's small count is settled without a call.
-            both += " and not (flavor_value in COUNTS and image_value <= COUNTS[flavor_value])"
+            small = "SMALL_COUNTS"
+            both += f" and not (flavor_value in {small} and image_value <= {small}[flavor_value])"
         limit = f"twin_flavor_limits({sides}, ())"
         return f"{both} and (what := {limit}) is not None", "what"
     # The image or the flavor silently wins: Nova never refuses the pair.

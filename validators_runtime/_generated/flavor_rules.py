@@ -6,7 +6,7 @@ from collections.abc import Mapping, Set
 from typing import Any
 
 from onespec.validators_runtime.flavors.checks import (
-    COUNTS,
+    SMALL_COUNTS,
     SPELLINGS_OF,
     at_most,
     complete,
@@ -82,19 +82,19 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     if 'hw_pmu' in n and 'hw:pmu' in n and (flavor_value := s.get('hw:pmu')) is not None and (image_value := p.get('hw_pmu')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:pmu', 'hw_pmu', 'bool', flavor_value, image_value)) is not None:
         found.append((11, what))
     # 12: image-serial-ports-above-flavor
-    if 'hw_serial_port_count' in n and 'hw:serial_port_count' in n and (flavor_value := s.get('hw:serial_port_count')) and (image_value := p.get('hw_serial_port_count')) and not (flavor_value in COUNTS and image_value <= COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:serial_port_count', 'hw_serial_port_count', 'int', flavor_value, image_value, ())) is not None:
+    if 'hw_serial_port_count' in n and 'hw:serial_port_count' in n and (flavor_value := s.get('hw:serial_port_count')) and (image_value := p.get('hw_serial_port_count')) and not (flavor_value in SMALL_COUNTS and image_value <= SMALL_COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:serial_port_count', 'hw_serial_port_count', 'int', flavor_value, image_value, ())) is not None:
         found.append((12, what))
     # 13: realtime-mask-invalid
     if 'hw:cpu_realtime' in n and on(s.get('hw:cpu_realtime')) and (what := mask_within('realtime_cpus', v.realtime_cpus, v.vcpus, s.get('hw:emulator_threads_policy') not in (None, ''))) is not None:
         found.append((13, what))
     # 14: image-sockets-limit-above-flavor
-    if 'hw_cpu_max_sockets' in n and 'hw:cpu_max_sockets' in n and (flavor_value := s.get('hw:cpu_max_sockets')) and (image_value := p.get('hw_cpu_max_sockets')) and not (flavor_value in COUNTS and image_value <= COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:cpu_max_sockets', 'hw_cpu_max_sockets', 'int', flavor_value, image_value, ())) is not None:
+    if 'hw_cpu_max_sockets' in n and 'hw:cpu_max_sockets' in n and (flavor_value := s.get('hw:cpu_max_sockets')) and (image_value := p.get('hw_cpu_max_sockets')) and not (flavor_value in SMALL_COUNTS and image_value <= SMALL_COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:cpu_max_sockets', 'hw_cpu_max_sockets', 'int', flavor_value, image_value, ())) is not None:
         found.append((14, what))
     # 15: image-cores-limit-above-flavor
-    if 'hw_cpu_max_cores' in n and 'hw:cpu_max_cores' in n and (flavor_value := s.get('hw:cpu_max_cores')) and (image_value := p.get('hw_cpu_max_cores')) and not (flavor_value in COUNTS and image_value <= COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:cpu_max_cores', 'hw_cpu_max_cores', 'int', flavor_value, image_value, ())) is not None:
+    if 'hw_cpu_max_cores' in n and 'hw:cpu_max_cores' in n and (flavor_value := s.get('hw:cpu_max_cores')) and (image_value := p.get('hw_cpu_max_cores')) and not (flavor_value in SMALL_COUNTS and image_value <= SMALL_COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:cpu_max_cores', 'hw_cpu_max_cores', 'int', flavor_value, image_value, ())) is not None:
         found.append((15, what))
     # 16: image-threads-limit-above-flavor
-    if 'hw_cpu_max_threads' in n and 'hw:cpu_max_threads' in n and (flavor_value := s.get('hw:cpu_max_threads')) and (image_value := p.get('hw_cpu_max_threads')) and not (flavor_value in COUNTS and image_value <= COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:cpu_max_threads', 'hw_cpu_max_threads', 'int', flavor_value, image_value, ())) is not None:
+    if 'hw_cpu_max_threads' in n and 'hw:cpu_max_threads' in n and (flavor_value := s.get('hw:cpu_max_threads')) and (image_value := p.get('hw_cpu_max_threads')) and not (flavor_value in SMALL_COUNTS and image_value <= SMALL_COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:cpu_max_threads', 'hw_cpu_max_threads', 'int', flavor_value, image_value, ())) is not None:
         found.append((16, what))
     # 17: image-sockets-above-limit
     if 'hw_cpu_sockets' in n and (what := at_most('hw_cpu_sockets', p.get('hw_cpu_sockets'), 'max_sockets', v.max_sockets, 1)) is not None:

@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+# The generated rules read the usual counts from here too, beside the boolean spellings: an
+# image's typed count within the flavor's small count is within its limit.
+from onespec.validators_runtime.extra_spec_values import SMALL_COUNTS as SMALL_COUNTS
 from onespec.validators_runtime.flavors.image_props import (
     FALSE_STRINGS,
     TRUE_STRINGS,
@@ -22,9 +25,6 @@ from onespec.validators_runtime.problems import shown
 
 #: The spellings of each boolean: a flavor's twin spelt as its image's typed boolean agrees.
 SPELLINGS_OF = {True: TRUE_STRINGS, False: FALSE_STRINGS}
-#: The counts flavors usually set, each with its number: an image's typed count within the
-#: flavor's is within its limit.
-COUNTS = {str(count): count for count in range(17)}
 
 
 def on(value: Any) -> bool:

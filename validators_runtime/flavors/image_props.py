@@ -15,6 +15,7 @@ from typing import Any
 
 from onespec.definitions.model import FALSE_STRINGS, TRUE_STRINGS
 from onespec.validators_runtime._generated.image_properties import PROPERTY_KINDS
+from onespec.validators_runtime.extra_spec_values import SMALL_COUNTS
 from onespec.validators_runtime.flavors.cpusets import CpuSpecError, parse_cpu_spec
 from onespec.validators_runtime.flavors.findings import FlavorFinding
 from onespec.validators_runtime.problems import Location, did_you_mean
@@ -43,12 +44,8 @@ def _usual_spellings(kind: str, enum: tuple[str, ...]) -> dict[str, Any] | None:
             **dict.fromkeys(TRUE_STRINGS, True),
         }
     if kind == "int":
-        return _SMALL_COUNTS  # sockets, cores, threads, ports, nodes, queues
+        return SMALL_COUNTS  # Nova reads every other integer too
     return None
-
-
-#: The counts images usually set, each with its number; Nova reads every other integer too.
-_SMALL_COUNTS = {str(count): count for count in range(17)}
 
 
 #: Each property's usual spellings (:func:`_usual_spellings`): most properties are typed with
