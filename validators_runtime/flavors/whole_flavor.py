@@ -29,7 +29,7 @@ from onespec.validators_runtime.flavors.image_props import typed_properties, unk
 from onespec.validators_runtime.flavors.inputs import (
     Flavor,
     Image,
-    all_text,
+    all_text_items,
     read_flavor,
     read_image,
 )
@@ -177,7 +177,9 @@ def flavor_names(flavor: Flavor) -> set[str]:
     spell otherwise."""
     names = set(flavor.extra_specs)
     rest = names - _AS_SPELLED
-    return names | respelled_names(rest) if rest else names
+    if rest:
+        names |= respelled_names(rest)
+    return names
 
 
 def image_names(image: Image, props: Mapping[str, Any]) -> set[str]:
@@ -187,15 +189,9 @@ def image_names(image: Image, props: Mapping[str, Any]) -> set[str]:
     the list ``hw_numa_cpus``, ``trait:X=required`` in ``traits_required``); a property Nova
     cannot read is absent for the rules, as here."""
     names = set(props)
-    return names | _sizes_set(image) if _any_size(image) else names
-
-
-def _any_size(image: Image) -> bool:
-    return bool(image.min_ram or image.min_disk or image.size)  # an image's sizes, mostly unset
-
-
-def _sizes_set(image: Image) -> set[str]:
-    return {name for field, name in _IMAGE_FIELDS if getattr(image, field)}
+    if image.min_ram or image.min_disk or image.size:  # an image's sizes, mostly unset
+        names.update(name for field, name in _IMAGE_FIELDS if getattr(image, field))
+    return names
 
 
 #: Names the rules spell as they are: the trigger names, the extra-spec keys the catalogue
@@ -214,17 +210,11 @@ def present_names(
     properties (:func:`flavor_names`, :func:`image_names`), in one set. The generated rules
     look at a rule only when the names it needs are among them, so most rules cost one test.
     ``props`` are the image's typed properties, typed here when not given."""
-    if image is None:
-        return flavor_names(flavor)
-    if props is None:
-        props, _ = typed_properties(image.properties)
-    names = set(flavor.extra_specs)
-    rest = names - _AS_SPELLED
-    names.update(props)
-    if rest:
-        names |= respelled_names(rest)
-    if _any_size(image):
-        names |= _sizes_set(image)
+    names = flavor_names(flavor)
+    if image is not None:
+        if props is None:
+            props, _ = typed_properties(image.properties)
+        names |= image_names(image, props)
     return names
 
 
@@ -292,7 +282,7 @@ def as_text(flavor: Flavor) -> Flavor:
     API reads it). A flavor built by hand may hold other keys and values, which the per-key
     check reports; the rules leave them out (read_flavor never makes such a flavor)."""
     specs = flavor.extra_specs
-    if all_text(specs) and all_text(specs.values()):
+    if all_text_items(specs):
         return flavor
     text = {}
     for key, value in specs.items():
