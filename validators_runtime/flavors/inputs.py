@@ -254,7 +254,10 @@ def _spelled(document: Mapping[str, Any], spellings: tuple[str, ...]) -> tuple[s
 _EXTRA_SPECS = ("extra_specs", "properties", "Properties")
 #: The fields a flavor cannot do without.
 _REQUIRED = frozenset(("vcpus", "ram"))
-#: Every spelling of a size but Nova's API's: a document without any is read in one step.
+#: Nova's API's spelling of each size and its value when absent (none for a required one),
+#: and every other spelling: a document without any other is read in one step.
+_API_SPELLINGS = tuple(spellings[0] for spellings in _FLAVOR_FIELDS.values())
+_ABSENT = tuple(None if name in _REQUIRED else 0 for name in _FLAVOR_FIELDS)
 _OTHER_SPELLINGS = frozenset(
     spelled for spellings in _FLAVOR_FIELDS.values() for spelled in spellings[1:]
 )
@@ -283,13 +286,7 @@ def read_flavor(document: Any, where: str = "flavor") -> Flavor:
     get = document.get
     # Read on every check of a flavor: the usual document (Nova's spellings, whole numbers)
     # is read without a loop; anything else by :func:`_sizes`.
-    vcpus, ram, disk, swap, ephemeral = (
-        get("vcpus"),
-        get("ram"),
-        get("disk", 0),
-        get("swap", 0),
-        get("OS-FLV-EXT-DATA:ephemeral", 0),
-    )
+    vcpus, ram, disk, swap, ephemeral = map(get, _API_SPELLINGS, _ABSENT)
     if not (
         type(vcpus) is int
         and type(ram) is int
