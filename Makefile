@@ -57,7 +57,7 @@ all: outputs ## Build every output and the documentation
 
 outputs: $(STAMP) ## Generate the runtime tables, the Glance metadefs and the JSON Schemas
 	$(BIN)/onespec generate all
-	@echo "Outputs: validators_runtime/_generated/, outputs/glance-metadefs/, outputs/schemas/"
+	@echo "Outputs: src/onespec/validators_runtime/_generated/, outputs/glance-metadefs/, outputs/schemas/"
 
 docs: $(STAMP) ## Build the HTML documentation with Sphinx (needs Graphviz's dot)
 	@command -v dot >/dev/null || { echo "make docs needs Graphviz's dot: apt-get install graphviz" >&2; exit 2; }

@@ -211,7 +211,7 @@ def _hostile_post(address: str) -> int:
 
 def _scale_out() -> None:
     """Writes per second of WRITERS concurrent writers through one and through two processes."""
-    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT))  # the tests package, for its throwaway PostgreSQL
     from tests.servers import PostgresCluster, postgres_bindir
 
     bindir = postgres_bindir()

@@ -10,6 +10,10 @@ import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The folder that holds the ``onespec`` package (what a checkout puts on ``sys.path``).
+SRC = ROOT / "src"
+#: The ``onespec`` package's folder (``onespec.definitions`` is ``PACKAGE / "definitions"``).
+PACKAGE = SRC / "onespec"
 CASES = Path(__file__).resolve().parent / "cases"
 
 # The default profile is derandomised, so a run is repeatable and a red build is never luck;

@@ -12,10 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
-
-#: The folders the distribution installs (as onespec.<folder>), and the top-level package.
-FOLDERS = ("definitions", "generator", "sphinxext", "validators_runtime", "onespec")
+from tests.conftest import PACKAGE, SRC
 
 #: The generator's helpers every area may use; none of them may import an area.
 SHARED = (
@@ -29,28 +26,19 @@ AREAS = ("extra_specs", "components", "template_capabilities", "images", "api")
 
 
 def module_name(path: Path) -> str:
-    """The installed name of a module of the checkout: ``onespec.`` and its folder's path."""
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    parts = parts[:-1] if parts[-1] == "__init__" else parts
-    if parts[0] == "onespec":
-        return ".".join(parts)
-    return ".".join(("onespec", *parts))
+    """The import name of a module under ``src/``: its path, dotted."""
+    parts = path.relative_to(SRC).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def folder(package: str) -> Path:
-    """The checkout folder of an installed package name (``onespec.generator`` -> generator/)."""
-    if package == "onespec":
-        return ROOT / "onespec"
-    return ROOT.joinpath(*package.removeprefix("onespec.").split("."))
+    """The folder of a package: ``onespec.generator`` -> src/onespec/generator/."""
+    return SRC.joinpath(*package.split("."))
 
 
 def every_package() -> list[str]:
     """Every package of the checkout, subpackages included: each folder with an ``__init__``."""
-    found = []
-    for top in FOLDERS:
-        for init in sorted((ROOT / top).rglob("__init__.py")):
-            found.append(module_name(init))
-    return found
+    return [module_name(init) for init in sorted(PACKAGE.rglob("__init__.py"))]
 
 
 def imports(package: str) -> dict[str, set[str]]:
@@ -107,7 +95,7 @@ def test_every_package_is_covered():
     assert (
         "onespec.validators_runtime.service.db.migrations" in packages
         or not (
-            ROOT / "validators_runtime" / "service" / "db" / "migrations" / "__init__.py"
+            PACKAGE / "validators_runtime" / "service" / "db" / "migrations" / "__init__.py"
         ).exists()
     )
 

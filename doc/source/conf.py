@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))  # document the checkout, even without an editable install
+sys.path.insert(0, str(ROOT / "src"))  # document the checkout, even without an editable install
 
 project = "onespec"
 author = "The onespec authors"

@@ -25,7 +25,7 @@ NOVA_MODULE_NAMESPACES = {"null.py": "", "traits.py": "trait"}
 
 #: Where the catalogue deliberately differs from Nova, by namespace: Placement refuses negative
 #: amounts, so every ``resources`` spec has ``min=0`` where Nova had no bound (see
-#: ``definitions/nova_differences.py``).
+#: ``src/onespec/definitions/nova_differences.py``).
 DELIBERATE_MIN = {"resources": 0}
 
 #: Definitions Nova's code reads but its validators never registered (nova_differences.py).

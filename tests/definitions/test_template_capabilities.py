@@ -9,7 +9,7 @@ import pytest
 
 from onespec.definitions import template_capabilities as grammar
 from onespec.definitions.model import DefinitionError
-from tests.conftest import ROOT
+from tests.conftest import PACKAGE
 
 
 def test_the_well_known_keys_and_sections():
@@ -31,7 +31,7 @@ def test_definitions_are_checked():
 
 
 def test_the_definitions_use_the_standard_library_only():
-    tree = ast.parse((ROOT / "definitions" / "template_capabilities.py").read_text())
+    tree = ast.parse((PACKAGE / "definitions" / "template_capabilities.py").read_text())
     imported = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):

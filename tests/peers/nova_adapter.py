@@ -25,7 +25,7 @@ VALIDATORS_MODULE = "nova.api.validation.extra_specs.validators"
 
 
 def swap_in_adapter(root):
-    sys.path.insert(0, root)
+    sys.path.insert(0, os.path.join(root, "src"))  # onespec, from this checkout
     import nova.api.validation.extra_specs as package
 
     from onespec.validators_runtime import nova_validators

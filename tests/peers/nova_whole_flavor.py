@@ -14,6 +14,7 @@ those fields set, as a flavor being created is.
 """
 
 import json
+import os
 import sys
 import warnings
 
@@ -24,7 +25,7 @@ def main(root):
     from nova import objects
     from nova_flavor_checks import flavor_object, image_dict, verdict
 
-    sys.path.insert(0, root)
+    sys.path.insert(0, os.path.join(root, "src"))  # onespec, from this checkout
     from onespec.validators_runtime import nova_validators
 
     results = []

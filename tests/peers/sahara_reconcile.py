@@ -32,7 +32,9 @@ from pathlib import Path
 warnings.simplefilter("ignore")
 MODE = sys.argv[1]
 if MODE == "onespec":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # onespec, from this checkout
+    sys.path.insert(
+        0, str(Path(__file__).resolve().parents[2] / "src")
+    )  # onespec, from this checkout
     import sahara.plugins
 
     from onespec.validators_runtime.images import sahara as compat

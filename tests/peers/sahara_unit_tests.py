@@ -16,7 +16,7 @@ import warnings
 from pathlib import Path
 
 warnings.simplefilter("ignore")
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # onespec, from this checkout
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))  # onespec, from this checkout
 
 import sahara.plugins  # noqa: E402
 

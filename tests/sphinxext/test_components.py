@@ -9,11 +9,11 @@ import pytest
 
 from onespec.definitions import components as vocabulary
 from onespec.generator.components import rst as component_rst
-from tests.conftest import ROOT
+from tests.conftest import PACKAGE, ROOT
 from tests.sphinxext.building import Build, make, page
 
 DOC = ROOT / "doc" / "source"
-RUNTIME = ROOT / "validators_runtime" / "heat" / "components"
+RUNTIME = PACKAGE / "validators_runtime" / "heat" / "components"
 
 
 @pytest.fixture(scope="module")

@@ -583,7 +583,7 @@ def test_an_unchanged_project_reads_nothing_again(tmp_path: Path):
 def fake_hw_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Make ``hw`` come from a module file of our own, outside the repository."""
     path = tmp_path / "fake_hw.py"
-    path.write_text("# stands in for definitions/extra_specs/hw.py\n", encoding="utf-8")
+    path.write_text("# stands in for src/onespec/definitions/extra_specs/hw.py\n", encoding="utf-8")
     past = time.time() - 60
     os.utime(path, (past, past))
     fake = types.ModuleType("fake_hw")

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from onespec.validators_runtime._generated import extra_specs as generated
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SRC
 
 PLUGINS = Path(__file__).resolve().parents[1] / "fixtures"
 GROUP = "onespec.extra_specs"
@@ -89,9 +89,9 @@ def install(site: Path, *dists: str) -> Path:
 
 
 def python(sites: list[Path], *args: str) -> subprocess.CompletedProcess[str]:
-    """A fresh interpreter that sees ``sites`` (in that order), then the repository."""
+    """A fresh interpreter that sees ``sites`` (in that order), then onespec and the tests."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([*map(str, sites), str(ROOT)])
+    env["PYTHONPATH"] = os.pathsep.join([*map(str, sites), str(SRC), str(ROOT)])
     env.pop("PYTHONSAFEPATH", None)
     return subprocess.run(
         [sys.executable, *args],

@@ -12,9 +12,11 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import PACKAGE, ROOT
 
-GENERATED = sorted(path.stem for path in (ROOT / "validators_runtime" / "_generated").glob("*.py"))
+GENERATED = sorted(
+    path.stem for path in (PACKAGE / "validators_runtime" / "_generated").glob("*.py")
+)
 
 #: Run after the generated module: the packages built on the generated tables, exercised.
 AFTERWARDS = (

@@ -8,9 +8,9 @@ from onespec.definitions import components as vocabulary
 from onespec.generator.components import runtime as component_runtime
 from onespec.generator.manifest import OUTPUT_FACTORIES
 from onespec.validators_runtime._generated import components as generated
-from tests.conftest import ROOT
+from tests.conftest import PACKAGE
 
-GENERATED = ROOT / "validators_runtime" / "_generated" / "components.py"
+GENERATED = PACKAGE / "validators_runtime" / "_generated" / "components.py"
 
 
 def test_the_committed_module_is_the_generated_one():

@@ -17,7 +17,7 @@ from onespec.validators_runtime.tables import build_tables
 def test_the_committed_module_is_what_the_definitions_generate():
     expected = runtime_module.render(in_tree(), runtime_module.source_versions(), namespaces())
     assert runtime_module.OUTPUT.read_text(encoding="utf-8") == expected, (
-        "validators_runtime/_generated/extra_specs.py is stale: run `make runtime`"
+        "src/onespec/validators_runtime/_generated/extra_specs.py is stale: run `make runtime`"
     )
 
 

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from onespec.definitions.model import ExtraSpec, Status, Support, Value
 from onespec.generator.review.compare import compare
 from onespec.validators_runtime.cli import cli
-from tests.conftest import ROOT
+from tests.conftest import PACKAGE, ROOT
 from tests.generator.review.conftest import write_tree
 
 
@@ -146,11 +146,16 @@ def _git(repository: Path, *args: str) -> None:
     )
 
 
-def test_git_revisions_of_a_definitions_tree(tmp_path: Path) -> None:
-    package = tmp_path / "definitions"
+@pytest.mark.parametrize("layout", ["src/onespec", "."], ids=["src-layout", "top-level"])
+def test_git_revisions_of_a_definitions_tree(tmp_path: Path, layout: str) -> None:
+    """Revisions keep ``definitions/`` under ``src/onespec/``, or (older ones) at the top."""
+    package = tmp_path / layout / "definitions"
     (package / "extra_specs").mkdir(parents=True)
-    (package / "__init__.py").write_text("", encoding="utf-8")
-    shutil.copy(ROOT / "definitions" / "model.py", package / "model.py")
+    # The folders at the top asked onespec._layout (gone since) to refuse a second copy.
+    old = 'from onespec._layout import refuse_second_copy\nrefuse_second_copy(__name__, "x")\n'
+    (package / "__init__.py").write_text("" if layout != "." else old, encoding="utf-8")
+    for module in ("model.py", "key_templates.py"):
+        shutil.copy(PACKAGE / "definitions" / module, package / module)
     catalogue = package / "extra_specs" / "__init__.py"
 
     def commit(body: str, tag: str) -> None:

@@ -1,6 +1,6 @@
-"""What is generated from ``definitions/template_capabilities.py`` -- the runtime's copy of the
-grammar, the JSON Schemas and the reference -- is committed, and agrees with the runtime's
-checks."""
+"""What is generated from ``src/onespec/definitions/template_capabilities.py`` -- the runtime's
+copy of the grammar, the JSON Schemas and the reference -- is committed, and agrees with the
+runtime's checks."""
 
 from __future__ import annotations
 
@@ -35,7 +35,10 @@ ENVIRONMENT_VALIDATOR = Draft202012Validator(ENVIRONMENT_SCHEMA)
 def test_the_committed_module_is_what_the_definitions_generate():
     assert (
         capabilities_runtime.OUTPUT.read_text(encoding="utf-8") == capabilities_runtime.render()
-    ), "validators_runtime/_generated/template_capabilities.py is stale: run `onespec generate all`"
+    ), (
+        "src/onespec/validators_runtime/_generated/template_capabilities.py is stale: "
+        "run `onespec generate all`"
+    )
     assert "template-capabilities" in OUTPUT_FACTORIES
 
 

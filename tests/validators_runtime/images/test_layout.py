@@ -11,7 +11,7 @@ import ast
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import PACKAGE as SOURCE
 from tests.test_import_cycles import cycle, imports
 
 PACKAGE = "onespec.validators_runtime.images"
@@ -26,7 +26,7 @@ def test_the_model_imports_no_module_that_builds_or_runs():
     assert graph[f"{PACKAGE}.model"] <= {f"{PACKAGE}.remote", f"{PACKAGE}.report"}
 
 
-PACKAGE_DIR = ROOT / "validators_runtime" / "images"
+PACKAGE_DIR = SOURCE / "validators_runtime" / "images"
 
 
 @pytest.mark.parametrize(

@@ -82,7 +82,9 @@ def test_checking_on_a_throwaway_root_installs_nothing_and_names_what_is_missing
         assert run["error"].startswith("ImageValidationError: "), (key, run)
         # Raised by the Sahara interface (its exceptions module converts the engine's error),
         # as Sahara's class where Sahara is installed.
-        assert run["raised_in"].endswith("validators_runtime/images/sahara/exceptions.py"), key
+        assert run["raised_in"].endswith(
+            "onespec/validators_runtime/images/sahara/exceptions.py"
+        ), key
         assert "not installed: " in run["error"], key
         assert run["installing"] == [], (key, run)
         # The private working directory is gone once the run ends.

@@ -1,0 +1,69 @@
+"""onespec: one Python definition per fact, and the checks generated from it.
+
+The short public API a service needs::
+
+    import onespec
+
+    warnings = onespec.validate({"hw:cpu_policy": "dedicated"})      # mode="strict" by default
+    try:
+        onespec.validate({"hw:cpu_pollicy": "dedicated"})
+    except onespec.ExtraSpecValidationError as error:
+        for finding in error.findings:
+            print(finding.key, finding.code, finding.suggestion)
+
+Everything else lives in the subpackages: ``onespec.validators_runtime`` (what services run),
+``onespec.definitions`` (the facts), ``onespec.generator`` (the outputs) and
+``onespec.sphinxext`` (the Sphinx extension). The names below are loaded on first use, so
+``import onespec`` -- which every subpackage import runs first -- costs nothing and imports
+none of them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from onespec.validators_runtime.extra_specs import (
+        MODES,
+        ExtraSpecValidationError,
+        Finding,
+        validate,
+    )
+
+#: Public name -> the module that defines it.
+_PUBLIC: dict[str, str] = {
+    "validate": "onespec.validators_runtime.extra_specs",
+    "ExtraSpecValidationError": "onespec.validators_runtime.extra_specs",
+    "Finding": "onespec.validators_runtime.extra_specs",
+    "MODES": "onespec.validators_runtime.extra_specs",
+}
+
+
+def _version() -> str:
+    # importlib.metadata costs ~30 ms to import: read the version only when it is asked for.
+    from importlib import metadata
+
+    try:
+        return metadata.version("onespec")
+    except metadata.PackageNotFoundError:  # a checkout's src/ on sys.path, never installed
+        return "0+unknown"
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        globals()[name] = version = _version()
+        return version
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'onespec' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_PUBLIC, "__version__"})
+
+
+__all__ = ["MODES", "ExtraSpecValidationError", "Finding", "__version__", "validate"]

@@ -1,0 +1,1 @@
+"""Pure functions from definitions to text: reference, metadefs, schemas, runtime tables."""

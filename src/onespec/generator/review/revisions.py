@@ -1,0 +1,159 @@
+"""What ``onespec diff`` compares: a git revision, an installed distribution, or ``nova:PATH``.
+
+* ``nova:PATH`` -- Nova's validators in a Nova source tree, read statically;
+* the name of an installed distribution -- the definitions its ``onespec.extra_specs`` entry
+  points publish;
+* anything else -- a git revision of this checkout's ``src/onespec/definitions/`` tree (or
+  ``definitions/``, where older revisions kept it; ``HEAD~5``, a tag):
+  exported with ``git archive`` and loaded in a child process, so that its modules never meet the
+  ones this process has imported.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+
+import onespec
+from onespec.definitions.entry_points import ENTRY_POINT_GROUP
+from onespec.definitions.model import ExtraSpec
+from onespec.definitions.nova_shape import coerce_definition
+from onespec.generator.review import nova_catalogue
+from onespec.generator.review.serial import from_data
+from onespec.validators_runtime.problems import shown
+
+
+class RevisionError(ValueError):
+    """A side of the diff that cannot be loaded; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """One side of a diff: how it is named, its definitions, what could not be read."""
+
+    label: str
+    definitions: tuple[ExtraSpec, ...]
+    notes: tuple[str, ...] = ()
+
+
+_CHILD = """
+import json, sys, types
+folder = sys.argv[1]
+import onespec
+# The revision's definitions/ is onespec.definitions, ahead of this checkout's; a revision from
+# before the one namespace imports its own modules as plain ``definitions``, found on sys.path.
+onespec.__path__.insert(0, folder)
+sys.path.insert(0, folder)
+# A revision from when the folders sat at the checkout's top asks onespec._layout to refuse a
+# second copy of itself; loaded here once, as onespec.definitions, it has nothing to refuse.
+layout = types.ModuleType("onespec._layout")
+layout.refuse_second_copy = lambda name, package: None
+sys.modules.setdefault("onespec._layout", layout)
+from onespec.definitions import extra_specs
+from onespec.generator.review.serial import to_data
+print(json.dumps([to_data(d) for d in extra_specs.extra_specs()]))
+"""
+
+#: Where a revision keeps its ``definitions/`` package, newest layout first: ``src/onespec/``,
+#: then the checkout's top (the layout before the packages moved under ``src/``).
+_LAYOUTS = ("src/onespec", "")
+
+
+def load(spec: str, repository: Path) -> Loaded:
+    """The definitions *spec* names (see the module's docstring)."""
+    if spec.startswith("nova:"):
+        root = nova_catalogue.find_root([Path(spec[len("nova:") :])])
+        if root is None:
+            raise RevisionError(f"{spec}: no nova/api/validation/extra_specs/ in or above it")
+        try:
+            nova = nova_catalogue.load(root)
+        except nova_catalogue.NovaTreeError as error:
+            raise RevisionError(f"{spec}: {error}") from None
+        return Loaded(spec, nova.definitions, tuple(str(note) for note in nova.notes))
+    try:
+        distribution = importlib.metadata.distribution(checked_revision(spec))
+    except importlib.metadata.PackageNotFoundError:
+        return _git(spec, repository)
+    definitions: list[ExtraSpec] = []
+    for entry_point in distribution.entry_points:
+        if entry_point.group != ENTRY_POINT_GROUP:
+            continue
+        target = entry_point.load()
+        if callable(target) and not isinstance(target, list | tuple):
+            target = target()
+        definitions.extend(coerce_definition(item) for item in target)
+    return Loaded(f"{spec} {distribution.version}", tuple(definitions))
+
+
+#: What a revision may be spelt with: git's ref-name rules, plus ``~``, ``^``, ``@``, ``{}``
+#: and ``:`` for revision expressions (``HEAD~5``, ``v1^{commit}``, ``@{1}``).
+_REVISION = re.compile(r"[A-Za-z0-9_@][A-Za-z0-9_./@{}~^:+-]{0,199}")
+
+
+def checked_revision(revision: str) -> str:
+    """*revision* when it can only be a revision or a distribution's name: never an option
+    (``--output=FILE``), a line break or a control character; else a :class:`RevisionError`
+    saying what a revision is."""
+    if not _REVISION.fullmatch(revision):
+        raise RevisionError(
+            f"{shown(revision)}: not a revision (a git revision starts with a letter, a digit, "
+            "'_' or '@' and holds letters, digits and _ . / @ { } ~ ^ : + -)"
+        )
+    return revision
+
+
+def _archive(revision: str, repository: Path, layout: str) -> subprocess.CompletedProcess[bytes]:
+    """``git archive`` of the revision's ``definitions/`` under ``layout``, as ``definitions/``."""
+    tree = f"{checked_revision(revision)}:{layout}" if layout else checked_revision(revision)
+    # git from PATH, as the user runs it; argv is a list, so the revision is one argument, and
+    # --end-of-options keeps git from reading it as an option even if the check above changed.
+    return subprocess.run(  # noqa: S603
+        [  # noqa: S607
+            "git",
+            "-C",
+            str(repository),
+            "archive",
+            "--format=tar",
+            "--end-of-options",
+            tree,
+            "definitions",
+        ],
+        capture_output=True,
+        check=False,
+    )
+
+
+def _git(revision: str, repository: Path) -> Loaded:
+    for layout in _LAYOUTS:
+        archive = _archive(revision, repository, layout)
+        if archive.returncode == 0:
+            break
+    if archive.returncode != 0:
+        message = archive.stderr.decode(errors="replace").strip()
+        raise RevisionError(
+            f"{revision}: neither nova:PATH, an installed distribution, nor a git revision with "
+            f"a src/onespec/definitions/ or definitions/ tree ({message})"
+        )
+    with tempfile.TemporaryDirectory(prefix="onespec-diff-") as folder:
+        with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
+            tar.extractall(folder, filter="data")
+        # The folder that holds the ``onespec`` package: a checkout, or site-packages.
+        project = str(Path(onespec.__file__).resolve().parents[1])
+        child = subprocess.run(  # noqa: S603 - this interpreter, a fixed program
+            [sys.executable, "-c", _CHILD, folder],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={"PYTHONPATH": project, "PATH": "/usr/bin:/bin"},
+        )
+    if child.returncode != 0:
+        raise RevisionError(f"{revision}: its definitions did not load: {child.stderr[-800:]}")
+    return Loaded(revision, tuple(from_data(item) for item in json.loads(child.stdout)))

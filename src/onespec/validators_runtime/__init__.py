@@ -1,0 +1,1 @@
+"""The runtime services import: fast validation generated from the definitions."""
