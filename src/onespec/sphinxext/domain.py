@@ -14,7 +14,6 @@ key links to the entry of the definition that governs it, found by the runtime's
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
@@ -116,6 +115,23 @@ class OnespecObject(ObjectDescription[str]):
         return parts[-1] if parts else ""
 
 
+def entry_name_and_group(text: str) -> tuple[str, str]:
+    """``NAME <GROUP>`` -> (NAME, GROUP); text without a trailing ``<GROUP>`` -> (text, "").
+
+    The group is what follows the last ``<`` up to a final ``>``, holding neither bracket; the
+    name is what stands before it, without the white space between. Read by position rather
+    than with a backtracking pattern, so a long run of spaces costs linear time.
+    """
+    text = text.strip()
+    if text.endswith(">"):
+        opening = text.rfind("<")
+        group = text[opening + 1 : -1]
+        name = text[:opening].rstrip()
+        if opening > 0 and ">" not in group and name and "\n" not in name:
+            return name, group
+    return text, ""
+
+
 class ObjectEntryRole(SphinxRole):
     """``:onespec:KIND-entry:`NAME <GROUP>```: describe an object in one line, such as a table row.
 
@@ -124,15 +140,12 @@ class ObjectEntryRole(SphinxRole):
     link target registered, indexed and listed in ``objects.inv`` like a directive's.
     """
 
-    _SYNTAX = re.compile(r"(?P<name>.+?)\s*<(?P<group>[^<>]*)>")
-
     def __init__(self, kind: ObjectType) -> None:
         super().__init__()
         self.kind = kind
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
-        match = self._SYNTAX.fullmatch(self.text.strip())
-        name, group = (match["name"], match["group"]) if match else (self.text.strip(), "")
+        name, group = entry_name_and_group(self.text)
         document = self.inliner.document
         node_id = make_id(self.env, document, f"onespec-{self.kind.name}", name)
         literal = nodes.literal(name, name, ids=[node_id], classes=["onespec-entry"])
