@@ -421,10 +421,13 @@ def _imports_cleanly(package: Path, module: str, marker: Path) -> dict:
 def test_hostile_metadef_fields_reach_the_package_as_data_only(tmp_path):
     marker = tmp_path / "ran"
     hostile = HOSTILE.format(marker=str(marker))
+    short = HOSTILE.format(marker="ran")
     source = tmp_path / "metadefs"
     source.mkdir()
     document = {
-        "namespace": hostile,
+        # Glance's namespace names have at most 80 characters (longer is a located error): the
+        # same payload, with a marker relative to where the package is imported.
+        "namespace": short,
         "display_name": hostile,
         "description": hostile,
         "resource_type_associations": [{"name": FLAVOR, "prefix": "acme:"}],
@@ -447,7 +450,9 @@ def test_hostile_metadef_fields_reach_the_package_as_data_only(tmp_path):
     )
     assert result.exit_code == 0, result.output
     (module,) = _imports_cleanly(out, "acme", marker)
-    assert module["namespace"] == module["display_name"] == module["description"] == hostile
+    assert not (out / "ran").exists(), "importing the written package ran its namespace"
+    assert module["namespace"] == short
+    assert module["display_name"] == module["description"] == hostile
     assert module["source"] == file_name + ".json"
     by_name = {spec[0]: spec for spec in module["specs"]}
     assert by_name["acme:tier"][2:] == [[hostile, "b"], None, hostile]
@@ -564,3 +569,33 @@ def test_package_names_that_are_not_distribution_names_are_refused(package):
 def test_a_namespace_spelt_like_a_keyword_gets_a_module_it_can_import():
     assert namespace_module("class") == "ns_class"
     assert namespace_module("OS::Import") == "os_import"
+
+
+def test_a_namespace_name_longer_than_glance_stores_is_a_located_error(tmp_path):
+    """5,000 characters once reached the file system as a module name (OSError, a traceback)
+    and left a partial package behind."""
+    write(tmp_path / "long.json", {**namespace({"p": {"type": "string"}}), "namespace": "N" * 5000})
+    result = import_metadefs(tmp_path)
+    assert result.exit_code == 2, result.output
+    assert f"{tmp_path / 'long.json'}: namespace: is 5,000 characters long" in result.output
+    assert "at most 80" in result.output
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["long.json"]
+
+
+def test_a_write_that_fails_halfway_leaves_nothing_behind(tmp_path, monkeypatch):
+    write(tmp_path / "a.json", namespace({"p": {"type": "string"}}))
+    written = []
+    real = Path.write_text
+
+    def fail_on_the_second(self, *args, **kwargs):
+        written.append(self)
+        if len(written) == 2:
+            raise OSError(28, "No space left on device", str(self))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", fail_on_the_second)
+    result = import_metadefs(tmp_path)
+    assert result.exit_code == 1, result.output
+    assert "No space left on device; nothing was written" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a.json"]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path, PurePosixPath
 
 import click
 
@@ -88,6 +90,33 @@ def nova(path: Path, package: str, output: Path, output_format: str) -> None:
     _write(package, output, output_format, lambda: read_tree(path), "nova")
 
 
+def _write_all(output: Path, files: Mapping[PurePosixPath, str]) -> None:
+    """Write every file, or none: the package is built in a folder beside ``output`` and renamed
+    into place, so a failure (a full disk, a name the file system refuses) leaves nothing."""
+    building: Path | None = None
+    try:
+        parent = output.absolute().parent
+        parent.mkdir(parents=True, exist_ok=True)
+        building = Path(tempfile.mkdtemp(prefix=f".{output.name}-", dir=parent))
+        for relative, text in files.items():
+            target = building / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        if output.exists():
+            output.rmdir()  # empty: checked before anything was read
+        building.rename(output)
+        building = None
+    except OSError as error:
+        where = error.filename or output
+        raise click.ClickException(
+            f"--output {printable(str(output))}: cannot write {printable(str(where))}: "
+            f"{error.strerror or error}; nothing was written"
+        ) from None
+    finally:
+        if building is not None:
+            shutil.rmtree(building, ignore_errors=True)
+
+
 def _write(
     package: str,
     output: Path,
@@ -103,10 +132,7 @@ def _write(
         files = render_package(package, namespaces, command)
     except (MetadefImportError, PackageNameError) as error:
         raise click.UsageError(str(error)) from None
-    for relative, text in files.items():
-        target = output / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+    _write_all(output, files)
     imported = sum(len(namespace.definitions) for namespace in namespaces)
     not_carried = [item for namespace in namespaces for item in namespace.not_carried]
     if output_format == "json":

@@ -38,6 +38,11 @@ _DROPPED_FIELDS = {
 }
 
 
+#: The longest namespace name Glance stores (its API's schema and its database column say 80);
+#: the name also becomes a module's file name, which a longer one could not be.
+MAX_NAMESPACE_LENGTH = 80
+
+
 class MetadefImportError(ValueError):
     """A source file cannot be read at all; says where (the file, a key path) and why."""
 
@@ -208,6 +213,12 @@ def read_namespace(path: Path, taken: set[str]) -> ImportedNamespace:
     if not isinstance(document, dict) or not isinstance(document.get("namespace"), str):
         raise MetadefImportError(Location(file), "not a metadef namespace (no 'namespace' name)")
     name = document["namespace"]
+    if len(name) > MAX_NAMESPACE_LENGTH:
+        raise MetadefImportError(
+            Location(file, path="namespace"),
+            f"is {len(name):,} characters long; Glance's namespace names have at most "
+            f"{MAX_NAMESPACE_LENGTH}",
+        )
     display_name = _expect(
         document.get("display_name") or name, str, file, "display_name", "a string"
     )
