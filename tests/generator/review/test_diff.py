@@ -138,6 +138,10 @@ def test_a_side_that_cannot_be_loaded_is_a_usage_error(tmp_path: Path) -> None:
     assert result.exit_code == 2
 
 
+#: Loading a git revision runs its code: the tests that compare revisions say they trust them.
+TRUST = "--trust-revisions"
+
+
 def _git(repository: Path, *args: str) -> None:
     subprocess.run(
         ["git", "-C", str(repository), "-c", "user.name=t", "-c", "user.email=t@t", *args],
@@ -172,7 +176,8 @@ def test_git_revisions_of_a_definitions_tree(tmp_path: Path, layout: str) -> Non
     commit("ExtraSpec('x:n', 'd', Value(int, max=9))", "v1")
     commit("ExtraSpec('x:n', 'd', Value(int, max=4))", "v2")
     result = CliRunner().invoke(
-        cli, ["diff", "v1", "v2", "--repository", str(tmp_path), "--format", "json"]
+        cli,
+        ["diff", "v1", "v2", "--repository", str(tmp_path), "--format", "json", TRUST],
     )
     assert result.exit_code == 1, result.output
     changes = json.loads(result.stdout)["changes"]
@@ -185,7 +190,7 @@ def test_an_installed_distribution_is_a_side(tmp_path: Path) -> None:
     # onespec itself is installed and publishes no onespec.extra_specs entry point: an empty
     # catalogue, so every in-tree key of a revision is "added" against it.
     result = CliRunner().invoke(
-        cli, ["diff", "onespec", "HEAD", "--repository", str(ROOT), "--format", "json"]
+        cli, ["diff", "onespec", "HEAD", "--repository", str(ROOT), "--format", "json", TRUST]
     )
     changes = json.loads(result.stdout)["changes"]
     assert result.exit_code == 0 and changes
@@ -231,3 +236,58 @@ def test_revision_expressions_still_name_revisions():
 
     for revision in ("HEAD~1", "HEAD^", "v1.0^{commit}", "@{1}", "main", "0a1b2c3", "origin/x-y"):
         assert checked_revision(revision) == revision
+
+
+def _repository_of(tmp_path: Path, init: str, extra: dict[str, bytes] | None = None) -> Path:
+    """A repository whose one commit, tagged ``evil``, holds a definitions package."""
+    package = tmp_path / "repo" / "src" / "onespec" / "definitions"
+    (package / "extra_specs").mkdir(parents=True)
+    (package / "__init__.py").write_text(init, encoding="utf-8")
+    (package / "extra_specs" / "__init__.py").write_text(
+        "def extra_specs():\n    return ()\n", encoding="utf-8"
+    )
+    for module in ("model.py", "key_templates.py"):
+        shutil.copy(PACKAGE / "definitions" / module, package / module)
+    for name, content in (extra or {}).items():
+        (package / name).write_bytes(content)
+    repository = tmp_path / "repo"
+    _git(repository, "init", "-q")
+    _git(repository, "add", "-A")
+    _git(repository, "commit", "-qm", "evil")
+    _git(repository, "tag", "evil")
+    return repository
+
+
+def test_a_revision_is_not_run_unless_the_revisions_are_trusted(tmp_path: Path) -> None:
+    """Loading a revision imports its definitions: once, a revision that wrote a file on import
+    got it written by a plain ``onespec diff``, which then said "0 change(s)"."""
+    victim = tmp_path / "payload-ran"
+    repository = _repository_of(
+        tmp_path, f"import pathlib\npathlib.Path({str(victim)!r}).touch()\n"
+    )
+    result = CliRunner().invoke(cli, ["diff", "--repository", str(repository), "evil", "evil"])
+    assert result.exit_code == 2, result.output
+    assert TRUST in result.output and "runs it with your privileges" in result.output
+    assert not victim.exists()
+    # Said, it is loaded (and runs): the flag is the user's word that the revisions are safe.
+    trusted = CliRunner().invoke(
+        cli, ["diff", "--repository", str(repository), "evil", "evil", TRUST]
+    )
+    assert trusted.exit_code == 0, trusted.output
+    assert victim.exists()
+
+
+def test_a_revision_whose_definitions_tree_is_too_large_is_refused_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 300 MB blob once cost 596 MB of memory: git's archive was held whole. It is streamed
+    now, and a member past the bound is refused from its header (the bound lowered here)."""
+    from onespec.generator.review import revisions
+
+    monkeypatch.setattr(revisions, "MAX_ARCHIVE_BYTES", 64 * 1024)
+    repository = _repository_of(tmp_path, "", {"blob.bin": b"\0" * (256 * 1024)})
+    result = CliRunner().invoke(
+        cli, ["diff", "--repository", str(repository), "evil", "evil", TRUST]
+    )
+    assert result.exit_code == 2, result.output
+    assert "blob.bin makes the definitions tree larger than" in result.output

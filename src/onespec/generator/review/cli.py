@@ -14,7 +14,7 @@ from onespec.generator.review import nova_catalogue, reads
 from onespec.generator.review.catalogues import CatalogueError, load
 from onespec.generator.review.compare import compare
 from onespec.generator.review.render import RENDERERS
-from onespec.generator.review.revisions import RevisionError
+from onespec.generator.review.revisions import TRUST_OPTION, RevisionError
 from onespec.generator.review.revisions import load as load_side
 from onespec.validators_runtime import inputs
 from onespec.validators_runtime.cli_grammar import (
@@ -155,15 +155,27 @@ def audit(
     show_default=True,
     help="The git checkout whose revisions OLD and NEW name.",
 )
-def diff(old: str, new: str, output_format: str, repository: Path) -> None:
+@click.option(
+    TRUST_OPTION,
+    "trust_revisions",
+    is_flag=True,
+    help=(
+        "Load git revisions: their definitions are Python code, imported (run) in a child "
+        "process with your privileges. Without it, a git revision is refused."
+    ),
+)
+def diff(old: str, new: str, output_format: str, repository: Path, trust_revisions: bool) -> None:
     """Report what changed from catalogue OLD to NEW, key by key, most breaking first.
 
-    OLD and NEW are each a git revision of a definitions tree (HEAD~5, a tag), the name of an
-    installed distribution publishing onespec.extra_specs entry points, or nova:PATH (a Nova
-    source tree). Exit 0: no breaking change; 1: something breaks existing flavors; 2: usage.
+    OLD and NEW are each a git revision of a definitions tree (HEAD~5, a tag; loading one runs
+    its code, so it takes --trust-revisions), the name of an installed distribution publishing
+    onespec.extra_specs entry points, or nova:PATH (a Nova source tree, read without running
+    it). Exit 0: no breaking change; 1: something breaks existing flavors; 2: usage.
     """
     try:
-        before, after = load_side(old, repository), load_side(new, repository)
+        before, after = (
+            load_side(side, repository, trust_revisions=trust_revisions) for side in (old, new)
+        )
     except RevisionError as error:
         raise _Usage(str(error)) from None
     for side in (before, after):

@@ -19,7 +19,6 @@ import sys
 import tarfile
 import tempfile
 from dataclasses import dataclass
-from io import BytesIO
 from pathlib import Path
 
 import onespec
@@ -67,8 +66,13 @@ print(json.dumps([to_data(d) for d in extra_specs.extra_specs()]))
 _LAYOUTS = ("src/onespec", "")
 
 
-def load(spec: str, repository: Path) -> Loaded:
-    """The definitions *spec* names (see the module's docstring)."""
+def load(spec: str, repository: Path, *, trust_revisions: bool = False) -> Loaded:
+    """The definitions *spec* names (see the module's docstring).
+
+    A git revision's definitions are Python code that loading them runs: without
+    *trust_revisions* a revision is refused, once it is known to exist, before anything of it
+    is read or run.
+    """
     if spec.startswith("nova:"):
         root = nova_catalogue.find_root([Path(spec[len("nova:") :])])
         if root is None:
@@ -81,7 +85,7 @@ def load(spec: str, repository: Path) -> Loaded:
     try:
         distribution = importlib.metadata.distribution(checked_revision(spec))
     except importlib.metadata.PackageNotFoundError:
-        return _git(spec, repository)
+        return _git(spec, repository, trusted=trust_revisions)
     definitions: list[ExtraSpec] = []
     for entry_point in distribution.entry_points:
         if entry_point.group != ENTRY_POINT_GROUP:
@@ -110,41 +114,80 @@ def checked_revision(revision: str) -> str:
     return revision
 
 
-def _archive(revision: str, repository: Path, layout: str) -> subprocess.CompletedProcess[bytes]:
-    """``git archive`` of the revision's ``definitions/`` under ``layout``, as ``definitions/``."""
-    tree = f"{checked_revision(revision)}:{layout}" if layout else checked_revision(revision)
-    # git from PATH, as the user runs it; argv is a list, so the revision is one argument, and
+#: What a revision's exported ``definitions/`` may weigh: the tree is about a megabyte, so this
+#: leaves room to grow while a revision holding a huge file is refused from the file's header,
+#: before its content is read.
+MAX_ARCHIVE_BYTES = 64 * 1024 * 1024
+
+#: The option that says the revisions compared are trusted to run.
+TRUST_OPTION = "--trust-revisions"
+
+
+def _git_command(repository: Path, *arguments: str) -> list[str]:
+    # git from PATH, as the user runs it; argv is a list, so a revision is one argument, and
     # --end-of-options keeps git from reading it as an option even if the check above changed.
-    return subprocess.run(  # noqa: S603
-        [  # noqa: S607
-            "git",
-            "-C",
-            str(repository),
-            "archive",
-            "--format=tar",
-            "--end-of-options",
-            tree,
-            "definitions",
-        ],
-        capture_output=True,
-        check=False,
+    return ["git", "-C", str(repository), *arguments]
+
+
+def _tree(revision: str, repository: Path) -> str:
+    """``REVISION:LAYOUT`` of the first layout whose ``definitions/`` the revision has."""
+    message = ""
+    for layout in _LAYOUTS:
+        tree = f"{checked_revision(revision)}:{layout}" if layout else checked_revision(revision)
+        package = f"{checked_revision(revision)}:{layout}/definitions".replace(":/", ":")
+        found = subprocess.run(  # noqa: S603
+            _git_command(repository, "rev-parse", "--verify", "--end-of-options", package),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if found.returncode == 0:
+            return tree
+        message = message or found.stderr.strip()
+    raise RevisionError(
+        f"{revision}: neither nova:PATH, an installed distribution, nor a git revision with "
+        f"a src/onespec/definitions/ or definitions/ tree ({message})"
     )
 
 
-def _git(revision: str, repository: Path) -> Loaded:
-    for layout in _LAYOUTS:
-        archive = _archive(revision, repository, layout)
-        if archive.returncode == 0:
-            break
-    if archive.returncode != 0:
-        message = archive.stderr.decode(errors="replace").strip()
+def _export(tree: str, repository: Path, folder: str) -> None:
+    """Stream ``git archive`` of *tree*'s ``definitions/`` into *folder*, bounded: a member
+    larger than what is left of :data:`MAX_ARCHIVE_BYTES` is refused from its header."""
+    with subprocess.Popen(  # noqa: S603
+        _git_command(
+            repository, "archive", "--format=tar", "--end-of-options", tree, "definitions"
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    ) as archive:
+        assert archive.stdout is not None  # noqa: S101 - stdout=PIPE above
+        try:
+            left = MAX_ARCHIVE_BYTES
+            with tarfile.open(fileobj=archive.stdout, mode="r|") as tar:
+                for member in tar:
+                    if member.size > left:
+                        raise RevisionError(
+                            f"{tree}: {member.name} makes the definitions tree larger than "
+                            f"{MAX_ARCHIVE_BYTES // (1024 * 1024)} MiB; it is not read"
+                        )
+                    left -= member.size
+                    tar.extract(member, folder, filter="data")
+        except tarfile.TarError as error:
+            raise RevisionError(f"{tree}: git's archive could not be read: {error}") from None
+        finally:
+            archive.kill()
+
+
+def _git(revision: str, repository: Path, *, trusted: bool) -> Loaded:
+    tree = _tree(revision, repository)
+    if not trusted:
         raise RevisionError(
-            f"{revision}: neither nova:PATH, an installed distribution, nor a git revision with "
-            f"a src/onespec/definitions/ or definitions/ tree ({message})"
+            f"{revision}: a git revision's definitions are Python code, and comparing them runs "
+            f"it with your privileges; pass {TRUST_OPTION} if you trust every revision compared "
+            "(or compare nova:PATH or an installed distribution)"
         )
     with tempfile.TemporaryDirectory(prefix="onespec-diff-") as folder:
-        with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
-            tar.extractall(folder, filter="data")
+        _export(tree, repository, folder)
         # The folder that holds the ``onespec`` package: a checkout, or site-packages.
         project = str(Path(onespec.__file__).resolve().parents[1])
         child = subprocess.run(  # noqa: S603 - this interpreter, a fixed program
