@@ -66,7 +66,20 @@ PROVIDER_INDEX = """\
 Provider
 ========
 
+Locally: :onespec:image-property:`hw_cpu_policy` and
+:onespec:flavor-rule:`numa-nodes-split-unevenly`.
+
 .. onespec:auto-extra-specs:: hw
+
+Image properties
+----------------
+
+.. onespec:image-properties::
+
+Rules between keys
+------------------
+
+.. onespec:flavor-rules::
 """
 
 CONSUMER_CONF = """\
@@ -85,6 +98,10 @@ A key documented elsewhere: :onespec:extra-spec:`hw:cpu_policy`.
 A concrete key of a patterned definition documented elsewhere: :onespec:extra-spec:`hw:numa_cpus.1`.
 
 The same key misspelt: :onespec:extra-spec:`hw:cpu_pollicy`.
+
+An image property and a rule: :onespec:image-property:`hw_cpu_policy`,
+:onespec:flavor-rule:`numa-nodes-split-unevenly`; misspelt: :onespec:image-property:`hw_cpu_polcy`,
+:onespec:flavor-rule:`numa-nodes-split-unevnly`.
 
 An unresolved any-reference: :any:`no-such-thing-anywhere`.
 """
@@ -105,6 +122,16 @@ def test_a_consumer_links_through_intersphinx_and_hears_did_you_mean(tmp_path):
     with inventory.open("rb") as stream:
         loaded = InventoryFile.load(stream, "", posixpath.join)
     published = {name: item.uri for name, item in loaded["onespec:extra-spec"].items()}
+    # The image properties and the rules are objects of the inventory, each with its anchor,
+    # and the provider's own references to them resolve.
+    image_property = loaded["onespec:image-property"]["hw_cpu_policy"].uri
+    rule = loaded["onespec:flavor-rule"]["numa-nodes-split-unevenly"].uri
+    assert image_property.endswith("#onespec-image-property-hw_cpu_policy"), image_property
+    assert rule.endswith("#onespec-flavor-rule-numa-nodes-split-unevenly"), rule
+    provider_html = (provided / "index.html").read_text(encoding="utf-8")
+    assert 'href="#onespec-image-property-hw_cpu_policy"' in provider_html
+    assert 'href="#onespec-flavor-rule-numa-nodes-split-unevenly"' in provider_html
+    assert 'id="onespec-image-property-hw_cpu_policy"' in provider_html
 
     consumer = tmp_path / "consumer"
     consumer.mkdir()
@@ -128,6 +155,13 @@ def test_a_consumer_links_through_intersphinx_and_hears_did_you_mean(tmp_path):
         warnings = [line for line in done.stderr.splitlines() if "hw:cpu_pollicy" in line]
         assert len(warnings) == 1, done.stderr
         assert "did you mean 'hw:cpu_policy'?" in warnings[0]
+        assert f'href="{uri}{image_property}"' in html and f'href="{uri}{rule}"' in html
+        for misspelt, meant in (
+            ("hw_cpu_polcy", "hw_cpu_policy"),
+            ("numa-nodes-split-unevnly", "numa-nodes-split-unevenly"),
+        ):
+            (warning,) = [line for line in done.stderr.splitlines() if misspelt in line]
+            assert f"did you mean {meant!r}?" in warning, warning
         assert "no-such-thing-anywhere" in done.stderr
 
 

@@ -66,9 +66,11 @@ class AutoExtraSpecs(RenderedLines):
         container = self.render(lines, label=label, css_class="onespec-extra-specs")
         elsewhere = set(registry.sources) - {d.name for d in registry.by_namespace(name)}
         for reference in container.findall(addnodes.pending_xref):
-            if reference.get("refdomain") == "onespec" and reference["reftarget"] in elsewhere:
-                # A link to another namespace's spec: a link where the project documents it,
-                # plain text (and no warning) where it does not.
+            if reference.get("refdomain") != "onespec":
+                continue
+            if reference["reftarget"] in elsewhere or reference["reftype"] == "flavor-rule":
+                # A link to another namespace's spec, or to a rule between keys: a link where
+                # the project documents it, plain text (and no warning) where it does not.
                 reference["onespec_optional"] = True
         return container.children
 

@@ -1,6 +1,7 @@
 """The ``onespec`` Sphinx domain: objects described once, referenced anywhere, indexed.
 
-Every object type (``extra-spec``, ``plugin-label``, ``policy-rule``) is one :class:`ObjectType`
+Every object type (``extra-spec``, ``image-property``, ``flavor-rule``, ``plugin-label``,
+``policy-rule``, ...) is one :class:`ObjectType`
 registration: the domain gets a directive and a role of that name, index entries, an entry in the
 domain index grouped by the object's group (the namespace, for extra specs), and an entry in
 ``objects.inv`` so other projects can link to it through intersphinx. An unknown reference target
@@ -56,6 +57,8 @@ OBJECT_TYPES: tuple[ObjectType, ...] = (
     ObjectType("plugin-label", "plugin label", "scope", "applies to"),
     ObjectType("policy-rule", "policy rule", "area", "policy area"),
     ObjectType("image-validator", "image-spec key", "group", "image-spec group"),
+    ObjectType("image-property", "image property", "prefix", "image property prefix"),
+    ObjectType("flavor-rule", "flavor rule", "phase", "phase of a flavor rule"),
 )
 
 

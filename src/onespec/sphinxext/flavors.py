@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.application import Sphinx
 
 from onespec.definitions import flavor_differences, flavor_rule_catalogue, image_properties
@@ -22,6 +23,11 @@ class _Rendered(RenderedLines):
     def run(self) -> list[nodes.Node]:
         self.note_sources([flavor_rule_catalogue, image_properties, flavor_differences, rst])
         rendered = self.render(type(self).lines(), label=self.label, css_class="onespec-flavors")
+        for reference in rendered.findall(addnodes.pending_xref):
+            if reference.get("refdomain") == "onespec":
+                # An image property's flavor twin and rule: links where the project documents
+                # them, plain text (and no warning) where it shows this page alone.
+                reference["onespec_optional"] = True
         return rendered.children
 
 

@@ -145,7 +145,9 @@ def _relation_fields(spec: ExtraSpec) -> Iterator[str]:
         yield f":Virt drivers: {', '.join(spec.virt_drivers)}"
     rules = rules_reading(spec.name.replace(".{id}", ".N"))
     if rules:
-        named = ", ".join(f"``{rule.name}`` ({_rule_kind(rule)})" for rule in rules)
+        named = ", ".join(
+            f":onespec:flavor-rule:`{rule.name}` ({_rule_kind(rule)})" for rule in rules
+        )
         yield f":Rules with other keys: {named}"
     status = spec.status
     if status.level is not Support.DEPRECATED:

@@ -122,6 +122,15 @@ def _example_lines(rule: Rule) -> Iterator[str]:
         yield ""
 
 
+def _rule_head(rule: Rule, phase: str) -> Iterator[str]:
+    """A rule as an ``onespec:flavor-rule`` object, named by the code findings carry, so that
+    ``:onespec:flavor-rule:`CODE``` links to it (here and through intersphinx)."""
+    yield f".. onespec:flavor-rule:: {rule.name}"
+    yield f"   :phase: {phase}"
+    yield "   :no-contents-entry:"
+    yield ""
+
+
 def rules_lines() -> Iterator[str]:
     """Every rule, grouped by phase, in Nova's order."""
     yield (
@@ -137,7 +146,7 @@ def rules_lines() -> Iterator[str]:
         yield PHASE_MEANING[phase]
         yield ""
         for rule in (r for r in RULES if r.phase == phase):
-            yield f"``{rule.name}``"
+            yield from _rule_head(rule, phase)
             yield f"   Nova raises ``{rule.nova_exception}``. {_what(rule)}"
             yield ""
             yield from _example_lines(rule)
@@ -152,7 +161,7 @@ def rules_lines() -> Iterator[str]:
     )
     yield ""
     for rule in WARNINGS:
-        yield f"``{rule.name}``"
+        yield from _rule_head(rule, "warning")
         yield f"   {_what(rule)}"
         yield ""
         yield from _example_lines(rule)
@@ -176,14 +185,20 @@ def image_properties_lines() -> Iterator[str]:
     yield f"{len(IMAGE_PROPERTIES)} properties, every field of Nova 34.0.0's ``ImageMetaProps``."
     yield ""
     for prop in IMAGE_PROPERTIES:
-        yield f"``{prop.name}``"
+        yield f".. onespec:image-property:: {prop.name}"
+        yield f"   :prefix: {prop.name.partition('_')[0]}"
+        yield "   :no-contents-entry:"
+        yield ""
         yield f"   {prop.description} Read as: {prop.kind}."
         if prop.enum:
             yield f"   Values: {', '.join(literal(v) for v in prop.enum)}."
         twin = twin_of.get(prop.name)
         if twin is not None:
-            rule = f" (rule ``{twin.rule}``)" if twin.rule else ""
-            yield f"   Flavor twin: {literal(twin.spec)}; {POLICY_MEANING[twin.policy]}{rule}."
+            rule = f" (rule :onespec:flavor-rule:`{twin.rule}`)" if twin.rule else ""
+            yield (
+                f"   Flavor twin: :onespec:extra-spec:`{twin.spec}`; "
+                f"{POLICY_MEANING[twin.policy]}{rule}."
+            )
         yield ""
 
 
