@@ -132,11 +132,20 @@ def covered(documents: Iterable[Mapping[str, Any]]) -> set[str]:
     return {name.split(".")[0] for name in offered_to_images(documents)}
 
 
+def dumps(document: Mapping[str, Any]) -> str:
+    """One namespace file as text: keys sorted, 2-space indent, UTF-8, a final newline."""
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def checked_documents(elsewhere: set[str] | None = None) -> dict[str, dict[str, Any]]:
+    """:func:`documents`, each checked as Glance reads it back. They hold JSON's own types
+    only, so the text :func:`dumps` writes reads back as the document that was checked."""
+    found = documents(elsewhere)
+    for name, document in found.items():
+        check_document(name, document)
+    return found
+
+
 def render_texts(elsewhere: set[str] | None = None) -> dict[str, str]:
     """Every file's text by file name, each checked as Glance reads it back."""
-    texts = {}
-    for name, document in documents(elsewhere).items():
-        text = json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-        check_document(name, json.loads(text))
-        texts[name] = text
-    return texts
+    return {name: dumps(document) for name, document in checked_documents(elsewhere).items()}
