@@ -37,12 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from onespec.definitions.flavor_facts import FACTS_BY_NAME
-from onespec.definitions.flavor_rule_catalogue import (
-    RULES,
-    WARNINGS,
-    names_read,
-    reads_a_size,
-)
+from onespec.definitions.flavor_rule_catalogue import RULES, WARNINGS
+from onespec.definitions.flavor_rule_queries import names_read, reads_a_size
 from onespec.definitions.flavor_rules import (
     FLAVOR_FIELDS,
     AllOf,
