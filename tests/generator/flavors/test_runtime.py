@@ -3,8 +3,6 @@ bit, and text from the definitions reaches the source only as literals."""
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 
 from onespec.definitions.flavor_facts import FACTS
@@ -12,11 +10,8 @@ from onespec.definitions.flavor_rule_catalogue import RULES, WARNINGS
 from onespec.definitions.flavor_rule_queries import names_read
 from onespec.definitions.flavor_rules import Fact, In, Present, Requires, Spec
 from onespec.generator.flavors import runtime
-from onespec.validators_runtime.flavors.facts import View, fact, grouped
-
-# The generated module belongs to the runtime package, which imports it; reached through the
-# package (above), not first (which would enter the package half-way).
-generated = importlib.import_module("onespec.validators_runtime._generated.flavor_rules")
+from onespec.validators_runtime._generated import flavor_rules as generated
+from onespec.validators_runtime.flavor_parts.facts import View, fact, grouped
 
 
 def test_every_fact_the_rules_name_is_computed_by_the_view():
