@@ -70,10 +70,10 @@ def metadef_files(
     namespaces already offer to images. That is read from the documents themselves, and each
     document is turned into text once, here."""
     elsewhere = image_metadefs.offered_to_images(extra_spec_documents.values())
-    images = image_metadefs.checked_documents(elsewhere)
+    images = image_metadefs.render_texts(elsewhere)
     return {
         **{directory / name: metadefs.dumps(doc) for name, doc in extra_spec_documents.items()},
-        **{directory / name: image_metadefs.dumps(doc) for name, doc in images.items()},
+        **{directory / name: text for name, text in images.items()},
     }
 
 
