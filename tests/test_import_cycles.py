@@ -2,7 +2,8 @@
 
 Every import is counted, at the top of a module, inside a function or under ``TYPE_CHECKING``:
 an import moved into a function to dodge a cycle is still a cycle, and a type-only cycle still
-ties two modules that should each stand on a small model module of their package.
+ties two modules that should each stand on a small model module of their package. Importing a
+module also runs the ``__init__`` of every package above it, so that counts as an import too.
 """
 
 from __future__ import annotations
@@ -87,6 +88,45 @@ def test_no_import_cycle(package):
     """Within each package and everything under it, no module imports itself round a loop."""
     found = cycle(imports(package))
     assert found is None, " -> ".join(found or ())
+
+
+def with_package_inits(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """``graph`` with an edge from each module to the packages above what it imports, outside
+    its own: importing ``a.b.c`` runs ``a/b/__init__`` first, so a module that imports a leaf of
+    a package whose ``__init__`` imports the module back is in a cycle all the same."""
+    found = {}
+    for name, targets in graph.items():
+        parents = {
+            ".".join(target.split(".")[:end])
+            for target in targets
+            for end in range(1, target.count(".") + 1)
+        }
+        found[name] = targets | {
+            parent
+            for parent in parents
+            if parent in graph and parent != name and not name.startswith(f"{parent}.")
+        }
+    return found
+
+
+def test_no_import_cycle_through_a_package_init():
+    """The generated flavor rules import the modules they are built from, and the package that
+    checks a whole flavor imports the rules: they stay apart only if those modules' package does
+    not import the rules too."""
+    found = cycle(with_package_inits(imports("onespec")))
+    assert found is None, " -> ".join(found or ())
+
+
+def test_importing_a_leaf_counts_its_package_init():
+    graph = {"p": {"p.rules"}, "p.rules": {"p.leaf"}, "p.leaf": set(), "q.user": {"p.leaf"}}
+    assert with_package_inits(graph)["q.user"] == {"p.leaf", "p"}
+    assert with_package_inits(graph)["p.rules"] == {"p.leaf"}
+    assert cycle(with_package_inits({**graph, "p.leaf": set(), "p.rules": {"q.user"}})) == [
+        "p",
+        "p.rules",
+        "q.user",
+        "p",
+    ]
 
 
 def test_every_package_is_covered():

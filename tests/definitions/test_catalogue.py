@@ -197,7 +197,8 @@ def test_every_enum_member_is_described(spec):
 def test_every_extra_spec_a_rule_between_keys_reads_is_defined():
     """The rules between keys (refusals and warnings) are the one home of "a key requires or
     conflicts with another"; each extra spec they name exists."""
-    from onespec.definitions.flavor_rule_catalogue import RULES, WARNINGS, names_read
+    from onespec.definitions.flavor_rule_catalogue import RULES, WARNINGS
+    from onespec.definitions.flavor_rule_queries import names_read
 
     defined = {name.replace(".{id}", ".N") for name in BY_NAME}
     named = {name for rule in (*RULES, *WARNINGS) for name in names_read(rule) if ":" in name}

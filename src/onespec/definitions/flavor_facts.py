@@ -3,9 +3,9 @@
 A rule of :mod:`onespec.definitions.flavor_rule_catalogue` reads a fact (``Fact("cpu_policy")``)
 where Nova reads a value it computed from several keys -- the CPU policy in force, the guest's
 NUMA topology, the real-time mask -- so that the rule states Nova's condition and not the
-arithmetic behind it. Each fact says which keys and fields it reads; the runtime computes each
-once (:mod:`onespec.validators_runtime.flavors.facts`, one function per name), and a test varies
-what a fact does not list to prove it does not read it.
+arithmetic behind it. Each fact says which keys and fields it reads; the runtime computes
+each once (:mod:`onespec.validators_runtime.flavor_parts.facts`, one function per name), and a
+test varies what a fact does not list to prove it does not read it.
 
 Standard library only, like the vocabulary: the runtime imports it.
 """

@@ -10,9 +10,8 @@ import only the shared helpers (``onespec.generator.schema``, ``onespec.generato
 
 from __future__ import annotations
 
-import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -63,20 +62,30 @@ def render_schemas() -> dict[Path, str]:
     return files
 
 
-def _with_image_metadefs(files: dict[Path, str], directory: Path) -> dict[Path, str]:
-    """The extra-spec metadefs ``files`` and, beside them in ``directory``, the image
-    namespaces, which leave out what the extra-spec namespaces already offer to images."""
-    elsewhere = image_metadefs.offered_to_images(json.loads(text) for text in files.values())
+def metadef_files(
+    extra_spec_documents: Mapping[str, Mapping[str, Any]], directory: Path
+) -> dict[Path, str]:
+    """The files of a metadefs directory: the extra-spec namespaces (checked documents, by
+    file name) and, beside them, the image namespaces, which leave out what the extra-spec
+    namespaces already offer to images. That is read from the documents themselves, and each
+    document is turned into text once, here."""
+    elsewhere = image_metadefs.offered_to_images(extra_spec_documents.values())
     images = image_metadefs.render_texts(elsewhere)
-    return {**files, **{directory / name: text for name, text in images.items()}}
+    return {
+        **{directory / name: metadefs.dumps(doc) for name, doc in extra_spec_documents.items()},
+        **{directory / name: text for name, text in images.items()},
+    }
 
 
 def metadefs_output() -> Output:
     """The ``metadefs`` output: the whole of ``outputs/glance-metadefs/``, the extra-spec
-    namespaces and the image-property namespaces, so one directory holds every property once."""
+    namespaces of the in-tree catalogue and the image-property namespaces, so one directory
+    holds every property once."""
     return Output(
         "metadefs",
-        lambda: _with_image_metadefs(metadefs.render(), metadefs.OUTPUT_DIR),
+        lambda: metadef_files(
+            metadefs.checked_documents(in_tree(), namespaces()), metadefs.OUTPUT_DIR
+        ),
         owns=metadefs.OUTPUT_DIR,
     )
 
@@ -127,12 +136,8 @@ def deployment_output(name: str, directory: Path) -> Output:
         exported = tuple(d for d in registry.definitions if d.name not in patterned)
         return Output(
             "metadefs",
-            lambda: _with_image_metadefs(
-                {
-                    directory / file: text
-                    for file, text in metadefs.render_texts(exported, registry.namespaces).items()
-                },
-                directory,
+            lambda: metadef_files(
+                metadefs.checked_documents(exported, registry.namespaces), directory
             ),
             owns=directory,
             owned_pattern="onespec-*.json",

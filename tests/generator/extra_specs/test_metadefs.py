@@ -537,6 +537,14 @@ def test_files_are_canonical_text():
         assert text == metadefs.dumps(json.loads(text))
 
 
+def test_each_checked_document_is_what_its_text_reads_back_as():
+    """The checks run on the documents, not on their text parsed again: that is sound only while
+    a document holds JSON's own types (a tuple or a number as a key would read back otherwise)."""
+    documents = metadefs.checked_documents(in_tree(), namespaces())
+    for name, text in render_texts(in_tree(), namespaces()).items():
+        assert metadefs.loads(text) == documents[name], name
+
+
 def test_properties_keep_catalogue_order():
     names = list(FILES["onespec-compute-hw.json"]["properties"])
     catalogue = [d.name[3:] for d in in_tree() if d.namespace == "hw" and d.name not in IMAGE_KEYS]

@@ -8,7 +8,9 @@ from collections import Counter
 
 import pytest
 
+from onespec.definitions.extra_specs import namespaces
 from onespec.definitions.image_properties import IMAGE_PROPERTIES
+from onespec.definitions.registry import in_tree
 from onespec.generator.extra_specs import metadefs
 from onespec.generator.flavors import image_metadefs
 from tests.conftest import ROOT
@@ -61,10 +63,11 @@ def test_a_twin_with_the_flavor_keys_values_lives_in_the_extra_spec_namespace():
 
 
 def test_the_committed_files_are_the_generated_ones_and_coverage_is_computed_from_them():
-    offered = image_metadefs.offered_to_images(
-        json.loads(text) for text in metadefs.render().values()
-    )
+    extra_specs = metadefs.checked_documents(in_tree(), namespaces())
+    offered = image_metadefs.offered_to_images(extra_specs.values())
     expected = image_metadefs.render_texts(offered)
+    for name, document in image_metadefs.checked_documents(offered).items():
+        assert json.loads(expected[name]) == document, name
     for name, text in expected.items():
         assert (DIRECTORY / name).read_text(encoding="utf-8") == text
     assert sorted(p.name for p in DIRECTORY.glob("onespec-image-*.json")) == sorted(expected)

@@ -3,19 +3,15 @@ bit, and text from the definitions reaches the source only as literals."""
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 
 from onespec.definitions.flavor_facts import FACTS
 from onespec.definitions.flavor_rule_catalogue import RULES, WARNINGS
+from onespec.definitions.flavor_rule_queries import names_read
 from onespec.definitions.flavor_rules import Fact, In, Present, Requires, Spec
 from onespec.generator.flavors import runtime
-from onespec.validators_runtime.flavors.facts import View, fact, grouped
-
-# The generated module belongs to the runtime package, which imports it; reached through the
-# package (above), not first (which would enter the package half-way).
-generated = importlib.import_module("onespec.validators_runtime._generated.flavor_rules")
+from onespec.validators_runtime._generated import flavor_rules as generated
+from onespec.validators_runtime.flavor_parts.facts import View, fact, grouped
 
 
 def test_every_fact_the_rules_name_is_computed_by_the_view():
@@ -31,7 +27,7 @@ def test_every_rule_and_warning_is_in_the_table_in_the_catalogues_order():
 def test_each_name_triggers_exactly_the_rules_that_read_it():
     for index, rule in enumerate((*RULES, *WARNINGS)):
         triggered_by = {name for name, found in generated.TRIGGERS.items() if index in found}
-        assert triggered_by == runtime.names_read(rule), rule.name
+        assert triggered_by == names_read(rule), rule.name
 
 
 def test_text_from_the_definitions_reaches_the_source_only_as_literals():

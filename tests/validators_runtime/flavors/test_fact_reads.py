@@ -10,8 +10,8 @@ import pytest
 
 from onespec.definitions.flavor_facts import FACTS
 from onespec.definitions.flavor_rules import FLAVOR_FIELDS
-from onespec.validators_runtime.flavors.facts import View
-from onespec.validators_runtime.flavors.inputs import read_flavor
+from onespec.validators_runtime.flavor_parts.facts import View
+from onespec.validators_runtime.flavor_parts.inputs import read_flavor
 
 #: Extra specs under which facts read from masks, counts and per-node lists take values that
 #: can depend on the sizes.
@@ -69,7 +69,7 @@ def test_a_facts_blank_value_is_its_value_without_its_keys(fact):
     """The generated rules skip a rule whose condition on a fact cannot hold on the fact's
     ``blank`` value unless one of its keys is present: that value must be the real one."""
     from onespec.definitions.flavor_rules import Blank
-    from onespec.validators_runtime.flavors.inputs import read_image
+    from onespec.validators_runtime.flavor_parts.inputs import read_image
 
     values = [
         getattr(View(read_flavor({"vcpus": vcpus, "ram": ram}), image, {}), fact.name)

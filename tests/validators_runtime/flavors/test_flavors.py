@@ -183,7 +183,7 @@ def test_the_key_it_counts_with_silences_the_warning(specs, props):
 
 def test_every_flavor_size_is_read_and_checked_against_its_least_value():
     from onespec.definitions.flavor_rules import FLAVOR_FIELDS
-    from onespec.validators_runtime.flavors import inputs
+    from onespec.validators_runtime.flavor_parts import inputs
 
     assert set(inputs._FLAVOR_FIELDS) == set(FLAVOR_FIELDS)
     assert {name for name, least in FLAVOR_FIELDS.items() if least > 0} == inputs._REQUIRED
@@ -216,7 +216,7 @@ def test_flavors_and_images_read_are_immutable_values():
 def test_topology_limits_admit_exactly_the_counts_some_topology_has():
     from itertools import product
 
-    from onespec.validators_runtime.flavors.checks import topology, topology_admits
+    from onespec.validators_runtime.flavor_parts.checks import topology, topology_admits
 
     def by_search(vcpus: int, limits: tuple[int, int, int]) -> bool:
         return any(

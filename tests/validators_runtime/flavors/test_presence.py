@@ -11,9 +11,9 @@ import pytest
 
 from onespec.generator.flavors.runtime import ALL_RULES, rule_needs
 from onespec.validators_runtime._generated.flavor_rules import RULES, broken
-from onespec.validators_runtime.flavors.facts import View
-from onespec.validators_runtime.flavors.image_props import typed_properties
-from onespec.validators_runtime.flavors.inputs import read_flavor, read_image
+from onespec.validators_runtime.flavor_parts.facts import View
+from onespec.validators_runtime.flavor_parts.image_props import typed_properties
+from onespec.validators_runtime.flavor_parts.inputs import read_flavor, read_image
 from onespec.validators_runtime.flavors.whole_flavor import present_names
 from tests.validators_runtime.flavors.test_against_nova import generated_cases
 

@@ -23,7 +23,6 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from onespec.definitions.key_templates import anchored
@@ -44,7 +43,7 @@ from onespec.generator.extra_specs.glance_rules import (
     check_document,
     cross_file_problems,
 )
-from onespec.generator.outputs import ROOT, Output
+from onespec.generator.outputs import ROOT
 from onespec.generator.text import plain_text
 
 #: Where the files are written; the directory holds nothing else, so it can be loaded whole.
@@ -596,35 +595,30 @@ def loads(text: str) -> dict[str, Any]:
     return json.loads(text, object_pairs_hook=_no_duplicates)
 
 
+def checked_documents(
+    definitions: Iterable[ExtraSpec], namespaces: Iterable[Namespace]
+) -> dict[str, dict[str, Any]]:
+    """Every namespace file as plain data, by file name, each checked as Glance would read it
+    back and all of them together for a key offered twice, so a bad file is never written.
+
+    The documents hold JSON's own types only (objects with text keys, lists, text, numbers,
+    booleans), so :func:`dumps` writes each exactly and reading its text back gives the document
+    again: what is checked here is what is written, without parsing the text a second time.
+    """
+    found = documents(definitions, namespaces)
+    for name, document in found.items():
+        check_document(name, document)
+    problems = cross_file_problems(found)
+    if problems:
+        raise MetadefError("\n".join(problems))
+    return found
+
+
 def render_texts(
     definitions: Iterable[ExtraSpec], namespaces: Iterable[Namespace]
 ) -> dict[str, str]:
-    """Every file's text by file name, each checked as Glance would read it back.
-
-    The check runs on the text, parsed again, so what is verified is what is written.
-    """
-    texts = {name: dumps(document) for name, document in documents(definitions, namespaces).items()}
-    parsed = {}
-    for name, text in texts.items():
-        try:
-            parsed[name] = loads(text)
-        except MetadefError as exc:
-            raise MetadefError(f"{name}: {exc}") from None
-        check_document(name, parsed[name])
-    found = cross_file_problems(parsed)
-    if found:
-        raise MetadefError("\n".join(found))
-    return texts
-
-
-def render() -> dict[Path, str]:
-    """The files of the in-tree catalogue, by path under :data:`OUTPUT_DIR`."""
-    from onespec.definitions.extra_specs import namespaces
-    from onespec.definitions.registry import in_tree
-
-    return {OUTPUT_DIR / name: text for name, text in render_texts(in_tree(), namespaces()).items()}
-
-
-def output() -> Output:
-    """The metadefs output: the whole of ``outputs/glance-metadefs/`` is generated."""
-    return Output("metadefs", render, owns=OUTPUT_DIR)
+    """Every file's text by file name, each checked as Glance would read it back."""
+    return {
+        name: dumps(document)
+        for name, document in checked_documents(definitions, namespaces).items()
+    }

@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Literal
 
 from onespec.definitions.extra_spec_purposes import Purpose
-from onespec.definitions.flavor_rule_catalogue import rules_reading
+from onespec.definitions.flavor_rule_queries import rules_reading
 from onespec.definitions.flavor_rules import Rule
 from onespec.definitions.model import (
     ExtraSpec,

@@ -21,7 +21,7 @@ file is checked as Glance's API reads it back (the extra-spec area's
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from typing import Any
 
 from onespec.definitions.image_properties import IMAGE_PROPERTIES, ImageProperty, twins
@@ -78,19 +78,10 @@ def offered_to_images(documents: Iterable[Mapping[str, Any]]) -> set[str]:
     return names
 
 
-def _extra_spec_offers() -> set[str]:
-    """What the in-tree extra-spec metadefs offer to images."""
-    from onespec.definitions.extra_specs import namespaces
-    from onespec.definitions.registry import in_tree
-    from onespec.generator.extra_specs.metadefs import documents as extra_spec_documents
-
-    return offered_to_images(extra_spec_documents(in_tree(), namespaces()).values())
-
-
-def documents(elsewhere: set[str] | None = None) -> dict[str, dict[str, Any]]:
+def documents(elsewhere: Set[str]) -> dict[str, dict[str, Any]]:
     """One namespace document per prefix, by file name, leaving out the property names in
-    ``elsewhere`` (default: those the in-tree extra-spec metadefs offer to images)."""
-    elsewhere = _extra_spec_offers() if elsewhere is None else elsewhere
+    ``elsewhere``: those the extra-spec namespaces written beside them offer to images
+    (:func:`offered_to_images` of their documents)."""
     twin_of = _twin_sentences()
     files: dict[str, dict[str, Any]] = {}
     for prefix, camel in PREFIXES.items():
@@ -132,11 +123,20 @@ def covered(documents: Iterable[Mapping[str, Any]]) -> set[str]:
     return {name.split(".")[0] for name in offered_to_images(documents)}
 
 
-def render_texts(elsewhere: set[str] | None = None) -> dict[str, str]:
+def dumps(document: Mapping[str, Any]) -> str:
+    """One namespace file as text: keys sorted, 2-space indent, UTF-8, a final newline."""
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def checked_documents(elsewhere: Set[str]) -> dict[str, dict[str, Any]]:
+    """:func:`documents`, each checked as Glance reads it back. They hold JSON's own types
+    only, so the text :func:`dumps` writes reads back as the document that was checked."""
+    found = documents(elsewhere)
+    for name, document in found.items():
+        check_document(name, document)
+    return found
+
+
+def render_texts(elsewhere: Set[str]) -> dict[str, str]:
     """Every file's text by file name, each checked as Glance reads it back."""
-    texts = {}
-    for name, document in documents(elsewhere).items():
-        text = json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-        check_document(name, json.loads(text))
-        texts[name] = text
-    return texts
+    return {name: dumps(document) for name, document in checked_documents(elsewhere).items()}

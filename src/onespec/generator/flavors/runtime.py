@@ -6,7 +6,7 @@ module holds one function, ``broken``, with one ``if`` a rule: a test that the n
 needs are present (``'hw_pmu' in n``; see :func:`rule_needs`), its condition and its test,
 written out as Python expressions over the view (an extra spec is ``s.get(KEY)``, an image
 property ``p.get(NAME)``, a fact ``v.NAME``); a kind with arithmetic calls its function in
-:mod:`onespec.validators_runtime.flavors.checks` with the values already read. So checking a
+:mod:`onespec.validators_runtime.flavor_parts.checks` with the values already read. So checking a
 rule costs no call, no look-up of its kind and no walk over its condition, and a rule whose
 keys are absent costs one test and computes no fact. Beside ``broken`` the module holds:
 
@@ -37,12 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from onespec.definitions.flavor_facts import FACTS_BY_NAME
-from onespec.definitions.flavor_rule_catalogue import (
-    RULES,
-    WARNINGS,
-    names_read,
-    reads_a_size,
-)
+from onespec.definitions.flavor_rule_catalogue import RULES, WARNINGS
+from onespec.definitions.flavor_rule_queries import names_read, reads_a_size
 from onespec.definitions.flavor_rules import (
     FLAVOR_FIELDS,
     AllOf,
@@ -552,11 +548,11 @@ def render_lines() -> Iterator[str]:
     yield "from collections.abc import Mapping, Set"
     yield "from typing import Any"
     yield ""
-    yield "from onespec.validators_runtime.flavors.checks import ("
+    yield "from onespec.validators_runtime.flavor_parts.checks import ("
     for helper in _HELPERS:
         yield f"    {helper},"
     yield ")"
-    yield "from onespec.validators_runtime.flavors.facts import View"
+    yield "from onespec.validators_runtime.flavor_parts.facts import View"
     yield ""
     constants: dict[frozenset[str], str] = {}
     function = list(broken_function(constants))

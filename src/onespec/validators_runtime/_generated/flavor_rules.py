@@ -5,7 +5,7 @@
 from collections.abc import Mapping, Set
 from typing import Any
 
-from onespec.validators_runtime.flavors.checks import (
+from onespec.validators_runtime.flavor_parts.checks import (
     SMALL_COUNTS,
     SPELLINGS_OF,
     at_most,
@@ -24,7 +24,7 @@ from onespec.validators_runtime.flavors.checks import (
     twin_flavor_limits,
     twin_one_side,
 )
-from onespec.validators_runtime.flavors.facts import View
+from onespec.validators_runtime.flavor_parts.facts import View
 
 #: The longer groups of names a rule needs one of (tested with one call).
 _NAMES_0 = frozenset(('hw:cpu_thread_policy', 'hw_cpu_thread_policy', 'trait:HW_CPU_HYPERTHREADING', 'traits_required'))

@@ -22,33 +22,30 @@ the rules between keys are the definitions of
 Without an image, the flavor is checked as Nova checks it with an image that sets nothing,
 except that what the flavor demands *of* the image (UEFI firmware for memory encryption, for
 example) is a warning, not an error: any image that meets it will do.
+
+Importing this package loads the rules. The modules they are built from live apart, in
+:mod:`onespec.validators_runtime.flavor_parts`, which the generated rules import; reading a
+flavor there (``flavor_parts.inputs.read_flavor``) loads no rules.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from onespec.validators_runtime.flavor_parts.findings import FlavorFinding
+from onespec.validators_runtime.flavor_parts.inputs import (
+    Flavor,
+    Image,
+    InputError,
+    read_flavor,
+    read_image,
+)
+from onespec.validators_runtime.flavors.whole_flavor import (
+    TRIGGER_NAMES,
+    normalized_names,
+    rule_findings,
+    validate_flavor,
+    validate_image_properties,
+)
 
-if TYPE_CHECKING:
-    from onespec.validators_runtime.flavors.findings import FlavorFinding
-    from onespec.validators_runtime.flavors.inputs import (
-        Flavor,
-        Image,
-        InputError,
-        read_flavor,
-        read_image,
-    )
-    from onespec.validators_runtime.flavors.whole_flavor import (
-        TRIGGER_NAMES,
-        normalized_names,
-        rule_findings,
-        validate_flavor,
-        validate_image_properties,
-    )
-
-#: Loaded on first use (PEP 562), most from :mod:`.whole_flavor`: the generated rule code
-#: imports this package's leaf modules (``checks``, ``facts``), so importing it before this
-#: package must not make the package import the generated code while that is still half-built.
 __all__ = [
     "TRIGGER_NAMES",
     "Flavor",
@@ -62,17 +59,3 @@ __all__ = [
     "validate_flavor",
     "validate_image_properties",
 ]
-
-
-#: The module each name comes from: reading a flavor, or naming a finding's type, loads no rules.
-_HOMES = {
-    "FlavorFinding": "findings",
-    **dict.fromkeys(("Flavor", "Image", "InputError", "read_flavor", "read_image"), "inputs"),
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in __all__:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    home = import_module(f"{__name__}.{_HOMES.get(name, 'whole_flavor')}")
-    return getattr(home, name)

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from onespec.validators_runtime._generated.flavor_rules import RULES, SIZE_RULES
-from onespec.validators_runtime.flavors.facts import View
-from onespec.validators_runtime.flavors.image_props import typed_properties
+from onespec.validators_runtime.flavor_parts.facts import View
+from onespec.validators_runtime.flavor_parts.image_props import typed_properties
 from onespec.validators_runtime.flavors.whole_flavor import (
     TRIGGER_NAMES,
     Flavor,

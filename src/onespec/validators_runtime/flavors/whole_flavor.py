@@ -1,6 +1,6 @@
 """Check a whole flavor, and a flavor with the image it boots: the rules between keys applied to
 the flavor's extra specs, its fields and its image's properties. The package's own docstring
-says how it is used; this module is what its names are loaded from.
+says how it is used; this module defines most of the names it offers.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from onespec.validators_runtime.extra_specs import (
     default_registry,
     stored_text,
 )
-from onespec.validators_runtime.flavors.facts import View, cpu_request_name, may_request_cpus
-from onespec.validators_runtime.flavors.findings import FlavorFinding
-from onespec.validators_runtime.flavors.image_props import typed_properties, unknown_properties
-from onespec.validators_runtime.flavors.inputs import (
+from onespec.validators_runtime.flavor_parts.facts import View, cpu_request_name, may_request_cpus
+from onespec.validators_runtime.flavor_parts.findings import FlavorFinding
+from onespec.validators_runtime.flavor_parts.image_props import typed_properties, unknown_properties
+from onespec.validators_runtime.flavor_parts.inputs import (
     Flavor,
     Image,
     all_text_items,

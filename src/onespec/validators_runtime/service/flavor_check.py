@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from typing import Literal
 
 # SIZED_RULES: the rules whose verdict depends on the flavor's vCPUs, RAM or disks, derived
-# from what each rule reads (the catalogue's ``reads_a_size``); the service leaves them out.
+# from what each rule reads (``flavor_rule_queries.reads_a_size``); the service leaves them out.
 from onespec.validators_runtime._generated.flavor_rules import RULES, SIZED_RULES
 from onespec.validators_runtime.flavors import FlavorFinding, validate_flavor
 

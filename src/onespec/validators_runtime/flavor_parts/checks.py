@@ -16,7 +16,7 @@ from typing import Any
 # The generated rules read the usual counts from here too, beside the boolean spellings: an
 # image's typed count within the flavor's small count is within its limit.
 from onespec.validators_runtime.extra_spec_values import SMALL_COUNTS as SMALL_COUNTS
-from onespec.validators_runtime.flavors.image_props import (
+from onespec.validators_runtime.flavor_parts.image_props import (
     FALSE_STRINGS,
     TRUE_STRINGS,
     flexible_bool,

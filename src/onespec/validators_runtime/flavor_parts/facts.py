@@ -12,14 +12,14 @@ import re
 from collections.abc import Callable, Mapping, Set
 from typing import Any
 
-from onespec.validators_runtime.flavors.cpusets import (
+from onespec.validators_runtime.flavor_parts.cpusets import (
     CpuSpecError,
     page_size,
     parse_cpu_spec,
     vcpu_mask,
 )
-from onespec.validators_runtime.flavors.image_props import NUMA_NODES_MAX, flexible_bool
-from onespec.validators_runtime.flavors.inputs import Flavor, Image
+from onespec.validators_runtime.flavor_parts.image_props import NUMA_NODES_MAX, flexible_bool
+from onespec.validators_runtime.flavor_parts.inputs import Flavor, Image
 
 # Found as nova/virt/hardware.py finds them: ``re.match`` with no end anchor and numbered groups
 # only, so ``resources:PCPUX`` counts as PCPU there and ``resources_a:PCPU`` does not. Such keys

@@ -16,8 +16,8 @@ from typing import Any
 from onespec.definitions.model import FALSE_STRINGS, TRUE_STRINGS
 from onespec.validators_runtime._generated.image_properties import PROPERTY_KINDS
 from onespec.validators_runtime.extra_spec_values import SMALL_COUNTS
-from onespec.validators_runtime.flavors.cpusets import CpuSpecError, parse_cpu_spec
-from onespec.validators_runtime.flavors.findings import FlavorFinding
+from onespec.validators_runtime.flavor_parts.cpusets import CpuSpecError, parse_cpu_spec
+from onespec.validators_runtime.flavor_parts.findings import FlavorFinding
 from onespec.validators_runtime.problems import Location, did_you_mean
 
 #: How many per-node entries Nova reads at most (``ImageMetaProps.NUMA_NODES_MAX``).
