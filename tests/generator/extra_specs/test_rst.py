@@ -246,15 +246,23 @@ def test_virt_drivers_are_listed():
 
 def test_the_rules_with_other_keys_are_listed_with_how_they_bite():
     (line,) = field(SPECS["hw:locked_memory"], "Rules with other keys")
-    assert "``locked-memory-needs-page-size`` (Nova raises LockMemoryForbidden)" in line
+    assert (
+        ":onespec:flavor-rule:`locked-memory-needs-page-size` (Nova raises LockMemoryForbidden)"
+        in line
+    )
     (line,) = field(SPECS["quota:disk_read_bytes_sec"], "Rules with other keys")
-    assert line == "   :Rules with other keys: ``disk-read-bytes-with-total`` (a warning)"
+    assert line == (
+        "   :Rules with other keys: :onespec:flavor-rule:`disk-read-bytes-with-total` (a warning)"
+    )
     assert field(SPECS["hw:watchdog_action"], "Rules with other keys") == []
 
 
 def test_a_per_node_key_lists_the_rules_of_its_nodes():
     (line,) = field(SPECS["hw:numa_cpus.{id}"], "Rules with other keys")
-    assert "``numa-cpu-duplicated`` (Nova raises ImageNUMATopologyCPUDuplicates)" in line
+    assert (
+        ":onespec:flavor-rule:`numa-cpu-duplicated` (Nova raises ImageNUMATopologyCPUDuplicates)"
+        in line
+    )
 
 
 def test_the_status_of_a_supported_spec_with_and_without_since():
