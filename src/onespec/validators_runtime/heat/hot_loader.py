@@ -28,7 +28,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -75,7 +74,8 @@ ErrorCode = Literal[
 
 # A JSON text can only start with one of these (Python's json also reads NaN and Infinity).
 _JSON_STARTS = frozenset('{["-0123456789tfnNI')
-_LEADING_SPACE = re.compile(r"[ \t\r\n]*")
+#: The white space JSON allows before a value.
+_JSON_SPACE = " \t\r\n"
 _POSITION_DEPTH = 4
 
 
@@ -217,12 +217,19 @@ class _HeatConstructor(yaml.constructor.SafeConstructor):
             ) from None
 
 
-_HeatConstructor.add_constructor("tag:yaml.org,2002:int", _HeatConstructor.construct_yaml_int)
+# typeshed types add_constructor's function as taking a whole Loader; PyYAML calls it with the
+# constructor, which is all these use.
 _HeatConstructor.add_constructor(
-    "tag:yaml.org,2002:str", yaml.constructor.BaseConstructor.construct_scalar
+    "tag:yaml.org,2002:int",
+    _HeatConstructor.construct_yaml_int,  # type: ignore[type-var]
 )
 _HeatConstructor.add_constructor(
-    "tag:yaml.org,2002:timestamp", yaml.constructor.BaseConstructor.construct_scalar
+    "tag:yaml.org,2002:str",
+    yaml.constructor.BaseConstructor.construct_scalar,  # type: ignore[type-var]
+)
+_HeatConstructor.add_constructor(
+    "tag:yaml.org,2002:timestamp",
+    yaml.constructor.BaseConstructor.construct_scalar,  # type: ignore[type-var]
 )
 
 
@@ -232,11 +239,12 @@ def _make_loader(python: bool | None) -> type | None:
     :func:`~onespec.validators_runtime.yaml_limits.load_fast`. Each notes duplicate keys."""
     names = {True: "HeatPythonLoader", False: "HeatLoader", None: "HeatCLoader"}
     if python is None:
-        base = yaml_limits.c_loader("CSafeLoader", constructor=_HeatConstructor)
-        if base is None:
+        fast = yaml_limits.c_loader("CSafeLoader", constructor=_HeatConstructor)
+        if fast is None:
             return None
-        return type(names[python], (_FastResolver, base), {})  # c_loader notes duplicates
-    base = yaml_limits.counting_loader(
+        return type(names[python], (_FastResolver, fast), {})  # c_loader notes duplicates
+    # A class whose bases are chosen at run time: its __init__ is known only then.
+    base: type[Any] = yaml_limits.counting_loader(
         "CountingSafeLoader",
         constructor=_HeatConstructor,
         python=python,
@@ -371,7 +379,10 @@ def _python_error(text: str, error: yaml.YAMLError) -> yaml.YAMLError:
             found = getattr(detailed, "problem_mark", None) or getattr(
                 detailed, "context_mark", None
             )
-            if prefix is text or (found is not None and found.line == mark.line):
+            # Without libyaml's mark there is one prefix, the whole text.
+            if prefix is text or (
+                found is not None and mark is not None and found.line == mark.line
+            ):
                 return detailed
         except (yaml_limits.YAMLLimitError, RecursionError):
             pass
@@ -470,7 +481,7 @@ def loads(
     notes such a file as not Heat's does not read it again in Python).
     """
     _check_size(text, path, max_size)
-    start = _LEADING_SPACE.match(text).end()  # type: ignore[union-attr] - it matches ""
+    start = len(text) - len(text.lstrip(_JSON_SPACE))
     if text[start : start + 1] in _JSON_STARTS:
         try:
             data, duplicates = _load_json(text, path)
@@ -547,7 +558,9 @@ def _read_stdin(max_size: int | None) -> str:
         raw = inputs.read_bytes("-", limit=4 * max_size + 4 if max_size is not None else 1 << 30)
         text = inputs.decoded(raw, name)
     except inputs.InputError as exc:
-        raise LoadError(exc.code, f"the input {exc.reason}", path=name, line=exc.line) from None
+        # Standard input is never missing; were it reported so, it could not be read.
+        code: ErrorCode = "unreadable" if exc.code == "missing" else exc.code
+        raise LoadError(code, f"the input {exc.reason}", path=name, line=exc.line) from None
     if inputs.blank(raw):
         raise LoadError("empty", "is empty: it holds nothing to read", path=name)
     return text
