@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, cast
 
 from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import image_validators as grammar
@@ -23,6 +23,7 @@ from onespec.validators_runtime.images.errors import ImageValidationSpecificatio
 from onespec.validators_runtime.images.model import (
     ImageArgument,
     ImageValidator,
+    SpecT,
     SpecValidator,
     Vocabulary,
 )
@@ -31,19 +32,22 @@ from onespec.validators_runtime.images.reading import read_spec_text, read_yaml
 from onespec.validators_runtime.problems import closest, key_path_text, shown
 from onespec.validators_runtime.yaml_lines import LineIndex, YamlPath
 
+#: The keys each kind takes: (value's form, required, pattern) by key. The generated table's
+#: literals are too mixed for the checker to infer more than ``object`` for a kind's keys.
+_KIND_KEYS = cast("Mapping[str, Mapping[str, tuple[str, bool, str | None]]]", grammar.KIND_KEYS)
 _KNOWN_OS_NAMES = frozenset(
     [*grammar.DISTRIBUTIONS, *grammar.DISTRIBUTIONS.values(), *grammar.FAMILIES.values()]
 )
 
 
-class SpecLoader(SpecChecks):
+class SpecLoader(SpecChecks, Generic[SpecT]):
     """Builds validators from parsed YAML, collecting warnings and raising on errors."""
 
     def __init__(
         self,
         file: str | None,
         *,
-        vocabulary: Vocabulary,
+        vocabulary: Vocabulary[SpecT],
         validator_map: Mapping[str, type[ImageValidator]] | None = None,
         resource_roots: Sequence[str | Path] = (),
         lines: LineIndex | None = None,
@@ -59,7 +63,7 @@ class SpecLoader(SpecChecks):
 
     # The spec ----------------------------------------------------------------------------------
 
-    def spec(self, data: Any) -> SpecValidator:
+    def spec(self, data: Any) -> SpecT:
         """A whole spec."""
         if not isinstance(data, dict):
             raise self.error(
@@ -181,7 +185,7 @@ class SpecLoader(SpecChecks):
                 raise self.error(where, f"a package name must be a string, not {_kind_of(name)}")
             self._matches(name, "package-name", where, "package name")
             fields = self._mapping(options, where, f"the options of package {name}")
-            self._known_keys(fields, grammar.KIND_KEYS["package"], where, f"package {name}")
+            self._known_keys(fields, _KIND_KEYS["package"], where, f"package {name}")
             version = fields.get("version")
             if version is None:
                 return Package(name)
@@ -220,7 +224,7 @@ class SpecLoader(SpecChecks):
             raise self.error(path, f"a {kind} is named by a non-empty string, not {shown(name)}")
         where = (*path, name)
         fields = self._mapping(options, where, f"the options of {name}")
-        self._known_keys(fields, grammar.KIND_KEYS[kind], where, f"{kind} {name}")
+        self._known_keys(fields, _KIND_KEYS[kind], where, f"{kind} {name}")
         return name, fields, where
 
     def _script(self, value: Any, path: YamlPath) -> SpecValidator:
@@ -298,7 +302,7 @@ class SpecLoader(SpecChecks):
 
     def _argument_case(self, value: Any, path: YamlPath) -> SpecValidator:
         fields = self._mapping(value, path, "argument_case")
-        self._known_keys(fields, grammar.KIND_KEYS["argument_case"], path, "argument_case")
+        self._known_keys(fields, _KIND_KEYS["argument_case"], path, "argument_case")
         name = self._argument(fields["argument_name"], (*path, "argument_name"))
         raw_cases = self._mapping(fields["cases"], (*path, "cases"), "cases")
         if not raw_cases:
@@ -326,7 +330,7 @@ class SpecLoader(SpecChecks):
 
     def _argument_set(self, value: Any, path: YamlPath) -> SpecValidator:
         fields = self._mapping(value, path, "argument_set")
-        self._known_keys(fields, grammar.KIND_KEYS["argument_set"], path, "argument_set")
+        self._known_keys(fields, _KIND_KEYS["argument_set"], path, "argument_set")
         name = self._argument(fields["argument_name"], (*path, "argument_name"))
         text = self._scalar(fields["value"], (*path, "value"), "value")
         choices = self.arguments[name].choices
@@ -374,10 +378,10 @@ def default_roots(yaml_path: Path, resource_roots: Sequence[str | Path] | None) 
 def load(
     yaml_path: str | Path,
     *,
-    vocabulary: Vocabulary,
+    vocabulary: Vocabulary[SpecT],
     validator_map: Mapping[str, type[ImageValidator]] | None = None,
     resource_roots: Sequence[str | Path] | None = None,
-) -> SpecValidator:
+) -> SpecT:
     """Load a spec file, built from ``vocabulary``; see :meth:`ImageSpec.from_yaml
     <onespec.validators_runtime.images.root.ImageSpec.from_yaml>`."""
     path = Path(yaml_path)
@@ -401,10 +405,10 @@ def loads(
     text: str,
     *,
     file: str = "<spec>",
-    vocabulary: Vocabulary,
+    vocabulary: Vocabulary[SpecT],
     validator_map: Mapping[str, type[ImageValidator]] | None = None,
     resource_roots: Sequence[str | Path] = (),
-) -> SpecValidator:
+) -> SpecT:
     """Load a spec from its text, built from ``vocabulary``."""
     data, lines = read_yaml(text, file)
     loader = SpecLoader(
@@ -422,7 +426,7 @@ def build_one(
     kind: str,
     value: Any,
     *,
-    vocabulary: Vocabulary,
+    vocabulary: Vocabulary[SpecT],
     validator_map: Mapping[str, type[ImageValidator]] | None = None,
     resource_roots: Sequence[str | Path] | None = None,
 ) -> SpecValidator:
