@@ -48,6 +48,7 @@ class ImageArgument(ArgumentDeclaration):
         The same checks as loading a spec, errors located at ``arguments.NAME``.
         """
         built = SpecLoader(None, vocabulary=vocabulary()).argument_section(spec, ("arguments",))
+        # Built by vocabulary(), whose argument class is this one.
         return built  # type: ignore[return-value]
 
 
@@ -120,6 +121,7 @@ class ImageSpec(SpecKind):
         resource_roots: Sequence[str | Path] | None = None,
     ) -> ImageSpec:
         """A whole spec from its parsed YAML, as :meth:`from_yaml` from a file."""
+        # The spec's own kind builds the vocabulary's spec class, cls.
         return build_one(  # type: ignore[return-value]
             cls.kind,
             spec,

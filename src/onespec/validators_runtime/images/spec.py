@@ -12,7 +12,7 @@ it is handed (:class:`~onespec.validators_runtime.images.model.Vocabulary`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, cast
 
@@ -77,14 +77,20 @@ class SpecLoader(SpecChecks, Generic[SpecT]):
         if not isinstance(items, list):
             raise self.error(("validators",), f"validators must be a list, not {_kind_of(items)}")
         validators = self.validator_list(items, ("validators",))
-        root = self.kinds["all"](validators)  # type: ignore[call-arg]
+        root = self._build("all", validators)
         root.path, root.line = "validators", self._line(("validators",))
         self._check_env_uses()
         if self.vocabulary.spec is None:
             raise self.error((), "a whole spec cannot be built here")
-        return self.vocabulary.spec(  # type: ignore[call-arg]
-            root, self.arguments, file=self.file or "", warnings=self.warnings
-        )
+        # Each spec class takes the spec's own arguments: not the base class's (none).
+        build_spec: Callable[..., SpecT] = self.vocabulary.spec
+        return build_spec(root, self.arguments, file=self.file or "", warnings=self.warnings)
+
+    def _build(self, kind: str, *arguments: Any, **options: Any) -> SpecValidator:
+        """A validator of a built-in ``kind``, from its class's constructor arguments: each
+        kind takes its own, which a mapping of validator classes cannot say."""
+        build: Callable[..., SpecValidator] = self.kinds[kind]
+        return build(*arguments, **options)
 
     def argument_section(self, value: Any, path: YamlPath) -> dict[str, ImageArgument]:
         """The ``arguments`` mapping."""
@@ -151,6 +157,7 @@ class SpecLoader(SpecChecks, Generic[SpecT]):
             )
         if isinstance(validator, SpecValidator) or hasattr(validator, "__dict__"):
             try:
+                # A custom validator is any ImageValidator: given its place if it can hold one.
                 validator.path = key_path_text(where)  # type: ignore[attr-defined]
                 validator.line = self._line(where)  # type: ignore[attr-defined]
             except AttributeError:  # pragma: no cover - a validator with slots
@@ -161,6 +168,8 @@ class SpecLoader(SpecChecks, Generic[SpecT]):
         """A kind from ``validator_map``: built by its own ``from_spec``."""
         roots = [str(root) for root in self.roots]
         try:
+            # A validator_map class is built by its own from_spec, which the SPI leaves out (a
+            # validator need not be loadable from a spec); one without it is refused below.
             validator = cls.from_spec(value, self.custom, roots)  # type: ignore[attr-defined]
         except ImageValidationSpecificationError as exc:
             if exc.file is None:  # built without a file: this file's, at this path, says where
@@ -212,7 +221,7 @@ class SpecLoader(SpecChecks, Generic[SpecT]):
         counts = Counter(p.name for p in packages)
         for name in sorted(name for name, count in counts.items() if count > 1):
             self.warn(path, f"package {name} is listed more than once")
-        return self.kinds["package"](packages)  # type: ignore[call-arg]
+        return self._build("package", packages)
 
     def _script_options(
         self, value: Any, path: YamlPath, kind: str
@@ -248,9 +257,7 @@ class SpecLoader(SpecChecks, Generic[SpecT]):
         else:
             found, body = self.resource(name, where, "script")
             source = str(found)
-        return self.kinds["script"](  # type: ignore[call-arg]
-            body, env_vars, output, name=name, source=source
-        )
+        return self._build("script", body, env_vars, output, name=name, source=source)
 
     def _copy_script(self, value: Any, path: YamlPath) -> SpecValidator:
         name, fields, where = self._script_options(value, path, "copy_script")
@@ -261,16 +268,16 @@ class SpecLoader(SpecChecks, Generic[SpecT]):
             body = self._text(fields["inline"], (*where, "inline"), "inline").encode("utf-8")
         else:
             _, body = self.resource(name, where, "copy_script")
-        return self.kinds["copy_script"](body, base)  # type: ignore[call-arg]
+        return self._build("copy_script", body, base)
 
     def _all(self, value: Any, path: YamlPath) -> SpecValidator:
-        return self.kinds["all"](self.validator_list(value, path))  # type: ignore[call-arg]
+        return self._build("all", self.validator_list(value, path))
 
     def _any(self, value: Any, path: YamlPath) -> SpecValidator:
         validators = self.validator_list(value, path)
         if not validators:
             raise self.error(path, "any needs at least one alternative: an empty any always fails")
-        return self.kinds["any"](validators)  # type: ignore[call-arg]
+        return self._build("any", validators)
 
     def _os_case(self, value: Any, path: YamlPath) -> SpecValidator:
         if not isinstance(value, list) or not value:
@@ -291,7 +298,7 @@ class SpecLoader(SpecChecks, Generic[SpecT]):
                     f"os-release says ID={name}",
                 )
             cases.append((name, self.validator_list(validators, where)))
-        return self.kinds["os_case"](cases)  # type: ignore[call-arg]
+        return self._build("os_case", cases)
 
     def _argument(self, value: Any, path: YamlPath) -> str:
         name = self._text(value, path, "argument_name")
@@ -326,7 +333,7 @@ class SpecLoader(SpecChecks, Generic[SpecT]):
                 f"no case for {', '.join(uncovered)} (choices of {name}): with "
                 f"{'that value' if len(uncovered) == 1 else 'those values'} it does nothing",
             )
-        return self.kinds["argument_case"](name, cases)  # type: ignore[call-arg]
+        return self._build("argument_case", name, cases)
 
     def _argument_set(self, value: Any, path: YamlPath) -> SpecValidator:
         fields = self._mapping(value, path, "argument_set")
@@ -339,7 +346,7 @@ class SpecLoader(SpecChecks, Generic[SpecT]):
                 (*path, "value"),
                 f"{shown(text)} is not a choice of argument {name} ({', '.join(choices)})",
             )
-        return self.kinds["argument_set"](name, text)  # type: ignore[call-arg]
+        return self._build("argument_set", name, text)
 
     def _check_env_uses(self) -> None:
         known = {*self.arguments, *self._outputs}

@@ -19,7 +19,7 @@ import onespec.validators_runtime.images.errors as _errors
 def _sahara_exceptions() -> Any:
     """``sahara.plugins.exceptions`` when Sahara is importable, else None."""
     try:
-        from sahara.plugins import exceptions  # type: ignore[import-not-found]
+        from sahara.plugins import exceptions
     except Exception:  # not installed, or broken: onespec's classes serve alone
         return None
     return exceptions

@@ -175,6 +175,7 @@ class SaharaImageValidatorBase(kinds.SpecKind):
         built = []
         for spec in specs:
             kind_class, value = cls.get_class_from_spec(spec, get_validator_map(validator_map))
+            # Every kind of a validator map is built by its from_spec, which the SPI leaves out.
             from_spec = kind_class.from_spec  # type: ignore[attr-defined]
             if _accepts_package(from_spec):
                 built.append(from_spec(value, validator_map, resource_roots, package=package))
@@ -200,6 +201,8 @@ class SaharaImageValidatorBase(kinds.SpecKind):
             )
         return kinds[kind], value
 
+    # Sahara's signature, as its plugins call it: test_only may come positionally, which
+    # onespec's validate refuses (a positional flag would mean reconcile there).
     @sahara_errors
     def validate(  # type: ignore[override]
         self,
@@ -421,6 +424,7 @@ def _adopt(tree: Any) -> Any:
             item.packages = tuple(Package(p.name, p.version) for p in item.packages)
         elif isinstance(item, SaharaScriptValidator):
             own = [v for v in item.env_vars if v not in (TEST_ONLY_KEY, DISTRO_KEY)]
+            # A list, as Sahara's scripts kept theirs (plugins append to it).
             item.env_vars = [TEST_ONLY_KEY, DISTRO_KEY, *own]  # type: ignore[assignment]
         elif isinstance(item, SaharaImageValidator):
             item.arguments = {
