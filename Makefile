@@ -107,4 +107,4 @@ serve: $(STAMP) ## Create or upgrade the database, then run the API on 127.0.0.1
 	$(BIN)/onespec serve
 
 clean: ## Remove .venv, .peers, the built documentation and caches (never a shared ONESPEC_PEERS_DIR)
-	rm -rf $(VENV) .peers doc/build .pytest_cache .ruff_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .peers doc/build .pytest_cache .ruff_cache .mypy_cache .hypothesis build *.egg-info
