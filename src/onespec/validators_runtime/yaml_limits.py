@@ -302,8 +302,13 @@ class DuplicateKeys:
 
     duplicates: list[tuple[Any, int, int]]
 
+    if TYPE_CHECKING:  # the constructor's, mixed in beside this class
+
+        def construct_object(self, node: yaml.Node, deep: bool = False) -> Any: ...
+
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         explicit = node.value  # SafeConstructor.flatten_mapping removes merge keys from this list
+        # A mixin: the constructor it is mixed in with, after it in the bases, constructs.
         mapping = super().construct_mapping(node, deep=deep)  # type: ignore[misc]
         if len(mapping) < len(node.value):
             self.note_duplicates(explicit)
@@ -314,7 +319,7 @@ class DuplicateKeys:
         first: dict[Any, int] = {}
         for key_node, _ in pairs:
             try:
-                key = self.construct_object(key_node)  # type: ignore[attr-defined]
+                key = self.construct_object(key_node)
                 line = key_node.start_mark.line + 1
                 if key in first:
                     self.duplicates.append((key, first[key], line))

@@ -31,7 +31,7 @@ import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -188,6 +188,7 @@ class _FastResolver:
                 return _TEXT_TAG
             if len(value) <= _TAGGED_LENGTH:
                 return _plain_tag(value)
+        # A mixin: the resolver it is mixed in with, after it in the bases, resolves the rest.
         return super().resolve(kind, value, implicit)  # type: ignore[misc]
 
     def descend_resolver(self, current_node: Any, current_index: Any) -> None:
@@ -233,6 +234,10 @@ _HeatConstructor.add_constructor(
 )
 
 
+@overload
+def _make_loader(python: bool) -> type: ...
+@overload
+def _make_loader(python: None) -> type | None: ...
 def _make_loader(python: bool | None) -> type | None:
     """The counting loader (libyaml's events or, with ``python``, the pure-Python parser), or
     with ``python=None`` the loader libyaml composes, for
@@ -264,9 +269,9 @@ def _make_loader(python: bool | None) -> type | None:
 #: The loader Heat uses: libyaml's parser when available, safe always, strings and dates as
 #: str; nodes composed through :class:`~onespec.validators_runtime.yaml_limits.CountingComposer`,
 #: which refuses alias bombs, recursive aliases and deep nesting as it composes.
-HeatLoader: type = _make_loader(python=False)  # type: ignore[assignment]
+HeatLoader: type = _make_loader(python=False)
 #: The pure-Python twin, whose errors quote the offending line (Heat re-parses with it too).
-HeatPythonLoader: type = _make_loader(python=True)  # type: ignore[assignment]
+HeatPythonLoader: type = _make_loader(python=True)
 #: The same loader with libyaml's own composer, for
 #: :func:`~onespec.validators_runtime.yaml_limits.load_fast`, which measures what it builds and
 #: hands anything doubtful to :data:`HeatLoader` (None without libyaml).
