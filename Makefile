@@ -14,7 +14,7 @@ STAMP  := $(VENV)/.installed
 DOCS_OUT := doc/build/html
 SPHINX   := $(BIN)/sphinx-build -n -W --keep-going -j auto -b html doc/source $(DOCS_OUT)
 
-.PHONY: all help venv system peers outputs runtime metadefs schemas docs docs-check test test-fast check lint bench serve clean
+.PHONY: all help venv system peers outputs runtime metadefs schemas docs docs-check test test-fast check lint typecheck bench serve clean
 
 help: ## List every target
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -92,7 +92,10 @@ lint: $(STAMP) ## ruff: lint and formatting
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-check: $(STAMP) system lint ## Fail on drift of any generated file; lint; build the docs with -n -W
+typecheck: $(STAMP) ## mypy: the types of src/onespec ([tool.mypy] in pyproject.toml)
+	$(BIN)/mypy
+
+check: $(STAMP) system lint typecheck ## Fail on drift of any generated file; lint; type-check; build the docs with -n -W
 	$(BIN)/onespec generate all --check
 	$(MAKE) --no-print-directory docs
 
@@ -104,4 +107,4 @@ serve: $(STAMP) ## Create or upgrade the database, then run the API on 127.0.0.1
 	$(BIN)/onespec serve
 
 clean: ## Remove .venv, .peers, the built documentation and caches (never a shared ONESPEC_PEERS_DIR)
-	rm -rf $(VENV) .peers doc/build .pytest_cache .ruff_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .peers doc/build .pytest_cache .ruff_cache .mypy_cache .hypothesis build *.egg-info

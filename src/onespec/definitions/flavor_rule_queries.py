@@ -48,8 +48,11 @@ def reads_a_size(rule: Rule) -> bool:
     for source in rule.sources():
         if isinstance(source, Field) and source.name in FLAVOR_FIELDS:
             return True
-        through_fact = isinstance(source, Fact) and source.name not in _MASKS
-        if through_fact and set(FLAVOR_FIELDS) & set(FACTS_BY_NAME[source.name].reads):
+        if (
+            isinstance(source, Fact)
+            and source.name not in _MASKS
+            and set(FLAVOR_FIELDS) & set(FACTS_BY_NAME[source.name].reads)
+        ):
             return True
     return False
 

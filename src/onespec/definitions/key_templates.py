@@ -36,8 +36,11 @@ def template_regex(parts: Iterable[Part]) -> str:
     )
 
 
-def template_text(parts: Iterable[str | tuple[str, object]]) -> str:
-    """A template written back as text: literal parts as they are, parameters as ``{name}``."""
+def template_text(parts: Iterable[str | tuple[str, *tuple[object, ...]]]) -> str:
+    """A template written back as text: literal parts as they are, parameters as ``{name}``.
+
+    A parameter is any tuple that starts with its name (a pair, a generated table's record).
+    """
     return "".join(part if isinstance(part, str) else f"{{{part[0]}}}" for part in parts)
 
 

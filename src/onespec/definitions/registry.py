@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections import Counter
 from dataclasses import dataclass
+from typing import cast
 
 from onespec.definitions import extra_specs as catalogue
 from onespec.definitions.entry_points import (
@@ -54,8 +56,8 @@ class Registry:
 def in_tree() -> tuple[ExtraSpec, ...]:
     """The in-tree catalogue, checked for names defined twice."""
     definitions = catalogue.extra_specs()
-    seen: set[str] = set()
-    twice = sorted({d.name for d in definitions if d.name in seen or seen.add(d.name)})
+    counts = Counter(d.name for d in definitions)
+    twice = sorted(name for name, count in counts.items() if count > 1)
     if twice:
         raise DefinitionError(f"the in-tree catalogue defines {', '.join(twice)} more than once")
     return definitions
@@ -74,7 +76,8 @@ def build(group: str = ENTRY_POINT_GROUP) -> Registry:
     known = {namespace.name for namespace in own_namespaces}
     extra_namespaces = tuple(
         Namespace(name, name, "")
-        for name in dict.fromkeys(d.namespace for d, _ in accepted)
+        # Derived from the name when not given (ExtraSpec.__post_init__): a string by now.
+        for name in dict.fromkeys(cast(str, d.namespace) for d, _ in accepted)
         if name not in known
     )
     return Registry(

@@ -23,6 +23,7 @@ from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 from sphinx.errors import ConfigError
 
+from onespec.sphinxext.domain import onespec_domain
 from onespec.validators_runtime.problems import shown
 
 #: The function every entry links to, when the project documents it.
@@ -30,9 +31,10 @@ VALIDATE = "onespec.validators_runtime.extra_specs.validate"
 
 
 def _mentions(env: BuildEnvironment) -> dict[str, set[str]]:
+    # Sphinx keeps an extension's data on the environment, as attributes it does not declare.
     if not hasattr(env, "onespec_mentions"):
         env.onespec_mentions = {}  # type: ignore[attr-defined]
-    return env.onespec_mentions  # type: ignore[attr-defined,no-any-return]
+    return env.onespec_mentions  # type: ignore[attr-defined]
 
 
 def _collect(app: Sphinx, doctree: nodes.document) -> None:
@@ -66,10 +68,10 @@ def _rewrite_changed(app: Sphinx, env: BuildEnvironment) -> list[str]:
     The links are added when a page is written, so a page whose own source did not change is
     written again (not read again) when a guide starts or stops mentioning one of its keys.
     """
-    domain = env.domains["onespec"]
+    domain = onespec_domain(env)
     pages = {
         name: entry.docname
-        for (objtype, name), entry in domain.objects.items()  # type: ignore[attr-defined]
+        for (objtype, name), entry in domain.objects.items()
         if objtype == "extra-spec"
     }
     mentions = {doc: texts for doc, texts in _mentions(env).items() if not _excluded(app, doc)}
@@ -78,7 +80,7 @@ def _rewrite_changed(app: Sphinx, env: BuildEnvironment) -> list[str]:
         for name, page in pages.items()
     }
     before: dict[str, tuple[str, ...]] = getattr(env, "onespec_mention_index", {})
-    env.onespec_mention_index = index  # type: ignore[attr-defined]
+    env.onespec_mention_index = index  # type: ignore[attr-defined]  # an extension's data
     return sorted({page for name, page in pages.items() if index[name] != before.get(name)})
 
 
@@ -88,10 +90,10 @@ def _link(app: Sphinx, fromdoc: str, todoc: str, anchor: str, text: str) -> node
 
 
 def _add_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    domain = app.env.domains["onespec"]
+    domain = onespec_domain(app.env)
     names = {
         entry.node_id: name
-        for (objtype, name), entry in domain.objects.items()  # type: ignore[attr-defined]
+        for (objtype, name), entry in domain.objects.items()
         if objtype == "extra-spec" and entry.docname == docname
     }
     if not names:
@@ -101,13 +103,14 @@ def _add_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         for doc, texts in sorted(_mentions(app.env).items())
         if doc != docname and not _excluded(app, doc)
     }
-    validate = app.env.domains["py"].objects.get(VALIDATE)  # type: ignore[attr-defined]
+    validate = app.env.domains["py"].objects.get(VALIDATE)
     first = True
     for description in list(doctree.findall(addnodes.desc)):
         if description.get("domain") != "onespec" or description.get("objtype") != "extra-spec":
             continue
         signature = next(iter(description.findall(addnodes.desc_signature)), None)
-        name = next((names[i] for i in (signature or {}).get("ids", []) if i in names), None)
+        ids: list[str] = signature.get("ids", []) if signature else []
+        name = next((names[i] for i in ids if i in names), None)
         content = next(iter(description.findall(addnodes.desc_content)), None)
         if name is None or content is None:
             continue

@@ -18,7 +18,9 @@ from onespec.sphinxext.rendered import RenderedLines
 
 
 def _part(argument: str | None) -> str:
-    return directives.choice(argument, capabilities_rst.PARTS)
+    # An option given without a value arrives as None, which docutils' choice refuses with
+    # its own message; the stub types the argument as str.
+    return directives.choice(argument, capabilities_rst.PARTS)  # type: ignore[arg-type]
 
 
 class AutoCapabilities(RenderedLines):
@@ -34,7 +36,7 @@ class AutoCapabilities(RenderedLines):
     def run(self) -> list[nodes.Node]:
         part = self.options.get("part", "all")
         self.note_sources([grammar, capabilities_rst])
-        lines = capabilities_rst.lines(part)  # type: ignore[arg-type]
+        lines = capabilities_rst.lines(part)
         label = f"onespec:auto-capabilities {part}"
         return self.render(lines, label=label, css_class="onespec-capabilities").children
 

@@ -279,7 +279,7 @@ def validate_extra_specs(
     results = []
     for label, specs in flavors:
         try:
-            findings = runtime.validate(specs, mode=mode)  # type: ignore[arg-type]
+            findings = runtime.validate(specs, mode=mode)
             valid = True
         except runtime.ExtraSpecValidationError as exc:
             findings = list(exc.findings)

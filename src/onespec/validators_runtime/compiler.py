@@ -8,6 +8,7 @@ tables stay small and quick to import.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 from onespec.definitions.model import ExtraSpec, LiteralText, Parameter, Segment
 from onespec.validators_runtime.tables import ParameterRecord, SpecRecord, Tables, build_tables
@@ -30,7 +31,8 @@ def spec_record(definition: ExtraSpec) -> SpecRecord:
     status = definition.status
     return SpecRecord(
         name=definition.name,
-        namespace=definition.namespace,
+        # Derived from the name when not given (ExtraSpec.__post_init__): a string by now.
+        namespace=cast(str, definition.namespace),
         type=value.type.__name__,
         min=value.min,
         max=value.max,

@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from operator import contains
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from onespec.definitions.key_templates import template_text
 from onespec.validators_runtime._generated import extra_specs as _generated
@@ -126,7 +127,9 @@ class Finding(Problem):
             key=key,
         )
 
-    @property  # type: ignore[override]
+    # Problem's location field, computed here when read (see __init__): a dataclass field may
+    # not become a property in the checker's model.
+    @property  # type: ignore[misc]
     def location(self) -> Location:
         """Where the finding is: the key, as ``path``."""
         return Location(path=self.key_text)
@@ -267,7 +270,7 @@ class Registry:
             if self._specs[index].status != "deprecated"
         }
         self._prefixes = tables.prefixes
-        first_in_group = {}
+        first_in_group: dict[int, SpecRecord] = {}
         for exact_rests, patterns in tables.groups:
             members = [*exact_rests.values(), *(entry[2] for entry in patterns)]
             first_in_group[len(first_in_group)] = records[min(members)]
@@ -367,11 +370,12 @@ class Registry:
 
     # -- validation ---------------------------------------------------------------------------
 
-    def validate(self, specs: Mapping[Any, Any], *, mode: Mode = "strict") -> list[Finding]:
+    def validate(self, specs: Mapping[Any, Any], *, mode: Mode | str = "strict") -> list[Finding]:
         """Check every extra spec; return the warnings, or raise with every finding.
 
         Raises :class:`ExtraSpecValidationError` when any finding is an error, ``ValueError`` for
-        an unknown mode and ``TypeError`` when ``specs`` is not a mapping.
+        an unknown mode (any string is taken, as commands and requests give it, and checked
+        here) and ``TypeError`` when ``specs`` is not a mapping.
         """
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
@@ -440,7 +444,7 @@ class Registry:
         if text is None:
             return  # not a string: reported above, and no rule can apply to it
         value = text
-        spec: ValueRule = found  # type: ignore[assignment]
+        spec = cast(ValueRule, found)  # neither _FOREIGN nor a miss: a rule
         if spec.status != "deprecated" and key not in self._plain:
             governed = self._governed
             if len(governed) >= GOVERNED_LIMIT:
@@ -605,8 +609,8 @@ def compile_registry(definitions: Iterable[Any]) -> Registry:
     from onespec.validators_runtime.compiler import compile_definitions
 
     typed = [coerce_definition(definition) for definition in definitions]
-    seen: set[str] = set()
-    duplicates = sorted({d.name for d in typed if d.name in seen or seen.add(d.name)})
+    counts = Counter(d.name for d in typed)
+    duplicates = sorted(name for name, count in counts.items() if count > 1)
     if duplicates:
         raise DefinitionError(f"names defined more than once: {', '.join(duplicates)}")
     registry = Registry(compile_definitions(typed))
@@ -683,7 +687,7 @@ def default_registry() -> Registry:
     return registry
 
 
-def validate(specs: Mapping[Any, Any], *, mode: Mode = "strict") -> list[Finding]:
+def validate(specs: Mapping[Any, Any], *, mode: Mode | str = "strict") -> list[Finding]:
     """Validate ``specs`` with the default registry; see :meth:`Registry.validate`."""
     return default_registry().validate(specs, mode=mode)
 

@@ -214,10 +214,10 @@ def validate_fleet_command(
         for cause in report.causes:
             finding = cause.finding
             more = cause.pairs - len(cause.images)
-            images = ", ".join(cause.images) + (f" and {more} more" if more > 0 else "")
+            listed = ", ".join(cause.images) + (f" and {more} more" if more > 0 else "")
             click.echo(
                 f"flavor {cause.flavor} with {cause.pairs} image{'s' if cause.pairs != 1 else ''}"
-                f" ({images}): [{finding.code}] ({finding.nova_exception}, {finding.phase}) "
+                f" ({listed}): [{finding.code}] ({finding.nova_exception}, {finding.phase}) "
                 f"{finding.message}"
             )
         refused = sum(cause.pairs for cause in report.causes)

@@ -27,9 +27,12 @@ import errno
 import os
 import stat
 import sys
-from typing import BinaryIO
+from typing import BinaryIO, Literal
 
 from onespec.validators_runtime.problems import Location
+
+#: Why an input cannot be read (:attr:`InputError.code`).
+InputCode = Literal["missing", "not-a-file", "unreadable", "too-large", "encoding"]
 
 #: The name standard input goes by in messages.
 STDIN_NAME = "<stdin>"
@@ -51,7 +54,7 @@ class InputError(ValueError):
     """An input that cannot be read as asked: ``file`` (as the user named it), ``reason`` (a
     sentence without the file), ``code``, and for ``encoding`` the 1-based ``line``."""
 
-    def __init__(self, code: str, file: str, reason: str, line: int | None = None) -> None:
+    def __init__(self, code: InputCode, file: str, reason: str, line: int | None = None) -> None:
         self.code = code
         self.file = file
         self.reason = reason

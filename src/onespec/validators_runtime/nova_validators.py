@@ -319,6 +319,7 @@ def _refusal(detail: str, error: ExtraSpecValidationError | None = None) -> Exce
             refusal.args = (PREFIX + detail,)
     else:
         refusal = error_type(PREFIX + detail)
+    # Nova's exception class declares no findings; the refusal carries them for its callers.
     refusal.findings = error.findings if error else ()  # type: ignore[attr-defined]
     return refusal
 
@@ -383,6 +384,7 @@ def validate_whole_flavor(flavor: Any, image: Mapping[str, Any] | None = None) -
     if errors:
         detail = " ".join(f"{f.message} ({f.nova_exception}, {f.phase})" for f in errors)
         refusal = _refusal(detail)
+        # Nova's exception class declares no findings; the refusal carries them for its callers.
         refusal.findings = tuple(findings)  # type: ignore[attr-defined]
         raise refusal
     return findings

@@ -62,6 +62,10 @@ class SpecRecord(NamedTuple):
     rest: Template
 
 
+#: A spec record as :class:`Tables` holds it: a :class:`SpecRecord`, or the generated module's
+#: plain tuple of the same fields, which the runtime makes a SpecRecord when it loads.
+SpecRow = tuple[object, ...]
+
 #: Position of each field in a spec record, as the generated module states it.
 SPEC_FIELDS: tuple[str, ...] = SpecRecord._fields
 
@@ -75,7 +79,7 @@ PatternEntry = tuple[str, str, int, tuple[ParameterRecord, ...]]
 class Tables(NamedTuple):
     """The compiled form of a list of definitions, in precedence order."""
 
-    specs: tuple[SpecRecord, ...]
+    specs: tuple[SpecRow, ...]
     exact: dict[str, int]
     prefixes: dict[str, int]
     patterned_prefixes: tuple[PatternEntry, ...]

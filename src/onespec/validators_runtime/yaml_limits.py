@@ -34,10 +34,14 @@ from __future__ import annotations
 
 import inspect
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
+if TYPE_CHECKING:
+    from yaml._yaml import CParser
+
+_CParser: type[CParser] | None
 try:  # libyaml's event parser, when PyYAML was built with it
     from yaml._yaml import CParser as _CParser
 except ImportError:  # pragma: no cover - a PyYAML without libyaml
@@ -78,6 +82,10 @@ class CountingComposer(yaml.composer.Composer):
         self._depth = 0
         self._sizes: dict[int, int] = {}
 
+    if TYPE_CHECKING:  # a composer reads its events from the parser mixed in beside it
+
+        def peek_event(self) -> yaml.Event: ...
+
     def compose_document(self) -> Any:
         self._sizes = {}
         return super().compose_document()
@@ -88,7 +96,7 @@ class CountingComposer(yaml.composer.Composer):
     def _refuse(self, code: str, reason: str, mark: Any) -> Exception:
         return YAMLLimitError(code, reason, mark.line + 1)
 
-    def _loop_reason(self, anchor: str) -> str:
+    def _loop_reason(self, anchor: str | None) -> str:
         return (
             f"the alias *{anchor} refers to itself: the node anchored as &{anchor} contains it "
             "(a recursive alias), which would make the document infinite"
@@ -106,7 +114,7 @@ class CountingComposer(yaml.composer.Composer):
             "(an alias bomb); refusing to load it"
         )
 
-    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         event = self.peek_event()
         if isinstance(event, yaml.ScalarEvent):  # the common case: size 1, not recorded
             return super().compose_node(parent, index)
@@ -126,6 +134,8 @@ class CountingComposer(yaml.composer.Composer):
             node = super().compose_node(parent, index)
         finally:
             self._depth -= 1
+        if node is None:  # pragma: no cover - the base composes a node for every event
+            return None
         size = 1
         get = self._sizes.get
         if isinstance(node, yaml.MappingNode):
@@ -143,8 +153,8 @@ class CountingComposer(yaml.composer.Composer):
 def counting_loader(
     name: str,
     *,
-    constructor: type = yaml.constructor.SafeConstructor,
-    resolver: type = yaml.resolver.Resolver,
+    constructor: type[yaml.constructor.BaseConstructor] = yaml.constructor.SafeConstructor,
+    resolver: type[yaml.resolver.BaseResolver] = yaml.resolver.Resolver,
     python: bool = False,
     max_nodes: int = MAX_NODES,
     max_depth: int = MAX_DEPTH,
@@ -154,14 +164,16 @@ def counting_loader(
     Its events come from libyaml unless ``python`` (the pure-Python parser, whose error messages
     quote the offending line) or PyYAML lacks libyaml. ``constructor`` must be a safe constructor.
     """
-    use_c = _CParser is not None and not python
+    c_parser = None if python else _CParser
     parser_bases: tuple[type, ...] = (
-        (_CParser,) if use_c else (yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser)
+        (c_parser,)
+        if c_parser is not None
+        else (yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser)
     )
 
     def __init__(self: Any, stream: str) -> None:
-        if use_c:
-            _CParser.__init__(self, stream)
+        if c_parser is not None:
+            c_parser.__init__(self, stream)
         else:
             yaml.reader.Reader.__init__(self, stream)
             yaml.scanner.Scanner.__init__(self)
@@ -290,8 +302,13 @@ class DuplicateKeys:
 
     duplicates: list[tuple[Any, int, int]]
 
+    if TYPE_CHECKING:  # the constructor's, mixed in beside this class
+
+        def construct_object(self, node: yaml.Node, deep: bool = False) -> Any: ...
+
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         explicit = node.value  # SafeConstructor.flatten_mapping removes merge keys from this list
+        # A mixin: the constructor it is mixed in with, after it in the bases, constructs.
         mapping = super().construct_mapping(node, deep=deep)  # type: ignore[misc]
         if len(mapping) < len(node.value):
             self.note_duplicates(explicit)
@@ -302,7 +319,7 @@ class DuplicateKeys:
         first: dict[Any, int] = {}
         for key_node, _ in pairs:
             try:
-                key = self.construct_object(key_node)  # type: ignore[attr-defined]
+                key = self.construct_object(key_node)
                 line = key_node.start_mark.line + 1
                 if key in first:
                     self.duplicates.append((key, first[key], line))
@@ -327,19 +344,20 @@ _TEXT_CONSTRUCTORS = (
 def c_loader(
     name: str,
     *,
-    constructor: type = yaml.constructor.SafeConstructor,
-    resolver: type = yaml.resolver.Resolver,
+    constructor: type[yaml.constructor.BaseConstructor] = yaml.constructor.SafeConstructor,
+    resolver: type[yaml.resolver.BaseResolver] = yaml.resolver.Resolver,
 ) -> type | None:
     """A safe loader whose nodes libyaml composes (no counting): for :func:`load_fast` only.
 
     ``constructor`` must be a safe constructor. The loader notes duplicate keys
     (:class:`DuplicateKeys`). None when PyYAML lacks libyaml.
     """
-    if _CParser is None:
+    c_parser = _CParser
+    if c_parser is None:
         return None
 
     def __init__(self: Any, stream: str) -> None:
-        _CParser.__init__(self, stream)
+        c_parser.__init__(self, stream)
         constructor.__init__(self)
         resolver.__init__(self)
         self.duplicates = []
@@ -356,7 +374,7 @@ def c_loader(
     if text_tag is not None:
         del scalars[_TEXT]
     namespace = {"__init__": __init__, "scalar_constructors": scalars, "text_tag": text_tag}
-    return type(name, (_CParser, DuplicateKeys, constructor, resolver), namespace)
+    return type(name, (c_parser, DuplicateKeys, constructor, resolver), namespace)
 
 
 class _General(Exception):

@@ -192,7 +192,7 @@ def _names(document: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
 def _association_problems(associations: Any) -> Iterator[str]:
     if not isinstance(associations, list):
         return
-    seen: set[str] = set()
+    seen: set[object] = set()  # the names as given, whatever they are
     for index, association in enumerate(associations):
         if not isinstance(association, Mapping):
             continue

@@ -25,7 +25,7 @@ more simply than Nova reads them, which :data:`READINGS` says and the descriptio
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from onespec.definitions.flavor_facts import FACTS_BY_NAME
 from onespec.definitions.flavor_rule_catalogue import RULES
@@ -311,11 +311,11 @@ def _dependent_required(when: Js, needs: Js) -> dict[str, list[str]] | None:
     """``key present -> other key present`` as ``dependentRequired``, where a rule says just
     that."""
     if _is_present(when) and _is_present(needs):
-        return {when["required"][0]: [needs["required"][0]]}  # type: ignore[index]
+        return {when["required"][0]: [needs["required"][0]]}
     return None
 
 
-def _is_present(part: Js) -> bool:
+def _is_present(part: Js) -> TypeGuard[dict[str, Any]]:
     return (
         isinstance(part, dict)
         and set(part) == {"required", "properties"}

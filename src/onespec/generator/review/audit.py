@@ -17,11 +17,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from onespec.definitions.model import ExtraSpec, segments_regex
 from onespec.generator.review.idioms import PrefixReader
 from onespec.generator.review.reads import WILDCARD, KeyRead, ReadsFound
-from onespec.validators_runtime.problems import Location, Problem, closest, shown
+from onespec.validators_runtime.problems import Location, Problem, Severity, closest, shown
 
 #: An audit's finding: the shared shape, with the key as the location's path.
 Finding = Problem
@@ -31,15 +32,16 @@ _SAMPLES = ("0", "1", "x", "X", "CUSTOM_X", "HW_CPU_X86_AVX", "VCPU", "cpu_info"
 
 
 def finding(
-    code: str, severity: str, key: str, file: str, line: int | None, message: str, **extra: object
+    code: str,
+    severity: Severity,
+    key: str,
+    file: str,
+    line: int | None,
+    message: str,
+    **extra: Any,
 ) -> Finding:
-    return Problem(
-        code,
-        message,
-        severity,  # type: ignore[arg-type]
-        Location(file or None, line, key),
-        **{"value": key, **extra},  # type: ignore[arg-type]
-    )
+    where = Location(file or None, line, key)
+    return Problem(code, message, severity, where, **{"value": key, **extra})
 
 
 def unparsable(files: Sequence[tuple[str, int | None, str]]) -> list[Finding]:
@@ -98,7 +100,7 @@ def _literal_head(definition: ExtraSpec) -> str:
     for segment in definition.segments:
         if not hasattr(segment, "text"):
             break
-        head.append(segment.text)  # type: ignore[union-attr]
+        head.append(segment.text)
     return "".join(head)
 
 

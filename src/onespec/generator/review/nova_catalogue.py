@@ -13,7 +13,7 @@ import ast
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from onespec.definitions.model import DefinitionError, ExtraSpec
 from onespec.definitions.nova_shape import ExtraSpecValidator
@@ -75,7 +75,7 @@ def find_root(sources: Iterable[Path]) -> Path | None:
     return None
 
 
-def _is_validator_call(node: ast.AST) -> bool:
+def _is_validator_call(node: ast.AST) -> TypeGuard[ast.Call]:
     if not isinstance(node, ast.Call):
         return False
     func = node.func
@@ -126,7 +126,7 @@ def _calls(
             continue
         for node in ast.walk(statement):
             if _is_validator_call(node):
-                yield node, env  # type: ignore[misc]
+                yield node, env
 
 
 _FIELDS = ("name", "description", "value", "parameters", "deprecated")

@@ -246,6 +246,7 @@ class _Scanner:
         spelled = self.idiom_reads(call)
         if spelled is not None:
             spec, image = spelled
+            # idiom_reads matches only a call of a name or of an attribute.
             via = (
                 f"idiom {call.func.attr if isinstance(call.func, ast.Attribute) else call.func.id}"  # type: ignore[attr-defined]
             )
@@ -328,9 +329,11 @@ def _string_literals(node: ast.AST) -> tuple[str, ...]:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return (node.value,)
     if isinstance(node, ast.Tuple | ast.List | ast.Set):
-        values = [e.value for e in node.elts if isinstance(e, ast.Constant)]
-        if values and len(values) == len(node.elts) and all(isinstance(v, str) for v in values):
-            return tuple(values)  # type: ignore[arg-type]
+        strings = [
+            e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+        ]
+        if strings and len(strings) == len(node.elts):
+            return tuple(strings)
     return ()
 
 

@@ -208,7 +208,8 @@ class _ClassEnv(dict[str, Any]):
         super().__init__()
         self.nodes = nodes
         self.module = module
-        self.values: dict[str, Any] = {}
+        #: Each name's value once evaluated (not ``values``: that is dict's method).
+        self.evaluated: dict[str, Any] = {}
 
     def __contains__(self, name: object) -> bool:
         return name in self.nodes
@@ -216,7 +217,7 @@ class _ClassEnv(dict[str, Any]):
     def __getitem__(self, name: str) -> Any:
         """The name's value, evaluated once."""
         node = self.nodes[name]
-        return _once(self.values, name, node, lambda: evaluate(node, self.module, self))
+        return _once(self.evaluated, name, node, lambda: evaluate(node, self.module, self))
 
 
 def evaluate(node: ast.AST, scope: ModuleScope, env: Mapping[str, Any] | None = None) -> Any:
@@ -248,11 +249,12 @@ def _evaluate(node: ast.AST, scope: ModuleScope, env: Mapping[str, Any]) -> Any:
         items = [_evaluate(item, scope, env) for item in node.elts]
         return tuple(items) if isinstance(node, ast.Tuple) else items
     if isinstance(node, ast.Dict):
-        if any(key is None for key in node.keys):
+        keys = [key for key in node.keys if key is not None]
+        if len(keys) != len(node.keys):
             raise Unresolved(node, "a ** expansion in a dict")
         return {
-            _evaluate(key, scope, env): _evaluate(value, scope, env)  # type: ignore[arg-type]
-            for key, value in zip(node.keys, node.values, strict=True)
+            _evaluate(key, scope, env): _evaluate(value, scope, env)
+            for key, value in zip(keys, node.values, strict=True)
         }
     if isinstance(node, ast.Name):
         return env[node.id] if node.id in env else scope.lookup(node.id, node)

@@ -116,7 +116,7 @@ def complete(lists: Sequence[list | None], count: int) -> str | None:
         return None
     if any(found is None for found in lists):
         return "Per-node CPUs and memory must be given together"
-    if any(len(found) != count for found in lists):  # type: ignore[arg-type]
+    if any(len(found) != count for found in lists if found is not None):
         return f"Per-node lists must cover each of the {count} NUMA nodes, from 0 up"
     return None
 

@@ -45,7 +45,8 @@ _LIMITS = tuple(
 #: How the keys of numbered request groups start (``resources1:``, ``trait2:``).
 _GROUPED_HEADS = ("resou", "trait")
 #: The thread policy the hyperthreading trait imposes.
-_THREAD_POLICY_OF_TRAIT = {"forbidden": "isolate", "required": "require"}
+#: Keyed by the trait's value, which is None when no trait is asked for (no policy then).
+_THREAD_POLICY_OF_TRAIT: dict[str | None, str] = {"forbidden": "isolate", "required": "require"}
 
 
 def _int(value: Any, default: int = 0) -> int:

@@ -146,8 +146,8 @@ def check_fleet(
         refused_alone = {finding.code for finding in own}
         flavor = as_text(flavor)
         names_of_flavor = flavor_names(flavor)
-        for image, typed, names, present in groups.values():
-            for finding in rule_findings(flavor, image, typed, names_of_flavor | present):
+        for image, props, names, present in groups.values():
+            for finding in rule_findings(flavor, image, props, names_of_flavor | present):
                 if finding.severity != "error" or finding.code in refused_alone:
                     continue
                 cause = causes.get((index, finding.code))

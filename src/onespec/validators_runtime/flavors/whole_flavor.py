@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Set
 from dataclasses import replace
 from operator import ge, itemgetter
-from typing import Any
+from typing import Any, cast
 
 from onespec.validators_runtime._generated.extra_specs import EXACT as EXACT_KEYS
 from onespec.validators_runtime._generated.flavor_rules import (
@@ -33,7 +33,7 @@ from onespec.validators_runtime.flavor_parts.inputs import (
     read_flavor,
     read_image,
 )
-from onespec.validators_runtime.problems import Location
+from onespec.validators_runtime.problems import Location, Severity
 
 #: Nova's exception for an extra spec refused on its own (microversion 2.86 and later).
 PER_KEY_EXCEPTION = "ValidationError"
@@ -42,7 +42,7 @@ PER_KEY_EXCEPTION = "ValidationError"
 def per_key_findings(specs: Mapping[str, str], mode: str = "strict") -> list[FlavorFinding]:
     """The extra-spec runtime's findings, in the whole-flavor shape."""
     try:
-        found = default_registry().validate(specs, mode=mode)  # type: ignore[arg-type]
+        found = default_registry().validate(specs, mode=mode)
     except ExtraSpecValidationError as error:
         found = list(error.findings)
     if not found:
@@ -240,7 +240,8 @@ def rule_findings(
             FlavorFinding(
                 code=name,
                 message=f"{what}. {fix}",
-                severity=severity,
+                # The table holds the catalogue's severities, each "error" or "warning".
+                severity=cast(Severity, severity),
                 location=Location(path=keys[0] if keys else None),
                 keys=keys,
                 nova_exception=nova_exception,
@@ -260,20 +261,19 @@ def validate_flavor(
     pair for, and warnings. ``mode`` is the extra-spec runtime's (``strict``, ``permissive``,
     ``off``). Raises :class:`InputError` when the flavor or image cannot be read at all."""
     read = not isinstance(flavor, Flavor)
-    if read:
-        flavor = read_flavor(flavor)
+    whole = flavor if isinstance(flavor, Flavor) else read_flavor(flavor)
     if image is not None and not isinstance(image, Image):
         image = read_image(image)
-    findings = _field_findings(flavor)
+    findings = _field_findings(whole)
     sized = not findings  # the rules read the sizes: only sizes Nova accepts
-    findings += per_key_findings(flavor.extra_specs, mode)
+    findings += per_key_findings(whole.extra_specs, mode)
     props: Mapping[str, Any] = {}
     if image is not None:
         props, unreadable = typed_properties(image.properties)
         findings += unreadable
     if sized:
         # read_flavor makes keys and values strings; a flavor built by hand may hold others.
-        findings += rule_findings(flavor if read else as_text(flavor), image, props)
+        findings += rule_findings(whole if read else as_text(whole), image, props)
     return findings
 
 

@@ -28,11 +28,10 @@ from __future__ import annotations
 import functools
 import json
 import os
-import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -75,7 +74,8 @@ ErrorCode = Literal[
 
 # A JSON text can only start with one of these (Python's json also reads NaN and Infinity).
 _JSON_STARTS = frozenset('{["-0123456789tfnNI')
-_LEADING_SPACE = re.compile(r"[ \t\r\n]*")
+#: The white space JSON allows before a value.
+_JSON_SPACE = " \t\r\n"
 _POSITION_DEPTH = 4
 
 
@@ -188,6 +188,7 @@ class _FastResolver:
                 return _TEXT_TAG
             if len(value) <= _TAGGED_LENGTH:
                 return _plain_tag(value)
+        # A mixin: the resolver it is mixed in with, after it in the bases, resolves the rest.
         return super().resolve(kind, value, implicit)  # type: ignore[misc]
 
     def descend_resolver(self, current_node: Any, current_index: Any) -> None:
@@ -217,26 +218,38 @@ class _HeatConstructor(yaml.constructor.SafeConstructor):
             ) from None
 
 
-_HeatConstructor.add_constructor("tag:yaml.org,2002:int", _HeatConstructor.construct_yaml_int)
+# typeshed types add_constructor's function as taking a whole Loader; PyYAML calls it with the
+# constructor, which is all these use.
 _HeatConstructor.add_constructor(
-    "tag:yaml.org,2002:str", yaml.constructor.BaseConstructor.construct_scalar
+    "tag:yaml.org,2002:int",
+    _HeatConstructor.construct_yaml_int,  # type: ignore[type-var]
 )
 _HeatConstructor.add_constructor(
-    "tag:yaml.org,2002:timestamp", yaml.constructor.BaseConstructor.construct_scalar
+    "tag:yaml.org,2002:str",
+    yaml.constructor.BaseConstructor.construct_scalar,  # type: ignore[type-var]
+)
+_HeatConstructor.add_constructor(
+    "tag:yaml.org,2002:timestamp",
+    yaml.constructor.BaseConstructor.construct_scalar,  # type: ignore[type-var]
 )
 
 
+@overload
+def _make_loader(python: bool) -> type: ...
+@overload
+def _make_loader(python: None) -> type | None: ...
 def _make_loader(python: bool | None) -> type | None:
     """The counting loader (libyaml's events or, with ``python``, the pure-Python parser), or
     with ``python=None`` the loader libyaml composes, for
     :func:`~onespec.validators_runtime.yaml_limits.load_fast`. Each notes duplicate keys."""
     names = {True: "HeatPythonLoader", False: "HeatLoader", None: "HeatCLoader"}
     if python is None:
-        base = yaml_limits.c_loader("CSafeLoader", constructor=_HeatConstructor)
-        if base is None:
+        fast = yaml_limits.c_loader("CSafeLoader", constructor=_HeatConstructor)
+        if fast is None:
             return None
-        return type(names[python], (_FastResolver, base), {})  # c_loader notes duplicates
-    base = yaml_limits.counting_loader(
+        return type(names[python], (_FastResolver, fast), {})  # c_loader notes duplicates
+    # A class whose bases are chosen at run time: its __init__ is known only then.
+    base: type[Any] = yaml_limits.counting_loader(
         "CountingSafeLoader",
         constructor=_HeatConstructor,
         python=python,
@@ -256,9 +269,9 @@ def _make_loader(python: bool | None) -> type | None:
 #: The loader Heat uses: libyaml's parser when available, safe always, strings and dates as
 #: str; nodes composed through :class:`~onespec.validators_runtime.yaml_limits.CountingComposer`,
 #: which refuses alias bombs, recursive aliases and deep nesting as it composes.
-HeatLoader: type = _make_loader(python=False)  # type: ignore[assignment]
+HeatLoader: type = _make_loader(python=False)
 #: The pure-Python twin, whose errors quote the offending line (Heat re-parses with it too).
-HeatPythonLoader: type = _make_loader(python=True)  # type: ignore[assignment]
+HeatPythonLoader: type = _make_loader(python=True)
 #: The same loader with libyaml's own composer, for
 #: :func:`~onespec.validators_runtime.yaml_limits.load_fast`, which measures what it builds and
 #: hands anything doubtful to :data:`HeatLoader` (None without libyaml).
@@ -371,7 +384,10 @@ def _python_error(text: str, error: yaml.YAMLError) -> yaml.YAMLError:
             found = getattr(detailed, "problem_mark", None) or getattr(
                 detailed, "context_mark", None
             )
-            if prefix is text or (found is not None and found.line == mark.line):
+            # Without libyaml's mark there is one prefix, the whole text.
+            if prefix is text or (
+                found is not None and mark is not None and found.line == mark.line
+            ):
                 return detailed
         except (yaml_limits.YAMLLimitError, RecursionError):
             pass
@@ -470,7 +486,7 @@ def loads(
     notes such a file as not Heat's does not read it again in Python).
     """
     _check_size(text, path, max_size)
-    start = _LEADING_SPACE.match(text).end()  # type: ignore[union-attr] - it matches ""
+    start = len(text) - len(text.lstrip(_JSON_SPACE))
     if text[start : start + 1] in _JSON_STARTS:
         try:
             data, duplicates = _load_json(text, path)
@@ -547,7 +563,9 @@ def _read_stdin(max_size: int | None) -> str:
         raw = inputs.read_bytes("-", limit=4 * max_size + 4 if max_size is not None else 1 << 30)
         text = inputs.decoded(raw, name)
     except inputs.InputError as exc:
-        raise LoadError(exc.code, f"the input {exc.reason}", path=name, line=exc.line) from None
+        # Standard input is never missing; were it reported so, it could not be read.
+        code: ErrorCode = "unreadable" if exc.code == "missing" else exc.code
+        raise LoadError(code, f"the input {exc.reason}", path=name, line=exc.line) from None
     if inputs.blank(raw):
         raise LoadError("empty", "is empty: it holds nothing to read", path=name)
     return text

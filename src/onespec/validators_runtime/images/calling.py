@@ -76,10 +76,11 @@ def call_custom(
     spelling: it would land in ``**kwargs`` while the mode it did name kept its default -- a
     check turned into a change.
     """
+    parameters: Mapping[str, inspect.Parameter]
     try:
         parameters = inspect.signature(validator.validate).parameters
     except (TypeError, ValueError):  # pragma: no cover - a builtin without a signature
-        parameters = {}  # type: ignore[assignment]
+        parameters = {}
     takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
     offered: dict[str, Any] = {
         "reconcile": reconcile,

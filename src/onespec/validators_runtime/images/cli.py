@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import logging
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -134,7 +135,8 @@ def _inlined_schema() -> dict[str, Any]:
     """
     from onespec.validators_runtime._generated.image_validators import SCHEMA
 
-    defs = SCHEMA["$defs"]
+    schema: Mapping[str, Any] = SCHEMA  # JSON: no narrower type holds all of it
+    defs = schema["$defs"]
     reaches = {name: _refs(body) for name, body in defs.items()}
     changed = True
     while changed:
@@ -157,7 +159,7 @@ def _inlined_schema() -> dict[str, Any]:
             return [inline(item) for item in node]
         return node
 
-    inlined = inline({k: v for k, v in SCHEMA.items() if k != "$defs"})
+    inlined = inline({k: v for k, v in schema.items() if k != "$defs"})
     return {**inlined, "$defs": {name: inline(body) for name, body in defs.items()}}
 
 

@@ -257,6 +257,7 @@ def validate_cluster(
             f"{len(report.failed)} of {len(results)} instances failed image validation: {listed}",
             report=next((r.reports[0] for r in report.failed if r.reports), None),
         )
+        # Only a cluster's failure carries the whole cluster's report, so the class declares none.
         error.cluster_report = report  # type: ignore[attr-defined]
         raise error
     return report
@@ -333,10 +334,11 @@ def _takes(method: Any, keyword: str) -> bool:
 
 def _mode_keywords(method: Any, reconcile: bool, name: str) -> dict[str, bool]:
     """The mode as ``method`` takes it: ``reconcile``, ``test_only``, or both for ``**kwargs``."""
+    parameters: Mapping[str, inspect.Parameter]
     try:
         parameters = inspect.signature(method).parameters
     except (TypeError, ValueError):  # pragma: no cover - a builtin without a signature
-        parameters = {}  # type: ignore[assignment]
+        parameters = {}
     offered = {"reconcile": reconcile, "test_only": not reconcile}
     keywords = {key: value for key, value in offered.items() if key in parameters}
     if not keywords and any(p.kind is p.VAR_KEYWORD for p in parameters.values()):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from onespec.validators_runtime.images.remote import Remote
 from onespec.validators_runtime.images.report import Outcome, Step
@@ -26,8 +26,14 @@ class ImageValidator(abc.ABC):
     """Validates the image an instance was booted from, through a remote to it (the SPI)."""
 
     @abc.abstractmethod
-    def validate(self, remote: Remote, reconcile: bool = True, **kwargs: Any) -> Any:
-        """Check the image, fixing what can be fixed when ``reconcile`` is true.
+    def validate(self, remote: Remote, *args: Any, **kwargs: Any) -> Any:
+        """Check the image, fixing what can be fixed when told to.
+
+        Only ``remote`` is common to every implementation. The mode and the argument values
+        come by keyword, in the spelling the implementation's signature names: ``reconcile``
+        and ``env_map`` (the built-in kinds, which refuse a positional mode) or Sahara's
+        ``test_only`` and ``image_arguments``; ``calling.call_custom`` reads the signature to
+        choose. A positional flag would mean opposite things to the two, so the SPI names none.
 
         Raises :class:`~onespec.validators_runtime.images.errors.ImageValidationError` when the
         image does not satisfy the validator (after reconciling, when asked to).
@@ -130,15 +136,19 @@ class SpecWarning(Problem):
         return self.location.line
 
 
+#: The class of a whole spec a vocabulary builds (what loading a spec file returns).
+SpecT = TypeVar("SpecT", bound=SpecValidator)
+
+
 @dataclass(frozen=True)
-class Vocabulary:
+class Vocabulary(Generic[SpecT]):
     """The classes the loader builds a spec from, handed to it rather than imported by it.
 
     ``kinds`` are the built-in validator kinds by YAML key; ``spec`` the class of a whole
     spec (None where only single validators are built); ``argument`` the class of a declared
-    argument.
+    argument. Generic in the spec's class, so that a loader handed one returns that class.
     """
 
     kinds: Mapping[str, type[SpecValidator]]
-    spec: type[SpecValidator] | None = None
+    spec: type[SpecT] | None = None
     argument: type[ImageArgument] = ImageArgument

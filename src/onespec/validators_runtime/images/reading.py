@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -61,7 +61,7 @@ class _Composer(yaml_limits.CountingComposer):
     def _refuse(self, code: str, reason: str, mark: Any) -> ImageValidationSpecificationError:
         return ImageValidationSpecificationError(reason, file=self._file, line=mark.line + 1)
 
-    def _loop_reason(self, anchor: str) -> str:
+    def _loop_reason(self, anchor: str | None) -> str:
         return (
             f"the alias *{anchor} refers to itself: the node anchored as &{anchor} contains it, "
             "which would make the spec infinite"
@@ -80,6 +80,10 @@ class _Composer(yaml_limits.CountingComposer):
         )
 
 
+if TYPE_CHECKING:
+    from yaml._yaml import CParser
+
+_CParser: type[CParser] | None
 try:  # libyaml's event parser, when PyYAML was built with it
     from yaml._yaml import CParser as _CParser
 except ImportError:  # pragma: no cover - a PyYAML without libyaml
@@ -91,8 +95,14 @@ _Reader: tuple[type, ...] = (
 
 
 class _SpecLoader(
-    *_Reader, _Parser, _Composer, yaml.constructor.SafeConstructor, yaml.resolver.Resolver
-):  # type: ignore[misc]
+    # The parser is chosen at import time (libyaml's or PyYAML's), which no static base list
+    # can say.
+    *_Reader,  # type: ignore[misc]
+    _Parser,
+    _Composer,
+    yaml.constructor.SafeConstructor,
+    yaml.resolver.Resolver,
+):
     """The safe loader, composing through :class:`_Composer`.
 
     Events come from libyaml when it is available (it parses without recursing), and nodes are

@@ -48,10 +48,11 @@ class ImageArgument(ArgumentDeclaration):
         The same checks as loading a spec, errors located at ``arguments.NAME``.
         """
         built = SpecLoader(None, vocabulary=vocabulary()).argument_section(spec, ("arguments",))
+        # Built by vocabulary(), whose argument class is this one.
         return built  # type: ignore[return-value]
 
 
-def vocabulary(spec_class: type[ImageSpec] | None = None) -> Vocabulary:
+def vocabulary(spec_class: type[ImageSpec] | None = None) -> Vocabulary[ImageSpec]:
     """What the loader builds a whole spec from: the built-in kinds, ``spec_class`` (by
     default :class:`ImageSpec`) and :class:`ImageArgument`."""
     return Vocabulary(DEFAULT_VALIDATOR_MAP, spec_class or ImageSpec, ImageArgument)
@@ -105,7 +106,7 @@ class ImageSpec(SpecKind):
         the file, the YAML path and the reason; oddities that do not stop the spec from working
         are warnings, on the returned validator's ``warnings``.
         """
-        return load_with(  # type: ignore[return-value]
+        return load_with(
             yaml_path,
             vocabulary=vocabulary(cls),
             validator_map=validator_map,
@@ -120,6 +121,7 @@ class ImageSpec(SpecKind):
         resource_roots: Sequence[str | Path] | None = None,
     ) -> ImageSpec:
         """A whole spec from its parsed YAML, as :meth:`from_yaml` from a file."""
+        # The spec's own kind builds the vocabulary's spec class, cls.
         return build_one(  # type: ignore[return-value]
             cls.kind,
             spec,
@@ -237,7 +239,7 @@ def loads(
     resource_roots: Sequence[str | Path] = (),
 ) -> ImageSpec:
     """Load a spec from its text into an :class:`ImageSpec`."""
-    return loads_with(  # type: ignore[return-value]
+    return loads_with(
         text,
         file=file,
         vocabulary=vocabulary(),

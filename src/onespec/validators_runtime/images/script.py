@@ -158,8 +158,7 @@ class _Renderer:
         if isinstance(validator, AllValidator):
             body = [f'{self.render(child)} "$1" || return 1' for child in validator.validators]
         elif isinstance(validator, AnyValidator):
-            children = [self.render(child) for child in validator.validators]
-            listed = " ".join(children)
+            listed = " ".join(self.render(child) for child in validator.validators)
             warning = shlex.quote(f"{path}: no alternative passed; reconciling each in turn")
             body = [
                 f'local f; for f in {listed}; do "$f" 0 && return 0; done',
@@ -170,14 +169,14 @@ class _Renderer:
             ]
         elif isinstance(validator, OSCaseValidator):
             body = []
-            for case, children in validator.cases:
+            for case, validators in validator.cases:
                 if self.distro.matches(case):
-                    body = [f'{self.render(AllValidator(children))} "$1"']
+                    body = [f'{self.render(AllValidator(validators))} "$1"']
                     break
         elif isinstance(validator, ArgumentCaseValidator):
             value = self.env.get(validator.argument_name)
-            children = validator.cases.get(value) if value is not None else None
-            body = [f'{self.render(AllValidator(children))} "$1"'] if children else []
+            chosen = validator.cases.get(value) if value is not None else None
+            body = [f'{self.render(AllValidator(chosen))} "$1"'] if chosen else []
         elif isinstance(validator, ArgumentSetterValidator):
             self.env[validator.argument_name] = validator.value
             body = []

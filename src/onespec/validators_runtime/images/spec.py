@@ -12,9 +12,9 @@ it is handed (:class:`~onespec.validators_runtime.images.model.Vocabulary`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, cast
 
 from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import image_validators as grammar
@@ -23,6 +23,7 @@ from onespec.validators_runtime.images.errors import ImageValidationSpecificatio
 from onespec.validators_runtime.images.model import (
     ImageArgument,
     ImageValidator,
+    SpecT,
     SpecValidator,
     Vocabulary,
 )
@@ -31,19 +32,22 @@ from onespec.validators_runtime.images.reading import read_spec_text, read_yaml
 from onespec.validators_runtime.problems import closest, key_path_text, shown
 from onespec.validators_runtime.yaml_lines import LineIndex, YamlPath
 
+#: The keys each kind takes: (value's form, required, pattern) by key. The generated table's
+#: literals are too mixed for the checker to infer more than ``object`` for a kind's keys.
+_KIND_KEYS = cast("Mapping[str, Mapping[str, tuple[str, bool, str | None]]]", grammar.KIND_KEYS)
 _KNOWN_OS_NAMES = frozenset(
     [*grammar.DISTRIBUTIONS, *grammar.DISTRIBUTIONS.values(), *grammar.FAMILIES.values()]
 )
 
 
-class SpecLoader(SpecChecks):
+class SpecLoader(SpecChecks, Generic[SpecT]):
     """Builds validators from parsed YAML, collecting warnings and raising on errors."""
 
     def __init__(
         self,
         file: str | None,
         *,
-        vocabulary: Vocabulary,
+        vocabulary: Vocabulary[SpecT],
         validator_map: Mapping[str, type[ImageValidator]] | None = None,
         resource_roots: Sequence[str | Path] = (),
         lines: LineIndex | None = None,
@@ -59,7 +63,7 @@ class SpecLoader(SpecChecks):
 
     # The spec ----------------------------------------------------------------------------------
 
-    def spec(self, data: Any) -> SpecValidator:
+    def spec(self, data: Any) -> SpecT:
         """A whole spec."""
         if not isinstance(data, dict):
             raise self.error(
@@ -73,14 +77,20 @@ class SpecLoader(SpecChecks):
         if not isinstance(items, list):
             raise self.error(("validators",), f"validators must be a list, not {_kind_of(items)}")
         validators = self.validator_list(items, ("validators",))
-        root = self.kinds["all"](validators)  # type: ignore[call-arg]
+        root = self._build("all", validators)
         root.path, root.line = "validators", self._line(("validators",))
         self._check_env_uses()
         if self.vocabulary.spec is None:
             raise self.error((), "a whole spec cannot be built here")
-        return self.vocabulary.spec(  # type: ignore[call-arg]
-            root, self.arguments, file=self.file or "", warnings=self.warnings
-        )
+        # Each spec class takes the spec's own arguments: not the base class's (none).
+        build_spec: Callable[..., SpecT] = self.vocabulary.spec
+        return build_spec(root, self.arguments, file=self.file or "", warnings=self.warnings)
+
+    def _build(self, kind: str, *arguments: Any, **options: Any) -> SpecValidator:
+        """A validator of a built-in ``kind``, from its class's constructor arguments: each
+        kind takes its own, which a mapping of validator classes cannot say."""
+        build: Callable[..., SpecValidator] = self.kinds[kind]
+        return build(*arguments, **options)
 
     def argument_section(self, value: Any, path: YamlPath) -> dict[str, ImageArgument]:
         """The ``arguments`` mapping."""
@@ -147,6 +157,7 @@ class SpecLoader(SpecChecks):
             )
         if isinstance(validator, SpecValidator) or hasattr(validator, "__dict__"):
             try:
+                # A custom validator is any ImageValidator: given its place if it can hold one.
                 validator.path = key_path_text(where)  # type: ignore[attr-defined]
                 validator.line = self._line(where)  # type: ignore[attr-defined]
             except AttributeError:  # pragma: no cover - a validator with slots
@@ -157,6 +168,8 @@ class SpecLoader(SpecChecks):
         """A kind from ``validator_map``: built by its own ``from_spec``."""
         roots = [str(root) for root in self.roots]
         try:
+            # A validator_map class is built by its own from_spec, which the SPI leaves out (a
+            # validator need not be loadable from a spec); one without it is refused below.
             validator = cls.from_spec(value, self.custom, roots)  # type: ignore[attr-defined]
         except ImageValidationSpecificationError as exc:
             if exc.file is None:  # built without a file: this file's, at this path, says where
@@ -181,7 +194,7 @@ class SpecLoader(SpecChecks):
                 raise self.error(where, f"a package name must be a string, not {_kind_of(name)}")
             self._matches(name, "package-name", where, "package name")
             fields = self._mapping(options, where, f"the options of package {name}")
-            self._known_keys(fields, grammar.KIND_KEYS["package"], where, f"package {name}")
+            self._known_keys(fields, _KIND_KEYS["package"], where, f"package {name}")
             version = fields.get("version")
             if version is None:
                 return Package(name)
@@ -208,7 +221,7 @@ class SpecLoader(SpecChecks):
         counts = Counter(p.name for p in packages)
         for name in sorted(name for name, count in counts.items() if count > 1):
             self.warn(path, f"package {name} is listed more than once")
-        return self.kinds["package"](packages)  # type: ignore[call-arg]
+        return self._build("package", packages)
 
     def _script_options(
         self, value: Any, path: YamlPath, kind: str
@@ -220,7 +233,7 @@ class SpecLoader(SpecChecks):
             raise self.error(path, f"a {kind} is named by a non-empty string, not {shown(name)}")
         where = (*path, name)
         fields = self._mapping(options, where, f"the options of {name}")
-        self._known_keys(fields, grammar.KIND_KEYS[kind], where, f"{kind} {name}")
+        self._known_keys(fields, _KIND_KEYS[kind], where, f"{kind} {name}")
         return name, fields, where
 
     def _script(self, value: Any, path: YamlPath) -> SpecValidator:
@@ -244,9 +257,7 @@ class SpecLoader(SpecChecks):
         else:
             found, body = self.resource(name, where, "script")
             source = str(found)
-        return self.kinds["script"](  # type: ignore[call-arg]
-            body, env_vars, output, name=name, source=source
-        )
+        return self._build("script", body, env_vars, output, name=name, source=source)
 
     def _copy_script(self, value: Any, path: YamlPath) -> SpecValidator:
         name, fields, where = self._script_options(value, path, "copy_script")
@@ -257,16 +268,16 @@ class SpecLoader(SpecChecks):
             body = self._text(fields["inline"], (*where, "inline"), "inline").encode("utf-8")
         else:
             _, body = self.resource(name, where, "copy_script")
-        return self.kinds["copy_script"](body, base)  # type: ignore[call-arg]
+        return self._build("copy_script", body, base)
 
     def _all(self, value: Any, path: YamlPath) -> SpecValidator:
-        return self.kinds["all"](self.validator_list(value, path))  # type: ignore[call-arg]
+        return self._build("all", self.validator_list(value, path))
 
     def _any(self, value: Any, path: YamlPath) -> SpecValidator:
         validators = self.validator_list(value, path)
         if not validators:
             raise self.error(path, "any needs at least one alternative: an empty any always fails")
-        return self.kinds["any"](validators)  # type: ignore[call-arg]
+        return self._build("any", validators)
 
     def _os_case(self, value: Any, path: YamlPath) -> SpecValidator:
         if not isinstance(value, list) or not value:
@@ -287,7 +298,7 @@ class SpecLoader(SpecChecks):
                     f"os-release says ID={name}",
                 )
             cases.append((name, self.validator_list(validators, where)))
-        return self.kinds["os_case"](cases)  # type: ignore[call-arg]
+        return self._build("os_case", cases)
 
     def _argument(self, value: Any, path: YamlPath) -> str:
         name = self._text(value, path, "argument_name")
@@ -298,7 +309,7 @@ class SpecLoader(SpecChecks):
 
     def _argument_case(self, value: Any, path: YamlPath) -> SpecValidator:
         fields = self._mapping(value, path, "argument_case")
-        self._known_keys(fields, grammar.KIND_KEYS["argument_case"], path, "argument_case")
+        self._known_keys(fields, _KIND_KEYS["argument_case"], path, "argument_case")
         name = self._argument(fields["argument_name"], (*path, "argument_name"))
         raw_cases = self._mapping(fields["cases"], (*path, "cases"), "cases")
         if not raw_cases:
@@ -322,11 +333,11 @@ class SpecLoader(SpecChecks):
                 f"no case for {', '.join(uncovered)} (choices of {name}): with "
                 f"{'that value' if len(uncovered) == 1 else 'those values'} it does nothing",
             )
-        return self.kinds["argument_case"](name, cases)  # type: ignore[call-arg]
+        return self._build("argument_case", name, cases)
 
     def _argument_set(self, value: Any, path: YamlPath) -> SpecValidator:
         fields = self._mapping(value, path, "argument_set")
-        self._known_keys(fields, grammar.KIND_KEYS["argument_set"], path, "argument_set")
+        self._known_keys(fields, _KIND_KEYS["argument_set"], path, "argument_set")
         name = self._argument(fields["argument_name"], (*path, "argument_name"))
         text = self._scalar(fields["value"], (*path, "value"), "value")
         choices = self.arguments[name].choices
@@ -335,7 +346,7 @@ class SpecLoader(SpecChecks):
                 (*path, "value"),
                 f"{shown(text)} is not a choice of argument {name} ({', '.join(choices)})",
             )
-        return self.kinds["argument_set"](name, text)  # type: ignore[call-arg]
+        return self._build("argument_set", name, text)
 
     def _check_env_uses(self) -> None:
         known = {*self.arguments, *self._outputs}
@@ -374,10 +385,10 @@ def default_roots(yaml_path: Path, resource_roots: Sequence[str | Path] | None) 
 def load(
     yaml_path: str | Path,
     *,
-    vocabulary: Vocabulary,
+    vocabulary: Vocabulary[SpecT],
     validator_map: Mapping[str, type[ImageValidator]] | None = None,
     resource_roots: Sequence[str | Path] | None = None,
-) -> SpecValidator:
+) -> SpecT:
     """Load a spec file, built from ``vocabulary``; see :meth:`ImageSpec.from_yaml
     <onespec.validators_runtime.images.root.ImageSpec.from_yaml>`."""
     path = Path(yaml_path)
@@ -401,10 +412,10 @@ def loads(
     text: str,
     *,
     file: str = "<spec>",
-    vocabulary: Vocabulary,
+    vocabulary: Vocabulary[SpecT],
     validator_map: Mapping[str, type[ImageValidator]] | None = None,
     resource_roots: Sequence[str | Path] = (),
-) -> SpecValidator:
+) -> SpecT:
     """Load a spec from its text, built from ``vocabulary``."""
     data, lines = read_yaml(text, file)
     loader = SpecLoader(
@@ -422,7 +433,7 @@ def build_one(
     kind: str,
     value: Any,
     *,
-    vocabulary: Vocabulary,
+    vocabulary: Vocabulary[SpecT],
     validator_map: Mapping[str, type[ImageValidator]] | None = None,
     resource_roots: Sequence[str | Path] | None = None,
 ) -> SpecValidator:

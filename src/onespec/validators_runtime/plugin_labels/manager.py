@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterable
 from typing import Any
 
@@ -66,7 +67,7 @@ class LabelManager:
 
     def check_cluster_operation(
         self, tenant_id: str, name: str, version: str, operation: str
-    ) -> list[str]:
+    ) -> builtins.list[str]:  # ``list`` in this class is the method above
         """:func:`~onespec.validators_runtime.plugin_labels.labels.check_cluster_operation` for one
         project."""
         return labels.check_cluster_operation(self.show(tenant_id, name), version, operation)

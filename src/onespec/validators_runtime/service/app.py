@@ -109,6 +109,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.url_map.merge_slashes = False
     app.url_map.strict_slashes = False
     app.config["MAX_CONTENT_LENGTH"] = _generated.MAX_BODY_BYTES
+    # Flask's default JSON provider has these; app.json is typed as the provider's base class.
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]
     app.extensions["onespec"] = Services(

@@ -279,7 +279,7 @@ def serve(
         raise ConfigurationError(f"Cannot listen on {host}:{port}: {exc.strerror}.") from None
     shown_host = f"[{host}]" if ":" in host else host
     names = ", ".join(sorted(services.manager.plugins)) or "none"
-    address = f"http://{shown_host}:{server.effective_port}/"  # type: ignore[union-attr]
+    address = f"http://{shown_host}:{server.effective_port}/"
     if output_format == "json":
         started = {
             "url": address,

@@ -11,7 +11,7 @@ the application imports the routes, so nothing imports the application back.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from flask import current_app, g, request
 
@@ -86,6 +86,12 @@ def authorize(rule: str) -> RequestContext:
             f"{_needs(services().enforcer, rule)}."
         )
     return context
+
+
+def authorized_project(rule: str) -> str:
+    """:func:`authorize`, then the caller's project, which :func:`request_context` has made
+    sure is there (the context's type allows None for requests it refuses)."""
+    return cast(str, authorize(rule).project_id)
 
 
 def _needs(enforcer: Enforcer, rule: str) -> str:

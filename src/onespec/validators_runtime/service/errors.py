@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from http import HTTPStatus
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response, jsonify
 
 from onespec.validators_runtime.plugin_labels.labels import Problem
 
@@ -80,7 +80,7 @@ def error_response(
     message: str,
     *,
     problems: list[dict[str, Any]] | None = None,
-    findings: list[dict[str, Any]] | None = None,
+    findings: list[Mapping[str, Any]] | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> Response:
     """A JSON error response of the API's one error shape."""
@@ -93,7 +93,7 @@ def error_response(
         error["problems"] = problems
     if findings:
         error["findings"] = findings
-    response = current_app.json.response({"error": error})
+    response = jsonify({"error": error})  # the app's JSON provider, typed as Flask's Response
     response.status_code = status
     for name, value in (headers or {}).items():
         response.headers[name] = value

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from onespec.validators_runtime._generated import api as _generated
 from onespec.validators_runtime.service.errors import BadRequest, NotAcceptable
+
+if TYPE_CHECKING:
+    from werkzeug.datastructures import Headers
 
 HEADER: str = _generated.MICROVERSION_HEADER
 LEGACY_HEADER: str = _generated.LEGACY_MICROVERSION_HEADER
@@ -52,7 +56,7 @@ def parse(value: str, header: str) -> tuple[int, int]:
     return version
 
 
-def requested(headers: Mapping[str, str]) -> tuple[int, int]:
+def requested(headers: Mapping[str, str] | Headers) -> tuple[int, int]:
     """The microversion a request asks for (the oldest when it asks for none)."""
     value = headers.get(HEADER)
     if value is not None:

@@ -48,7 +48,9 @@ def rule_defaults() -> list[RuleDefault]:
     defaults: list[RuleDefault] = []
     for rule in RULES:
         if rule.operations:
-            operations = [{"method": method, "path": path} for method, path in rule.operations]
+            operations: list[policy.Operation] = [
+                {"method": method, "path": path} for method, path in rule.operations
+            ]
             defaults.append(
                 policy.DocumentedRuleDefault(
                     rule.name, rule.check_str, rule.description, operations

@@ -16,12 +16,19 @@ from __future__ import annotations
 from typing import Any
 
 from waitress.adjustments import Adjustments
+from waitress.channel import HTTPChannel
 from waitress.server import MultiSocketServer, TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
 
 class SheddingServer(TcpWSGIServer):
     """A waitress TCP server that makes room for new connections instead of refusing them."""
+
+    # Set by waitress's __init__: its stub leaves out the bound address and types the map of
+    # open channels (by file descriptor) as one channel.
+    effective_host: str
+    effective_port: int
+    active_channels: dict[int, HTTPChannel]  # type: ignore[assignment]
 
     def readable(self) -> bool:
         super().readable()  # idle connections closed, and the limit logged, as waitress does
@@ -70,7 +77,15 @@ def create_server(
     dispatcher.set_thread_count(adj.threads)
     sockets: dict[int, Any] = {}
     servers = [
-        SheddingServer(application, sockets, dispatcher=dispatcher, adj=adj, sockinfo=sockinfo)
+        # Adjustments parses each listen address into a socket's (family, type, protocol,
+        # address); its stub keeps the type of the unparsed option, str.
+        SheddingServer(
+            application,
+            sockets,
+            dispatcher=dispatcher,
+            adj=adj,
+            sockinfo=sockinfo,  # type: ignore[arg-type]
+        )
         for sockinfo in adj.listen
     ]
     if len(servers) == 1:

@@ -355,6 +355,7 @@ def metadata_command(
         raise InvalidInput(str(exc)) from None
     kind = template.resource_type(resource)
     notes: list[str] = []
+    values: dict[str, Any]
     settings: dict[str, Any] = {}
     if kind == facts.RESOURCE_TYPE:
         component_name, values = resource, {}

@@ -112,6 +112,8 @@ def build_deployment_config(
     inputs: list[dict[str, Any]] = []
     for declared in component.inputs:
         item = declared.to_dict()
+        # A name Heat computes when the stack runs (Unresolved) is never among the values given:
+        # such an input gets its default.
         item["value"] = values.pop(declared.name, declared.default)  # type: ignore[arg-type]
         inputs.append(item)
     for undeclared, value in values.items():

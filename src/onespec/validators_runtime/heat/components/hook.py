@@ -519,11 +519,13 @@ def dispatch(request: Request, entry: Entry, settings: HookSettings) -> dict[str
         if run.error is None and not run.timed_out:
             _note(reply, f"the hook {entry.tool!r} did not answer with a JSON object.")
         return reply
+    stdout, stderr = (
+        value if isinstance(value, str) else json.dumps(value)
+        for value in (answer.get("deploy_stdout", ""), answer.get("deploy_stderr", run.stderr))
+    )
     reply = result(
-        *(
-            value if isinstance(value, str) else json.dumps(value)
-            for value in (answer.get("deploy_stdout", ""), answer.get("deploy_stderr", run.stderr))
-        ),
+        stdout,
+        stderr,
         _status(answer.get("deploy_status_code", 0), FAILED),
         {key: value for key, value in answer.items() if key in declared},
     )

@@ -237,7 +237,7 @@ class _Checker:
 
     def items(self, raw: Mapping[Any, Any], path: str, name: str, shape: str) -> list[Any] | None:
         """A list field: its items, or None when absent or not a list."""
-        spec = facts.SHAPES[shape][name]
+        spec: Mapping[str, Any] = facts.SHAPES[shape][name]
         if name not in raw:
             return None
         value = raw[name]
@@ -353,7 +353,7 @@ def _check_configs(checker: _Checker, raw: Mapping[Any, Any]) -> tuple[ConfigEnt
         actions, given = _check_actions(checker, entry, path, seen)
         tool = _check_tool(checker, entry, path)
         config = checker.string(entry, path, "config", "config")
-        builtin = tool in facts.TOOLS and facts.TOOLS[tool]["builtin"]
+        builtin = isinstance(tool, str) and tool in facts.TOOLS and facts.TOOLS[tool]["builtin"]
         if builtin and isinstance(config, str) and not config.startswith("#!"):
             what = "is empty" if not config.strip() else "does not start with '#!'"
             checker.add(

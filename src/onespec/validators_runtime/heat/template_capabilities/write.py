@@ -204,7 +204,10 @@ def write_resolution(
     contents: dict[str, bytes] = {}
     modes: dict[str, int] = {}
     stripped: list[str] = []
-    pending = [(path, None, "resource_registry " + "/".join(key)) for key, path in registry_files]
+    # (file, where it was named -- None for the registry --, how it was named)
+    pending: list[tuple[str, str | None, str]] = [
+        (path, None, "resource_registry " + "/".join(key)) for key, path in registry_files
+    ]
     while pending:
         path, referrer, how = pending.pop(0)
         real = os.path.realpath(path)

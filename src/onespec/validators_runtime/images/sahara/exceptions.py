@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import uuid
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import onespec.validators_runtime.images.errors as _errors
 
@@ -19,7 +19,7 @@ import onespec.validators_runtime.images.errors as _errors
 def _sahara_exceptions() -> Any:
     """``sahara.plugins.exceptions`` when Sahara is importable, else None."""
     try:
-        from sahara.plugins import exceptions  # type: ignore[import-not-found]
+        from sahara.plugins import exceptions
     except Exception:  # not installed, or broken: onespec's classes serve alone
         return None
     return exceptions
@@ -69,16 +69,17 @@ ImageArgumentError: Any = (
     else _errors.ImageArgumentError
 )
 #: onespec's classes and this module's, most specific first.
-_AS_SAHARA: tuple[tuple[type, type], ...] = (
+_AS_SAHARA: tuple[tuple[type[BaseException], type[BaseException]], ...] = (
     (_errors.ImageArgumentError, ImageArgumentError),
     (_errors.ImageValidationSpecificationError, ImageValidationSpecificationError),
     (_errors.ImageValidationError, ImageValidationError),
 )
 
-_Call = TypeVar("_Call", bound=Callable[..., Any])
+_Params = ParamSpec("_Params")
+_Returned = TypeVar("_Returned")
 
 
-def sahara_errors(function: _Call) -> _Call:
+def sahara_errors(function: Callable[_Params, _Returned]) -> Callable[_Params, _Returned]:
     """Re-raise onespec's image exceptions from ``function`` as this module's classes.
 
     The engine raises onespec's classes; callers of this module catch Sahara's (where it is
@@ -86,7 +87,7 @@ def sahara_errors(function: _Call) -> _Call:
     """
 
     @functools.wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: _Params.args, **kwargs: _Params.kwargs) -> _Returned:
         try:
             return function(*args, **kwargs)
         except _errors.ImageError as exc:
@@ -95,11 +96,11 @@ def sahara_errors(function: _Call) -> _Call:
                     raise _converted(exc, shaped) from exc
             raise
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
 
 
-def _converted(exc: BaseException, shaped: type) -> BaseException:
-    new = shaped.__new__(shaped)
+def _converted(exc: BaseException, shaped: type[BaseException]) -> BaseException:
+    new: Any = shaped.__new__(shaped)  # takes on the attributes of ``exc``, whatever they are
     new.__dict__.update(exc.__dict__)
     new.args = exc.args
     new.uuid = str(uuid.uuid4())

@@ -91,6 +91,9 @@ class ValidationAttemptFailed:
         return f"ValidationAttemptFailed({self.exception!r})"
 
 
+_AttemptFailed = ValidationAttemptFailed
+
+
 def _accepts_package(from_spec: Callable[..., Any]) -> bool:
     try:
         parameters = inspect.signature(from_spec).parameters
@@ -122,7 +125,7 @@ class SaharaImageValidatorBase(kinds.SpecKind):
 
     @classmethod
     @sahara_errors
-    def from_yaml(  # type: ignore[override]
+    def from_yaml(
         cls,
         yaml_path: str | Path,
         validator_map: Mapping[str, type[ImageValidator]] | None = None,
@@ -138,11 +141,11 @@ class SaharaImageValidatorBase(kinds.SpecKind):
         loaded = root.ImageSpec.from_yaml(
             path, get_validator_map(validator_map), _roots(resource_roots, package)
         )
-        return _adopt(loaded)  # type: ignore[return-value]
+        return _adopt(loaded)
 
     @classmethod
     @sahara_errors
-    def from_spec(  # type: ignore[override]
+    def from_spec(
         cls,
         spec: Any,
         validator_map: Mapping[str, type[ImageValidator]] | None = None,
@@ -172,6 +175,7 @@ class SaharaImageValidatorBase(kinds.SpecKind):
         built = []
         for spec in specs:
             kind_class, value = cls.get_class_from_spec(spec, get_validator_map(validator_map))
+            # Every kind of a validator map is built by its from_spec, which the SPI leaves out.
             from_spec = kind_class.from_spec  # type: ignore[attr-defined]
             if _accepts_package(from_spec):
                 built.append(from_spec(value, validator_map, resource_roots, package=package))
@@ -197,6 +201,8 @@ class SaharaImageValidatorBase(kinds.SpecKind):
             )
         return kinds[kind], value
 
+    # Sahara's signature, as its plugins call it: test_only may come positionally, which
+    # onespec's validate refuses (a positional flag would mean reconcile there).
     @sahara_errors
     def validate(  # type: ignore[override]
         self,
@@ -228,7 +234,7 @@ class SaharaImageValidatorBase(kinds.SpecKind):
         test_only: bool = False,
         image_arguments: Any = None,
         **kwargs: Any,
-    ) -> bool | ValidationAttemptFailed:
+    ) -> bool | _AttemptFailed:
         """``True`` when the validation passes, else a false :class:`ValidationAttemptFailed`."""
         try:
             self.validate(remote, test_only=test_only, image_arguments=image_arguments, **kwargs)
@@ -372,16 +378,23 @@ class ImageArgument:
         return f"ImageArgument({self.name!r}, default={self.default!r})"
 
 
-class SaharaImageValidator(SaharaImageValidatorBase, root.ImageSpec):
+# Sahara's from_spec (package=) and validate (test_only, positional too) take the place of
+# ImageSpec's on purpose: this class is what Sahara's plugins call.
+class SaharaImageValidator(SaharaImageValidatorBase, root.ImageSpec):  # type: ignore[misc]
     """A whole spec; ``arguments`` are this module's mutable :class:`ImageArgument`."""
 
+    # Replaced by _adopt, once the spec is loaded, with Sahara's argument objects: the run
+    # reads only what the two classes share (name, default, required, choices).
+    arguments: dict[str, ImageArgument]  # type: ignore[assignment]
+
+    # Sahara's argument objects, not onespec's: the list a plugin changes defaults on.
     def get_argument_list(self) -> list[ImageArgument]:  # type: ignore[override]
         """The declared arguments, the objects themselves (a plugin may change defaults)."""
         return list(self.arguments.values())
 
 
 #: onespec's kind classes -> this module's.
-_SAHARA_SHAPED: dict[type, type] = {
+_SAHARA_SHAPED: dict[type[ImageValidator], type[SaharaImageValidatorBase]] = {
     kinds.PackageValidator: SaharaPackageValidator,
     kinds.ScriptValidator: SaharaScriptValidator,
     kinds.CopyScriptValidator: SaharaCopyScriptValidator,
@@ -405,15 +418,17 @@ def _adopt(tree: Any) -> Any:
         shaped = _SAHARA_SHAPED.get(type(item))
         if shaped is None:
             continue
+        declared = item.arguments if isinstance(item, root.ImageSpec) else {}
         item.__class__ = shaped
         if isinstance(item, SaharaPackageValidator):
             item.packages = tuple(Package(p.name, p.version) for p in item.packages)
         elif isinstance(item, SaharaScriptValidator):
             own = [v for v in item.env_vars if v not in (TEST_ONLY_KEY, DISTRO_KEY)]
+            # A list, as Sahara's scripts kept theirs (plugins append to it).
             item.env_vars = [TEST_ONLY_KEY, DISTRO_KEY, *own]  # type: ignore[assignment]
         elif isinstance(item, SaharaImageValidator):
             item.arguments = {
-                name: ImageArgument._of(argument) for name, argument in item.arguments.items()
+                name: ImageArgument._of(argument) for name, argument in declared.items()
             }
     return tree
 

@@ -140,11 +140,11 @@ def insert_if_absent(
     """Insert a row unless one with the same ``keys`` exists, without failing on the race."""
     dialect = connection.dialect.name
     if dialect == "postgresql":
-        statement = postgresql.insert(table).values(**values)
-        connection.execute(statement.on_conflict_do_nothing(index_elements=keys))
+        on_postgresql = postgresql.insert(table).values(**values)
+        connection.execute(on_postgresql.on_conflict_do_nothing(index_elements=keys))
     elif dialect == "sqlite":
-        statement = sqlite.insert(table).values(**values)
-        connection.execute(statement.on_conflict_do_nothing(index_elements=keys))
+        on_sqlite = sqlite.insert(table).values(**values)
+        connection.execute(on_sqlite.on_conflict_do_nothing(index_elements=keys))
     else:  # pragma: no cover - only SQLite and PostgreSQL are supported
         try:
             with connection.begin_nested():

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from onespec.validators_runtime.service.db import tables
 from onespec.validators_runtime.service.db.engine import StoreError, display_url, write_transaction
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 #: The alembic script directory: ``env.py`` and ``versions/``.
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -26,7 +30,7 @@ class DatabaseNotReady(StoreError):
     """The database's schema is missing or at another revision than this release needs."""
 
 
-def alembic_config(connection: sa.Connection | None = None) -> object:
+def alembic_config(connection: sa.Connection | None = None) -> Config:
     """An alembic configuration for the shipped migrations, bound to ``connection``."""
     from alembic.config import Config
 
@@ -69,7 +73,7 @@ def upgrade(engine: Engine, revision: str = "head") -> str | None:
     from alembic import command
 
     with write_transaction(engine) as connection:
-        command.upgrade(alembic_config(connection), revision)  # type: ignore[arg-type]
+        command.upgrade(alembic_config(connection), revision)
     return current_revision(engine)
 
 

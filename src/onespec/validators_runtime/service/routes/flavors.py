@@ -175,7 +175,7 @@ def _validate(specs: dict[str, str], mode: str) -> None:
     from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, validate
 
     try:
-        warnings = validate(specs, mode=mode)  # type: ignore[arg-type]
+        warnings = validate(specs, mode=mode)
     except ExtraSpecValidationError as exc:
         errors = exc.errors
         # Nova's clients look for this prefix; the sentences after it are onespec's own.

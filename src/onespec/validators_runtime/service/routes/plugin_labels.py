@@ -17,7 +17,7 @@ from onespec.validators_runtime.plugin_labels.labels import (
     VersionNotFound,
 )
 from onespec.validators_runtime.service.bodies import json_body
-from onespec.validators_runtime.service.context import authorize, services
+from onespec.validators_runtime.service.context import authorized_project, services
 from onespec.validators_runtime.service.errors import BadRequest, NotFound
 
 blueprint = Blueprint("plugins", __name__)
@@ -25,31 +25,31 @@ blueprint = Blueprint("plugins", __name__)
 
 @blueprint.get("/plugins")
 def list_plugins() -> dict[str, Any]:
-    context = authorize("onespec:plugins:list")
-    return {"plugins": services().manager.list(context.project_id)}
+    project = authorized_project("onespec:plugins:list")
+    return {"plugins": services().manager.list(project)}
 
 
 @blueprint.get("/plugins/<name>")
 def show_plugin(name: str) -> dict[str, Any]:
-    context = authorize("onespec:plugins:show")
+    project = authorized_project("onespec:plugins:show")
     try:
-        return {"plugin": services().manager.show(context.project_id, name)}
+        return {"plugin": services().manager.show(project, name)}
     except PluginNotFound as exc:
         raise NotFound(str(exc)) from None
 
 
 @blueprint.get("/plugins/<name>/<version>")
 def show_plugin_version(name: str, version: str) -> dict[str, Any]:
-    context = authorize("onespec:plugins:show")
+    project = authorized_project("onespec:plugins:show")
     try:
-        return {"plugin": services().manager.show(context.project_id, name, version)}
+        return {"plugin": services().manager.show(project, name, version)}
     except (PluginNotFound, VersionNotFound) as exc:
         raise NotFound(str(exc)) from None
 
 
 @blueprint.patch("/plugins/<name>")
 def update_plugin(name: str) -> dict[str, Any]:
-    context = authorize("onespec:plugins:update")
+    project = authorized_project("onespec:plugins:update")
     manager = services().manager
     try:
         manager.plugin(name)
@@ -57,6 +57,6 @@ def update_plugin(name: str) -> dict[str, Any]:
         raise NotFound(str(exc)) from None
     body = json_body(request)
     try:
-        return {"plugin": manager.update(context.project_id, name, body)}
+        return {"plugin": manager.update(project, name, body)}
     except LabelUpdateError as exc:
         raise BadRequest(str(exc), problems=exc.problems) from None
