@@ -495,7 +495,9 @@ def _size_rules() -> Iterator[str]:
         when = "None"
         if rule.when is not None:
             when = f"_when_{index}"
-            yield f"def {when}({_PARAMETERS}) -> bool:"
+            # -> object: a condition returns the value whose truth it tests (a flavor's disk
+            # size), as the rules' own conditions do; the callers test only that truth.
+            yield f"def {when}({_PARAMETERS}) -> object:"
             yield f"    return {expression(rule.when)}"
             yield ""
             yield ""

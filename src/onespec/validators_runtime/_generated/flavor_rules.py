@@ -492,11 +492,11 @@ FLAVOR_FIELDS = {
 SIZED_RULES = frozenset(('flavor-ram-below-image-min-ram', 'flavor-disk-below-image-size', 'flavor-disk-below-image-min-disk', 'realtime-mask-invalid', 'multiqueue-flavor-image-differ', 'dedicated-mask-invalid', 'pcpu-resources-not-vcpus', 'numa-nodes-split-unevenly', 'numa-cpu-out-of-range', 'numa-cpu-unassigned', 'numa-memory-not-ram', 'topology-limits-exclude-vcpus'))
 
 
-def _when_3(v: View, s: Mapping[str, str], p: Mapping[str, Any]) -> bool:
+def _when_3(v: View, s: Mapping[str, str], p: Mapping[str, Any]) -> object:
     return v.flavor.disk
 
 
-def _when_4(v: View, s: Mapping[str, str], p: Mapping[str, Any]) -> bool:
+def _when_4(v: View, s: Mapping[str, str], p: Mapping[str, Any]) -> object:
     return v.flavor.disk
 
 
