@@ -34,7 +34,8 @@ YAML
 
 Names
     Wherever a name is looked up -- a command, a choice, a distribution -- an unknown one is
-    answered with the closest known name (:func:`closest`).
+    answered with the closest known name: :func:`closest` for choices, keys and values, and
+    click's own suggestion for a command (:class:`GrammarGroup`).
 
 Progress
     Long work reports progress on standard error, and only when standard error is a terminal
@@ -398,21 +399,13 @@ def yaml_message(exc: BaseException, file: str) -> str:
     return f"{where}: not valid YAML: {problem}"
 
 
-class SuggestingGroup(click.Group):
-    """A group that answers an unknown subcommand with the closest known one; its commands
-    are :class:`GrammarCommand` s and its groups are suggesting groups too."""
+class GrammarGroup(click.Group):
+    """A group whose commands are :class:`GrammarCommand` s and whose groups are grammar groups
+    too. An unknown subcommand is click's own usage error (exit 2), which names the closest
+    known commands (click 8.4 and later)."""
 
     command_class = GrammarCommand
     group_class = type
-
-    def resolve_command(
-        self, ctx: click.Context, args: list[str]
-    ) -> tuple[str | None, click.Command | None, list[str]]:
-        name = args[0] if args else ""
-        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
-            hint = did_you_mean(name, self.list_commands(ctx))
-            ctx.fail(f"No such command {name!r}.{hint}")
-        return super().resolve_command(ctx, args)
 
 
 __all__ = [
@@ -423,11 +416,11 @@ __all__ = [
     "INVALID_CONTENT",
     "Counter",
     "GrammarCommand",
+    "GrammarGroup",
     "InputFile",
     "Invalid",
     "InvalidInput",
     "SuggestingChoice",
-    "SuggestingGroup",
     "UnusableInput",
     "closest",
     "did_you_mean",

@@ -16,10 +16,10 @@ import click
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
     GrammarCommand,
+    GrammarGroup,
     InputFile,
     Invalid,
     InvalidInput,
-    SuggestingGroup,
     UnusableInput,
     echo_json,
 )
@@ -302,7 +302,7 @@ def serve(
 # --- db ------------------------------------------------------------------------------------------
 
 
-@click.group(cls=SuggestingGroup)
+@click.group(cls=GrammarGroup)
 def db() -> None:
     """Create and upgrade the service's database."""
 
@@ -381,7 +381,7 @@ def current(database_url: str | None, output_format: str) -> None:
 # --- policy --------------------------------------------------------------------------------------
 
 
-@click.group(cls=SuggestingGroup)
+@click.group(cls=GrammarGroup)
 def policy() -> None:
     """The API's policy rules."""
 

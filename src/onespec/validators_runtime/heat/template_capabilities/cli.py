@@ -18,9 +18,9 @@ import click
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
     Counter,
+    GrammarGroup,
     InputFile,
     Invalid,
-    SuggestingGroup,
     UnusableInput,
     echo_json,
 )
@@ -133,7 +133,7 @@ def _json(data: Any) -> None:
     echo_json(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-@click.group("template-capabilities", cls=SuggestingGroup)
+@click.group("template-capabilities", cls=GrammarGroup)
 def template_capabilities() -> None:
     """Template capabilities: find, summarise and resolve them.
 
