@@ -48,7 +48,15 @@ class ConfigurationError(UnusableInput):
 
 #: What the service's commands import, by module name: the ``[api]`` extra without its
 #: PostgreSQL driver, which only a postgresql:// database needs (SQLAlchemy names it then).
-API_MODULES = ("flask", "sqlalchemy", "alembic", "oslo_policy", "oslo_context", "waitress")
+API_MODULES = (
+    "flask",
+    "sqlalchemy",
+    "alembic",
+    "oslo_policy",
+    "oslo_context",
+    "microversion_parse",
+    "waitress",
+)
 
 
 def require_api_extra(command: str) -> None:
