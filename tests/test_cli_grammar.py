@@ -17,11 +17,14 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from onespec.validators_runtime.cli import cli
+from onespec.validators_runtime.cli import LazyGroup, cli
 from tests.commands import walk
 
 COMMANDS: dict[tuple[str, ...], click.Command] = dict(walk())
 IDS = [" ".join(path) for path in COMMANDS]
+
+#: A lazy subcommand, as the ``onespec`` group names it.
+SCHEMAS = "onespec.validators_runtime.schemas_cli:schemas"
 
 #: Files a command writes rather than reads: not part of the missing-file and bad-YAML cases.
 WRITTEN = {("image", "script", "output")}
@@ -184,8 +187,19 @@ def test_a_misspelt_command_name_gets_a_suggestion(run, path):
     *parent, name = path
     code, _, err = run(*parent, f"{name}x")
     assert code == 2
-    assert f"Error: No such command '{name}x'. Did you mean '{name}'?" in err
+    (line,) = [line for line in err.splitlines() if line.startswith("Error: ")]
+    unknown, _, suggested = line.partition("Did you mean")
+    assert f"No such command '{name}x'." in unknown
+    assert f"'{name}'" in suggested
     assert_clean(err)
+
+
+def test_a_lazy_subcommand_is_suggested_before_it_is_imported():
+    group = LazyGroup(name="onespec", lazy_subcommands={"schemas": SCHEMAS})
+    result = CliRunner().invoke(group, ["schema"], prog_name="onespec")
+    assert result.exit_code == 2
+    assert not group.commands, "the lazy subcommand was imported"
+    assert "Did you mean 'schemas'?" in result.stderr
 
 
 # --- files ----------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -77,7 +78,7 @@ def templates(tmp_path: Path) -> Path:
 def test_a_scan_counts_files_on_a_terminal_only(templates, query):
     code, out, shown = run_on_a_terminal(*query, cwd=templates)
     assert code in (0, 1), shown
-    assert "\rscanning: 40 files in " in shown, shown
+    assert re.search(r"scanning files +40\b", shown), shown
     assert "scanning" not in out
     piped = run_in_a_pipe(*query, cwd=templates)
     assert piped.stdout == out
@@ -100,7 +101,7 @@ def test_audit_counts_the_python_files_it_reads(tmp_path):
         )
     code, _, shown = run_on_a_terminal("audit", ".", cwd=tmp_path)
     assert code in (0, 1), shown
-    assert "\rreading: 12 Python files in " in shown, shown
+    assert re.search(r"reading Python files +12\b", shown), shown
     assert "reading:" not in run_in_a_pipe("audit", ".", cwd=tmp_path).stderr
 
 
@@ -113,5 +114,5 @@ def test_fleet_counts_flavors_against_their_total(tmp_path):
     args = ("validate", "fleet", "--flavors", "flavors.json", "--images", "images.json")
     code, out, shown = run_on_a_terminal(*args, cwd=tmp_path)
     assert code == 0, (out, shown)
-    assert "\rchecking: 5 of 5 flavors in " in shown, shown
+    assert re.search(r"checking flavors +\[#+\] +5/5\b", shown), shown
     assert "checking:" not in run_in_a_pipe(*args, cwd=tmp_path).stderr

@@ -43,7 +43,8 @@ def test_the_api_modules_are_the_api_extra_but_its_database_driver():
         "optional-dependencies"
     ]["api"]
     names = {
-        requirement.split(">")[0].split("[")[0].lower().replace(".", "_") for requirement in extra
+        requirement.split(">")[0].split("[")[0].lower().replace(".", "_").replace("-", "_")
+        for requirement in extra
     }
     assert names - {"psycopg"} == set(service_cli.API_MODULES)
 

@@ -12,7 +12,7 @@ from onespec.generator.manifest import OUTPUT_FACTORIES, all_outputs, deployment
 from onespec.generator.outputs import ROOT, Output, _display, diff, is_checkout, write_atomically
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
-    SuggestingGroup,
+    GrammarGroup,
     echo_json,
 )
 
@@ -114,7 +114,7 @@ _CHECK = click.option(
 )
 
 
-@click.group(cls=SuggestingGroup)
+@click.group(cls=GrammarGroup)
 def generate() -> None:
     """Generate files from the definitions (they are committed; see `make check`)."""
 

@@ -22,11 +22,11 @@ import yaml
 from onespec.validators_runtime import inputs, yaml_limits
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
+    GrammarGroup,
     InputFile,
     Invalid,
     InvalidInput,
     SuggestingChoice,
-    SuggestingGroup,
     UnusableInput,
     echo_json,
     input_error,
@@ -36,7 +36,7 @@ from onespec.validators_runtime.cli_grammar import (
 from onespec.validators_runtime.problems import shown
 
 
-class LazyGroup(SuggestingGroup):
+class LazyGroup(GrammarGroup):
     """A group whose listed subcommands are imported on first use."""
 
     def __init__(
@@ -53,6 +53,18 @@ class LazyGroup(SuggestingGroup):
             module_name, _, attribute = self.lazy_subcommands[cmd_name].partition(":")
             return getattr(importlib.import_module(module_name), attribute)
         return super().get_command(ctx, cmd_name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.NoSuchCommand as unknown:
+            # click suggests from ``commands``, which holds none of the lazy subcommands: the
+            # same error, suggesting from every name the group lists.
+            raise click.NoSuchCommand(
+                unknown.command_name, possibilities=self.list_commands(ctx), ctx=ctx
+            ) from None
 
     def load_all(self) -> None:
         """Import every lazy subcommand into ``commands``.
@@ -95,7 +107,7 @@ def cli() -> None:
 # --- validate ------------------------------------------------------------------------------------
 
 
-@cli.group(cls=SuggestingGroup)
+@cli.group(cls=GrammarGroup)
 def validate() -> None:
     """Validate metadata against the definitions."""
 
@@ -331,7 +343,7 @@ for _command in _FLAVOR_COMMANDS:
 # --- definitions ---------------------------------------------------------------------------------
 
 
-@cli.group("definitions", cls=SuggestingGroup)
+@cli.group("definitions", cls=GrammarGroup)
 def definitions_group() -> None:
     """Inspect the loaded definitions."""
 

@@ -34,12 +34,13 @@ YAML
 
 Names
     Wherever a name is looked up -- a command, a choice, a distribution -- an unknown one is
-    answered with the closest known name (:func:`closest`).
+    answered with the closest known name: :func:`closest` for choices, keys and values, and
+    click's own suggestion for a command (:class:`GrammarGroup`).
 
 Progress
     Long work reports progress on standard error, and only when standard error is a terminal
-    and the output is not JSON (:class:`Counter`, :func:`progress`), so that logs, pipes and
-    programs get the result alone.
+    and the output is not JSON (:func:`progress_bar`, click's own, and :func:`progress`), so
+    that logs, pipes and programs get the result alone.
 
 The standard library and click only: the runtime commands import this at start-up.
 """
@@ -47,11 +48,11 @@ The standard library and click only: the runtime commands import this at start-u
 from __future__ import annotations
 
 import json
+import operator
 import os
 import sys
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -65,6 +66,9 @@ from onespec.validators_runtime.inputs import (
 
 #: "Did you mean" is one fact with one folding, for the command line as for every finding.
 from onespec.validators_runtime.problems import Location, Problem, closest, did_you_mean
+
+if TYPE_CHECKING:
+    from click._termui_impl import ProgressBar  # what click.progressbar returns
 
 T = TypeVar("T")
 
@@ -321,64 +325,53 @@ def progress(message: str, *, nl: bool = True, force: bool | None = None) -> Non
         click.echo(message, err=True, nl=nl)
 
 
-#: How often a progress line is redrawn, in seconds: often enough to show life, rarely enough
-#: to cost nothing next to the work.
-_REDRAW = 0.1
+#: A bar is redrawn after this share of its total (at most this many times), or after this
+#: many items of unknown total: redrawing after every item would take as long as the work
+#: itself when the items are quick (a cached scan, a fleet of small flavors), and a line
+#: redrawn more often than this shows nothing more.
+_REDRAWS = 500
+_UNCOUNTED_STEPS = 100
 
 
-class Counter:
-    """Progress of long work as one line on standard error, redrawn in place: ``LABEL: N of
-    TOTAL NOUN`` (or ``N NOUN`` when the total is unknown), ended with the time taken.
+def _uncounted() -> Iterator[Any]:
+    """Nothing to iterate, and no length: a bar over it counts the work's own updates without
+    a total (click needs an iterable or a length, and an empty tuple's length is 0, done)."""
+    yield from ()
 
-    Shown only when wanted (:func:`progress_wanted`: standard error is a terminal) and never
+
+def progress_bar(
+    label: str,
+    items: Iterable[T] | None = None,
+    *,
+    total: int | None = None,
+    output_format: str = "text",
+) -> ProgressBar[T]:
+    """click's progress bar for long work, redrawn in place on standard error: ``LABEL
+    [###---] N/TOTAL`` with the time left when the total is known (``total``, or the length of
+    ``items``), ``LABEL  N`` when it is not.
+
+    Hidden unless wanted (:func:`progress_wanted`: standard error is a terminal) and always
     with ``-f json`` -- pass ``output_format`` -- so pipes, logs and programs get the result
-    alone. Use :meth:`wrap` around the items as the work consumes them, or call :meth:`tick`.
+    alone (click alone would print the label once when it is not on a terminal). Iterate over
+    the bar to take ``items``, or call its ``update(1)`` as work that reports itself goes on.
     """
-
-    def __init__(
-        self,
-        label: str,
-        noun: str,
-        *,
-        total: int | None = None,
-        output_format: str = "text",
-        stream: Any = None,
-    ) -> None:
-        self.label = label
-        self.noun = noun
-        self.total = total
-        self.stream = sys.stderr if stream is None else stream
-        self.shown = output_format != "json" and progress_wanted(self.stream)
-        self.count = 0
-        self._started = time.monotonic()
-        self._drawn = 0.0
-
-    def _draw(self, end: str = "") -> None:
-        of = f" of {self.total:,}" if self.total is not None else ""
-        click.echo(
-            f"\r{self.label}: {self.count:,}{of} {self.noun}{end}", file=self.stream, nl=False
-        )
-
-    def tick(self, *_: Any) -> None:
-        """One more item done; redraws the line at most every :data:`_REDRAW` seconds."""
-        self.count += 1
-        now = time.monotonic()
-        if self.shown and now - self._drawn >= _REDRAW:
-            self._drawn = now
-            self._draw()
-
-    def wrap(self, items: Iterable[T]) -> Iterator[T]:
-        """``items``, ticking as each is taken."""
-        for item in items:
-            yield item
-            self.tick()
-
-    def __enter__(self) -> Counter:
-        return self
-
-    def __exit__(self, *_: Any) -> None:
-        if self.shown and self.count:
-            self._draw(f" in {time.monotonic() - self._started:.1f} s\n")
+    shown = output_format != "json" and progress_wanted(sys.stderr)
+    if items is None and total is None:
+        items = _uncounted()
+    if total is None:
+        total = operator.length_hint(items, -1)
+        total = None if total < 0 else total
+    return click.progressbar(
+        items,
+        length=total,
+        label=label,
+        hidden=not shown,
+        file=sys.stderr,
+        show_pos=True,
+        show_percent=False,
+        bar_template="%(label)s  %(info)s" if total is None else "%(label)s  [%(bar)s]  %(info)s",
+        update_min_steps=_UNCOUNTED_STEPS if total is None else max(1, total // _REDRAWS),
+    )
 
 
 def yaml_problem(exc: BaseException) -> tuple[int | None, str]:
@@ -398,21 +391,13 @@ def yaml_message(exc: BaseException, file: str) -> str:
     return f"{where}: not valid YAML: {problem}"
 
 
-class SuggestingGroup(click.Group):
-    """A group that answers an unknown subcommand with the closest known one; its commands
-    are :class:`GrammarCommand` s and its groups are suggesting groups too."""
+class GrammarGroup(click.Group):
+    """A group whose commands are :class:`GrammarCommand` s and whose groups are grammar groups
+    too. An unknown subcommand is click's own usage error (exit 2), which names the closest
+    known commands (click 8.4 and later)."""
 
     command_class = GrammarCommand
     group_class = type
-
-    def resolve_command(
-        self, ctx: click.Context, args: list[str]
-    ) -> tuple[str | None, click.Command | None, list[str]]:
-        name = args[0] if args else ""
-        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
-            hint = did_you_mean(name, self.list_commands(ctx))
-            ctx.fail(f"No such command {name!r}.{hint}")
-        return super().resolve_command(ctx, args)
 
 
 __all__ = [
@@ -421,13 +406,12 @@ __all__ = [
     "EXIT_USAGE",
     "FORMAT_OPTION",
     "INVALID_CONTENT",
-    "Counter",
     "GrammarCommand",
+    "GrammarGroup",
     "InputFile",
     "Invalid",
     "InvalidInput",
     "SuggestingChoice",
-    "SuggestingGroup",
     "UnusableInput",
     "closest",
     "did_you_mean",
@@ -438,6 +422,7 @@ __all__ = [
     "format_option",
     "input_error",
     "progress",
+    "progress_bar",
     "progress_wanted",
     "warning",
     "with_content",

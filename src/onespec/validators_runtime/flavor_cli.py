@@ -20,7 +20,6 @@ import click
 from onespec.validators_runtime import inputs
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
-    Counter,
     GrammarCommand,
     InputFile,
     Invalid,
@@ -28,6 +27,7 @@ from onespec.validators_runtime.cli_grammar import (
     SuggestingChoice,
     echo_json,
     input_error,
+    progress_bar,
     with_content,
 )
 from onespec.validators_runtime.problems import shown
@@ -203,9 +203,8 @@ def validate_fleet_command(
     except InputError as exc:
         raise InvalidInput(str(exc)) from None
     del flavors_data, images_data, read
-    counter = Counter("checking", "flavors", total=len(flavors), output_format=output_format)
-    with counter:
-        report = check_fleet(counter.wrap(flavors), images, mode)
+    with progress_bar("checking flavors", flavors, output_format=output_format) as checked:
+        report = check_fleet(checked, images, mode)
     if output_format == "json":
         echo_json(report.to_dict())
     else:

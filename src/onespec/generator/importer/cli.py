@@ -16,7 +16,7 @@ from onespec.generator.importer.metadefs import (
 )
 from onespec.generator.importer.nova import read_tree
 from onespec.generator.importer.package import PackageNameError, render_package
-from onespec.validators_runtime.cli_grammar import SuggestingGroup, echo_json, format_option
+from onespec.validators_runtime.cli_grammar import GrammarGroup, echo_json, format_option
 
 
 def printable(text: str) -> str:
@@ -45,7 +45,7 @@ _OUTPUT = click.option(
 _FORMAT = format_option(help_text="The report: text for people, JSON for machines.")
 
 
-@click.group("import", cls=SuggestingGroup)
+@click.group("import", cls=GrammarGroup)
 def import_() -> None:
     """Bootstrap an out-of-tree definitions package from another catalogue."""
 

@@ -18,12 +18,12 @@ from onespec.generator.review.revisions import TRUST_OPTION, RevisionError
 from onespec.generator.review.revisions import load as load_side
 from onespec.validators_runtime import inputs
 from onespec.validators_runtime.cli_grammar import (
-    Counter,
     GrammarCommand,
     InputFile,
     InvalidInput,
     format_option,
     input_error,
+    progress_bar,
 )
 from onespec.validators_runtime.problems import Location
 
@@ -93,8 +93,8 @@ def audit(
     skip = list(chosen.defining_files)
     if nova_root is not None:
         skip += sorted((nova_root / nova_catalogue.VALIDATOR_PACKAGE).glob("*.py"))
-    with Counter("reading", "Python files", output_format=output_format) as counter:
-        files = counter.wrap(reads.python_files(sources, exclude, skip))
+    python_files = reads.python_files(sources, exclude, skip)
+    with progress_bar("reading Python files", python_files, output_format=output_format) as files:
         anchor = nova_root or next((s for s in sources if s.is_dir()), None)
         found = reads.scan(
             files,

@@ -18,9 +18,9 @@ import click
 
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
+    GrammarGroup,
     InputFile,
     InvalidInput,
-    SuggestingGroup,
     UnusableInput,
     echo_json,
     input_error,
@@ -107,7 +107,7 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-@click.group("image", cls=SuggestingGroup)
+@click.group("image", cls=GrammarGroup)
 def image() -> None:
     """Image specs: check them, validate instances against them, render them as scripts."""
 

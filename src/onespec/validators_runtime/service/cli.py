@@ -16,10 +16,10 @@ import click
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
     GrammarCommand,
+    GrammarGroup,
     InputFile,
     Invalid,
     InvalidInput,
-    SuggestingGroup,
     UnusableInput,
     echo_json,
 )
@@ -48,7 +48,15 @@ class ConfigurationError(UnusableInput):
 
 #: What the service's commands import, by module name: the ``[api]`` extra without its
 #: PostgreSQL driver, which only a postgresql:// database needs (SQLAlchemy names it then).
-API_MODULES = ("flask", "sqlalchemy", "alembic", "oslo_policy", "oslo_context", "waitress")
+API_MODULES = (
+    "flask",
+    "sqlalchemy",
+    "alembic",
+    "oslo_policy",
+    "oslo_context",
+    "microversion_parse",
+    "waitress",
+)
 
 
 def require_api_extra(command: str) -> None:
@@ -302,7 +310,7 @@ def serve(
 # --- db ------------------------------------------------------------------------------------------
 
 
-@click.group(cls=SuggestingGroup)
+@click.group(cls=GrammarGroup)
 def db() -> None:
     """Create and upgrade the service's database."""
 
@@ -381,7 +389,7 @@ def current(database_url: str | None, output_format: str) -> None:
 # --- policy --------------------------------------------------------------------------------------
 
 
-@click.group(cls=SuggestingGroup)
+@click.group(cls=GrammarGroup)
 def policy() -> None:
     """The API's policy rules."""
 

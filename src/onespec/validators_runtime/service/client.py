@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from onespec.validators_runtime.cli_grammar import FORMAT_OPTION, SuggestingGroup, echo_json
+from onespec.validators_runtime.cli_grammar import FORMAT_OPTION, GrammarGroup, echo_json
 from onespec.validators_runtime.plugin_labels.labels import (
     PLUGIN,
     VERSION,
@@ -91,7 +91,7 @@ def _segment(text: str) -> str:
     return urllib.parse.quote(text, safe="")
 
 
-@click.group(cls=SuggestingGroup)
+@click.group(cls=GrammarGroup)
 @click.option(
     "--url",
     envvar="ONESPEC_URL",

@@ -5,6 +5,13 @@ listed, comma-separated; ``latest`` means the newest), or with the older
 ``X-OpenStack-Nova-API-Version: 2.86``. Without either it gets the oldest, 2.1, under which
 extra specs are stored unchecked, as Nova stores them. A malformed version is a 400; a version
 outside the supported range, a 406.
+
+The headers are read by OpenStack's own reader, microversion-parse, which Nova reads them with:
+the last ``compute`` entry of the header counts, and the older header is read when the header
+names no ``compute`` version. What the reader lets pass is checked here first, against the
+spellings the API publishes (:mod:`onespec.validators_runtime._generated.api`): a header that
+is not a list of ``SERVICE VERSION`` pairs, which the reader would skip, and a version such as
+``02.86`` or ``Latest``, which it would read, are a 400.
 """
 
 from __future__ import annotations
@@ -12,6 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
+
+import microversion_parse
 
 from onespec.validators_runtime._generated import api as _generated
 from onespec.validators_runtime.service.errors import BadRequest, NotAcceptable
@@ -28,7 +37,6 @@ VALIDATION: tuple[int, int] = _generated.VALIDATION_MICROVERSION
 
 _VERSION = re.compile(_generated.MICROVERSION_PATTERN)
 _HEADER_VALUE = re.compile(_generated.MICROVERSION_HEADER_PATTERN)
-_PAIR = re.compile(r"[ \t]*([A-Za-z0-9_.-]+)[ \t]+([^ \t,]+)[ \t]*")
 
 
 def text(version: tuple[int, int]) -> str:
@@ -46,31 +54,27 @@ def parse(value: str, header: str) -> tuple[int, int]:
         )
     if value == "latest":
         return MAXIMUM
-    major, _, minor = value.partition(".")
-    version = (int(major), int(minor))
-    if not MINIMUM <= version <= MAXIMUM:
+    version = microversion_parse.parse_version_string(value)
+    if not version.matches(MINIMUM, MAXIMUM):
         raise NotAcceptable(
-            f"Microversion {text(version)} of the {SERVICE} API is not supported; this service "
+            f"Microversion {version} of the {SERVICE} API is not supported; this service "
             f"supports {text(MINIMUM)} to {text(MAXIMUM)}."
         )
-    return version
+    return (version.major, version.minor)
 
 
 def requested(headers: Mapping[str, str] | Headers) -> tuple[int, int]:
     """The microversion a request asks for (the oldest when it asks for none)."""
     value = headers.get(HEADER)
-    if value is not None:
-        if not _HEADER_VALUE.fullmatch(value):
-            raise BadRequest(
-                f"The {HEADER} header {value!r} is not a list of 'SERVICE VERSION' pairs, "
-                f"such as '{SERVICE} {text(VALIDATION)}'."
-            )
-        for part in value.split(","):
-            match = _PAIR.fullmatch(part)
-            if match is not None and match.group(1).lower() == SERVICE:
-                return parse(match.group(2), HEADER)
-        return MINIMUM
-    legacy = headers.get(LEGACY_HEADER)
+    if value is not None and not _HEADER_VALUE.fullmatch(value):
+        raise BadRequest(
+            f"The {HEADER} header {value!r} is not a list of 'SERVICE VERSION' pairs, "
+            f"such as '{SERVICE} {text(VALIDATION)}'."
+        )
+    found = microversion_parse.get_version(headers, SERVICE)
+    if found is not None:
+        return parse(found, HEADER)
+    legacy = microversion_parse.get_version(headers, SERVICE, legacy_headers=[LEGACY_HEADER])
     if legacy is not None:
         return parse(legacy, LEGACY_HEADER)
     return MINIMUM

@@ -164,20 +164,27 @@ def _references(check: Any, rules: Any) -> list[tuple[str | None, int]]:
 
     A ``rule:`` check naming no rule leads where oslo.policy takes it: to the default rule when
     there is one (``Rules.__missing__``), else nowhere.
+
+    The walk reads checks through oslo.policy's public names for them (``policy.RuleCheck``,
+    ``policy.NotCheck``, and the ``rules`` of ``and`` and ``or``). oslo.policy's own
+    ``Enforcer.check_rules`` is no substitute: it recurses (a chain deep enough to refuse here
+    would stop it with a RecursionError), does not look under ``not``, counts no depth and names
+    no loop, and takes a reference to a missing rule for an undefined one where evaluation goes
+    to the default rule.
     """
-    from oslo_policy import _checks
+    from oslo_policy import policy
 
     default = getattr(rules, "default_rule", None)
     found: list[tuple[str | None, int]] = []
     stack = [(check, 1)]
     while stack:
         node, level = stack.pop()
-        if isinstance(node, _checks.RuleCheck):
+        if isinstance(node, policy.RuleCheck):
             match = node.match if node.match in rules else default
             found.append((match if isinstance(match, str) and match in rules else None, level))
         else:
             found.append((None, level))
-        children = [node.rule] if isinstance(node, _checks.NotCheck) else []
+        children = [node.rule] if isinstance(node, policy.NotCheck) else []
         stack.extend((child, level + 1) for child in getattr(node, "rules", None) or children)
     return found
 

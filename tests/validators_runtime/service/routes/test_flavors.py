@@ -246,6 +246,19 @@ def test_bad_microversions_and_validation_modes(api, headers, query, status, wor
     assert stored(api) == {}
 
 
+@pytest.mark.parametrize(
+    ("headers", "version"),
+    [
+        ({"OpenStack-API-Version": "compute 2.60, compute 2.86"}, "2.86"),
+        ({"OpenStack-API-Version": "volume 3.0", "X-OpenStack-Nova-API-Version": "2.86"}, "2.86"),
+    ],
+    ids=["the last compute entry", "the older header when the header names no compute"],
+)
+def test_the_headers_are_read_as_nova_reads_them(api, headers, version):
+    response = api.get(SPECS, headers={**MEMBER, **headers})
+    assert response.headers["OpenStack-API-Version"] == f"compute {version}"
+
+
 def test_responses_name_their_microversion(api):
     response = api.get(
         SPECS, headers={**MEMBER, "OpenStack-API-Version": "volume 3.0,\tcompute  latest "}

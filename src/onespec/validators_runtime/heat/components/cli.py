@@ -22,10 +22,10 @@ from onespec.validators_runtime._generated import components as facts
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
     GrammarCommand,
+    GrammarGroup,
     InputFile,
     Invalid,
     InvalidInput,
-    SuggestingGroup,
     echo_json,
     format_option,
 )
@@ -91,7 +91,7 @@ def _names(items: Any) -> str:
     return ", ".join(items) if items else "none"
 
 
-@click.group("component", cls=SuggestingGroup)
+@click.group("component", cls=GrammarGroup)
 def component() -> None:
     """Software components (OS::Heat::SoftwareComponent): one config per lifecycle action.
 

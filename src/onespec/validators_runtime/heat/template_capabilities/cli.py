@@ -17,12 +17,12 @@ import click
 
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
-    Counter,
+    GrammarGroup,
     InputFile,
     Invalid,
-    SuggestingGroup,
     UnusableInput,
     echo_json,
+    progress_bar,
 )
 from onespec.validators_runtime.cli_grammar import error as report_error
 from onespec.validators_runtime.cli_grammar import warning as report_warning
@@ -111,14 +111,15 @@ def _scan(
 ) -> R:
     """Run a query over the paths of a scan, counting the files read on a terminal: a scan of
     a whole tree takes tens of seconds."""
-    with Counter("scanning", "files", output_format=output_format) as counter:
+    scanned = _scanned(paths, recursive)
+    with progress_bar("scanning files", output_format=output_format) as bar:
         return query(
-            _scanned(paths, recursive),
+            scanned,
             *arguments,
             recursive=recursive,
             cache=not no_cache,
             max_size=max_size,
-            progress=counter.tick,
+            progress=lambda _path: bar.update(1),
         )
 
 
@@ -133,7 +134,7 @@ def _json(data: Any) -> None:
     echo_json(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-@click.group("template-capabilities", cls=SuggestingGroup)
+@click.group("template-capabilities", cls=GrammarGroup)
 def template_capabilities() -> None:
     """Template capabilities: find, summarise and resolve them.
 
