@@ -52,7 +52,7 @@ import operator
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import click
 
@@ -337,6 +337,18 @@ def _uncounted() -> Iterator[Any]:
     """Nothing to iterate, and no length: a bar over it counts the work's own updates without
     a total (click needs an iterable or a length, and an empty tuple's length is 0, done)."""
     yield from ()
+
+
+@overload
+def progress_bar(
+    label: str, items: None = None, *, total: int | None = None, output_format: str = "text"
+) -> ProgressBar[Any]: ...
+
+
+@overload
+def progress_bar(
+    label: str, items: Iterable[T], *, total: int | None = None, output_format: str = "text"
+) -> ProgressBar[T]: ...
 
 
 def progress_bar(

@@ -71,10 +71,11 @@ def requested(headers: Mapping[str, str] | Headers) -> tuple[int, int]:
             f"The {HEADER} header {value!r} is not a list of 'SERVICE VERSION' pairs, "
             f"such as '{SERVICE} {text(VALIDATION)}'."
         )
-    found = microversion_parse.get_version(headers, SERVICE)
+    fields = list(headers.items())  # the library reads (name, value) pairs of any mapping
+    found = microversion_parse.get_version(fields, SERVICE)
     if found is not None:
         return parse(found, HEADER)
-    legacy = microversion_parse.get_version(headers, SERVICE, legacy_headers=[LEGACY_HEADER])
+    legacy = microversion_parse.get_version(fields, SERVICE, legacy_headers=[LEGACY_HEADER])
     if legacy is not None:
         return parse(legacy, LEGACY_HEADER)
     return MINIMUM
