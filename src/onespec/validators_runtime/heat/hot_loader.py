@@ -37,6 +37,7 @@ from typing import Any, Literal
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from onespec.errors import OnespecError
 from onespec.validators_runtime import inputs, yaml_limits
 from onespec.validators_runtime._generated import template_capabilities as _facts
 from onespec.validators_runtime.problems import Location, Problem, shown
@@ -79,7 +80,7 @@ _LEADING_SPACE = re.compile(r"[ \t\r\n]*")
 _POSITION_DEPTH = 4
 
 
-class HeatFileError(ValueError):
+class HeatFileError(OnespecError, ValueError):
     """A problem with a Heat template or environment file, and where it is.
 
     ``path`` is the file as it was named, ``line`` and ``column`` are 1-based (None when the
