@@ -13,8 +13,9 @@ path is not what it should be. What the path names is checked *before* anything 
   their end (an endless ``yes |`` is refused at the limit, in the time it takes to read it).
 
 A refusal is an :class:`InputError`: the file as the user named it, what is wrong, and a
-``code`` (``missing``, ``not-a-file``, ``unreadable``, ``too-large``, ``encoding``) for callers
-that report in a shape of their own. The command line turns it into one located ``Error:`` line
+``code`` (``missing``, ``not-a-file``, ``unreadable``, ``too-large``, ``encoding``; ``shape``
+when the flavor checks refuse a document that is not a flavor or an image) for callers that
+report in a shape of their own. The command line turns it into one located ``Error:`` line
 and exit 2 (``encoding`` -- the file was read and is not text -- exit 1), the grammar that
 :mod:`onespec.validators_runtime.cli_grammar` states.
 
@@ -29,6 +30,7 @@ import stat
 import sys
 from typing import BinaryIO
 
+from onespec.errors import OnespecError
 from onespec.validators_runtime.problems import Location
 
 #: The name standard input goes by in messages.
@@ -47,16 +49,21 @@ _KINDS = (
 _CHUNK = 1 << 20
 
 
-class InputError(ValueError):
+class InputError(OnespecError, ValueError):
     """An input that cannot be read as asked: ``file`` (as the user named it), ``reason`` (a
-    sentence without the file), ``code``, and for ``encoding`` the 1-based ``line``."""
+    sentence without the file), ``code``, and for ``encoding`` the 1-based ``line``.
 
-    def __init__(self, code: str, file: str, reason: str, line: int | None = None) -> None:
+    Also what a flavor or an image handed over already parsed cannot be read as
+    (:mod:`onespec.validators_runtime.flavors`): ``code`` ``shape`` and no ``file``, the reason
+    naming the field (``flavor.ram is missing``) and the message that reason alone."""
+
+    def __init__(self, code: str, file: str | None, reason: str, line: int | None = None) -> None:
         self.code = code
         self.file = file
         self.reason = reason
         self.line = line
-        super().__init__(f"{self.location}: {reason}")
+        where = str(self.location)
+        super().__init__(f"{where}: {reason}" if where else reason)
 
     @property
     def location(self) -> Location:
