@@ -53,9 +53,9 @@ class InputError(OnespecError, ValueError):
     """An input that cannot be read as asked: ``file`` (as the user named it), ``reason`` (a
     sentence without the file), ``code``, and for ``encoding`` the 1-based ``line``.
 
-    Also what a flavor or an image handed over already parsed cannot be read as
-    (:mod:`onespec.validators_runtime.flavors`): ``code`` ``shape`` and no ``file``, the reason
-    naming the field (``flavor.ram is missing``) and the message that reason alone."""
+    Also raised by ``onespec.validators_runtime.flavors`` for a flavor or an image, handed over
+    already parsed, that cannot be read as one: ``code`` is ``shape``, ``file`` is None and the
+    message is the reason alone, naming the field (``flavor.ram is missing``)."""
 
     def __init__(self, code: str, file: str | None, reason: str, line: int | None = None) -> None:
         self.code = code
