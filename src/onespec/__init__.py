@@ -11,6 +11,8 @@ The short public API a service needs::
         for finding in error.findings:
             print(finding.key, finding.code, finding.suggestion)
 
+Every exception onespec raises on purpose, in any area, is an ``onespec.OnespecError``.
+
 Everything else lives in the subpackages: ``onespec.validators_runtime`` (what services run),
 ``onespec.definitions`` (the facts), ``onespec.generator`` (the outputs) and
 ``onespec.sphinxext`` (the Sphinx extension). The names below are loaded on first use, so
@@ -24,6 +26,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from onespec.errors import OnespecError
     from onespec.validators_runtime.extra_specs import (
         MODES,
         ExtraSpecValidationError,
@@ -37,6 +40,7 @@ _PUBLIC: dict[str, str] = {
     "ExtraSpecValidationError": "onespec.validators_runtime.extra_specs",
     "Finding": "onespec.validators_runtime.extra_specs",
     "MODES": "onespec.validators_runtime.extra_specs",
+    "OnespecError": "onespec.errors",
 }
 
 
@@ -66,4 +70,11 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *_PUBLIC, "__version__"})
 
 
-__all__ = ["MODES", "ExtraSpecValidationError", "Finding", "__version__", "validate"]
+__all__ = [
+    "MODES",
+    "ExtraSpecValidationError",
+    "Finding",
+    "OnespecError",
+    "__version__",
+    "validate",
+]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from onespec.definitions.model import DefinitionError, ExtraSpec
 from onespec.definitions.nova_shape import coerce_definition
+from onespec.errors import OnespecError
 
 if TYPE_CHECKING:  # importlib.metadata is slow to import; only loading plugins needs it
     import importlib.metadata
@@ -132,7 +133,7 @@ def load_group(
     return tuple(loaded), tuple(problems)
 
 
-class _Malformed(Exception):
+class _Malformed(OnespecError):
     """An entry point names something that is not a list of definitions."""
 
 

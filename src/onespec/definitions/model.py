@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from onespec.definitions.key_templates import DIGITS_PATTERN, template_regex, template_text
+from onespec.errors import OnespecError
 
 #: Longest key or value a flavor extra spec may have (the size of Nova's database columns).
 MAX_LENGTH = 255
@@ -43,7 +44,7 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DEFAULT_PARAMETER_PATTERNS = {int: DIGITS_PATTERN, str: "[^:]+"}
 
 
-class DefinitionError(ValueError):
+class DefinitionError(OnespecError, ValueError):
     """A definition is malformed.
 
     Carries the definition's name and the field path inside it, because a catalogue has hundreds

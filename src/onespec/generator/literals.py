@@ -16,11 +16,13 @@ import ast
 import pprint
 from collections.abc import Iterable, Iterator
 
+from onespec.errors import OnespecError
+
 #: The plain values :func:`literal` spells.
 Plain = str | int | bool | None | tuple["Plain", ...]
 
 
-class NotALiteral(TypeError):
+class NotALiteral(OnespecError, TypeError):
     """A value :func:`literal` does not spell (a float, an object): a bug of the caller."""
 
 

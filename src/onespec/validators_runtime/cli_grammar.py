@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import click
 
+from onespec.errors import OnespecError
 from onespec.validators_runtime.inputs import (
     STDIN_NAME,
     InputError,
@@ -113,14 +114,14 @@ def format_option(
 FORMAT_OPTION = format_option()
 
 
-class Invalid(click.exceptions.Exit):
+class Invalid(OnespecError, click.exceptions.Exit):
     """Exit 1: the input was read and is invalid; the command has already reported why."""
 
     def __init__(self) -> None:
         super().__init__(EXIT_INVALID)
 
 
-class _Located(click.ClickException):
+class _Located(OnespecError, click.ClickException):
     """An ``Error:`` line that can also say where, as :class:`Problem` s, for ``-f json``."""
 
     def __init__(self, message: str, problems: Sequence[Problem] = ()) -> None:

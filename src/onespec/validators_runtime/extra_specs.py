@@ -38,6 +38,7 @@ from operator import contains
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from onespec.definitions.key_templates import template_text
+from onespec.errors import OnespecError
 from onespec.validators_runtime._generated import extra_specs as _generated
 from onespec.validators_runtime.extra_spec_values import (
     FALSE_STRINGS,
@@ -148,7 +149,7 @@ class Finding(Problem):
         return self.message
 
 
-class ExtraSpecValidationError(ValueError):
+class ExtraSpecValidationError(OnespecError, ValueError):
     """Some extra specs are invalid. ``findings`` lists every problem, warnings included."""
 
     def __init__(self, findings: Iterable[Finding]) -> None:

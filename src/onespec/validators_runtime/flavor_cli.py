@@ -106,14 +106,14 @@ def validate_flavor_command(
     Example:
       onespec validate flavor m1.rt.json --image centos.json --format json
     """
-    from onespec.validators_runtime.flavors import InputError, validate_flavor
+    from onespec.validators_runtime.flavors import validate_flavor
 
     # The image first: a usage error in --image is reported before standard input is read.
     image = _read_json(image_file, "--image") if image_file is not None else None
     flavor = _read_json(flavor_file, "FLAVOR_FILE")
     try:
         findings = validate_flavor(flavor, image, mode=mode)
-    except InputError as exc:
+    except inputs.InputError as exc:
         raise InvalidInput(str(exc)) from None
     checked = "flavor" + (" with image" if image is not None else "")
     _report(findings, output_format, checked)
@@ -128,11 +128,11 @@ def validate_image_properties_command(image_file: str, output_format: str) -> No
 
     IMAGE_FILE is what `openstack image show -f json` prints, or Glance's v2 image JSON.
     """
-    from onespec.validators_runtime.flavors import InputError, validate_image_properties
+    from onespec.validators_runtime.flavors import validate_image_properties
 
     try:
         findings = validate_image_properties(_read_json(image_file, "IMAGE_FILE"))
-    except InputError as exc:
+    except inputs.InputError as exc:
         raise InvalidInput(str(exc)) from None
     _report(findings, output_format, "image properties")
 
@@ -182,7 +182,7 @@ def validate_fleet_command(
     some images, once, with the number of images and a few of their names. Exits 0 when
     nothing is refused, 1 otherwise, 2 on a usage error.
     """
-    from onespec.validators_runtime.flavors import InputError, read_flavor, read_image
+    from onespec.validators_runtime.flavors import read_flavor, read_image
     from onespec.validators_runtime.flavors.fleet import check_fleet
 
     # Named files before standard input, so that a missing file is reported before a read.
@@ -200,7 +200,7 @@ def validate_fleet_command(
             read_image(item, f"images[{i}]")
             for i, item in enumerate(_items(images_data, "images", images_file))
         ]
-    except InputError as exc:
+    except inputs.InputError as exc:
         raise InvalidInput(str(exc)) from None
     del flavors_data, images_data, read
     with progress_bar("checking flavors", flavors, output_format=output_format) as checked:

@@ -13,8 +13,9 @@ path is not what it should be. What the path names is checked *before* anything 
   their end (an endless ``yes |`` is refused at the limit, in the time it takes to read it).
 
 A refusal is an :class:`InputError`: the file as the user named it, what is wrong, and a
-``code`` (``missing``, ``not-a-file``, ``unreadable``, ``too-large``, ``encoding``) for callers
-that report in a shape of their own. The command line turns it into one located ``Error:`` line
+``code`` (``missing``, ``not-a-file``, ``unreadable``, ``too-large``, ``encoding``; ``shape``
+when the flavor checks refuse a document that is not a flavor or an image) for callers that
+report in a shape of their own. The command line turns it into one located ``Error:`` line
 and exit 2 (``encoding`` -- the file was read and is not text -- exit 1), the grammar that
 :mod:`onespec.validators_runtime.cli_grammar` states.
 
@@ -29,10 +30,11 @@ import stat
 import sys
 from typing import BinaryIO, Literal
 
+from onespec.errors import OnespecError
 from onespec.validators_runtime.problems import Location
 
 #: Why an input cannot be read (:attr:`InputError.code`).
-InputCode = Literal["missing", "not-a-file", "unreadable", "too-large", "encoding"]
+InputCode = Literal["missing", "not-a-file", "unreadable", "too-large", "encoding", "shape"]
 
 #: The name standard input goes by in messages.
 STDIN_NAME = "<stdin>"
@@ -50,16 +52,23 @@ _KINDS = (
 _CHUNK = 1 << 20
 
 
-class InputError(ValueError):
+class InputError(OnespecError, ValueError):
     """An input that cannot be read as asked: ``file`` (as the user named it), ``reason`` (a
-    sentence without the file), ``code``, and for ``encoding`` the 1-based ``line``."""
+    sentence without the file), ``code``, and for ``encoding`` the 1-based ``line``.
 
-    def __init__(self, code: InputCode, file: str, reason: str, line: int | None = None) -> None:
+    Also raised by ``onespec.validators_runtime.flavors`` for a flavor or an image, handed over
+    already parsed, that cannot be read as one: ``code`` is ``shape``, ``file`` is None and the
+    message is the reason alone, naming the field (``flavor.ram is missing``)."""
+
+    def __init__(
+        self, code: InputCode, file: str | None, reason: str, line: int | None = None
+    ) -> None:
         self.code = code
         self.file = file
         self.reason = reason
         self.line = line
-        super().__init__(f"{self.location}: {reason}")
+        where = str(self.location)
+        super().__init__(f"{where}: {reason}" if where else reason)
 
     @property
     def location(self) -> Location:

@@ -38,6 +38,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from onespec.errors import OnespecError
+
 if TYPE_CHECKING:
     from yaml._yaml import CParser
 
@@ -56,7 +58,7 @@ MAX_DEPTH = 200
 C_SAFE_DEPTH = 1000
 
 
-class YAMLLimitError(Exception):
+class YAMLLimitError(OnespecError):
     """A document passes a counting limit. ``code`` is ``alias-limit``, ``alias-loop`` or
     ``too-deep``; ``line`` is 1-based; ``reason`` is the message without a location.
 
@@ -379,7 +381,11 @@ def c_loader(
 
 class _General(Exception):
     """The document needs the constructor's general path: merge keys, tags other than plain
-    mappings, sequences and scalars, a key that is not a scalar."""
+    mappings, sequences and scalars, a key that is not a scalar.
+
+    Not an :class:`~onespec.errors.OnespecError`: it refuses nothing, and never leaves this
+    module (:func:`construct_tree` catches it and takes the general path); a signal, not an
+    error."""
 
 
 def construct_tree(loader: Any, root: yaml.Node) -> tuple[Any, bool, int, int]:

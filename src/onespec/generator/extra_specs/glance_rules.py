@@ -10,6 +10,8 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from onespec.errors import OnespecError
+
 FLAVOR = "OS::Nova::Flavor"
 
 IMAGE = "OS::Glance::Image"
@@ -24,7 +26,7 @@ NAME_LIMIT = 80
 NAMESPACE_DESCRIPTION_LIMIT = 500
 
 
-class MetadefError(ValueError):
+class MetadefError(OnespecError, ValueError):
     """A generated metadef file would not load or read back; names the file and the key."""
 
 

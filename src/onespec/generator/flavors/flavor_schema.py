@@ -47,6 +47,7 @@ from onespec.definitions.flavor_rules import (
     TwinClash,
 )
 from onespec.definitions.image_properties import BY_NAME as IMAGE_PROPERTIES
+from onespec.errors import OnespecError
 from onespec.generator.extra_specs.schema import FLAVOR_EXTRA_SPECS, flavor_extra_specs_schema
 from onespec.generator.flavors.runtime import demands_of_image
 from onespec.generator.schema import DIALECT, schema_id
@@ -58,7 +59,7 @@ FLAVOR_SCHEMA = "flavor.schema.json"
 Js = dict[str, Any] | bool
 
 
-class NotCarried(Exception):
+class NotCarried(OnespecError):
     """A rule the schema cannot state; the message says why, for the description."""
 
 

@@ -70,6 +70,7 @@ from onespec.definitions.flavor_rules import (
 )
 from onespec.definitions.image_properties import BY_NAME as IMAGE_PROPERTIES_BY_NAME
 from onespec.definitions.image_properties import IMAGE_PROPERTIES
+from onespec.errors import OnespecError
 from onespec.generator.literals import literal, module_header, module_text
 from onespec.generator.outputs import Output, generated_module
 
@@ -105,7 +106,7 @@ _HELPERS = (
 _PARAMETERS = "v: View, s: Mapping[str, str], p: Mapping[str, Any]"
 
 
-class UnwritableRule(TypeError):
+class UnwritableRule(OnespecError, TypeError):
     """A rule or condition the generator has no code for: a bug of the definitions."""
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from onespec.definitions.model import MAX_LENGTH, DefinitionError, EnumMember, ExtraSpec, Value
+from onespec.errors import OnespecError
 from onespec.validators_runtime import inputs
 from onespec.validators_runtime.problems import Location, shown
 
@@ -43,7 +44,7 @@ _DROPPED_FIELDS = {
 MAX_NAMESPACE_LENGTH = 80
 
 
-class MetadefImportError(ValueError):
+class MetadefImportError(OnespecError, ValueError):
     """A source file cannot be read at all; says where (the file, a key path) and why."""
 
     def __init__(self, location: Location, reason: str) -> None:

@@ -21,6 +21,7 @@ from pathlib import PurePosixPath
 
 from onespec.definitions.entry_points import ENTRY_POINT_GROUP
 from onespec.definitions.model import ExtraSpec, Parameter, Value
+from onespec.errors import OnespecError
 from onespec.generator.importer.metadefs import ImportedNamespace
 from onespec.generator.literals import literal
 from onespec.validators_runtime.problems import shown
@@ -35,7 +36,7 @@ SOURCES = {
 }
 
 
-class PackageNameError(ValueError):
+class PackageNameError(OnespecError, ValueError):
     """The requested package name cannot name a distribution and a Python package."""
 
 

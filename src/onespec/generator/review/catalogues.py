@@ -8,11 +8,12 @@ from pathlib import Path
 
 from onespec.definitions.entry_points import PluginProblem, load_entry_points
 from onespec.definitions.model import ExtraSpec
+from onespec.errors import OnespecError
 from onespec.generator.review import nova_catalogue
 from onespec.validators_runtime.problems import Problem
 
 
-class CatalogueError(ValueError):
+class CatalogueError(OnespecError, ValueError):
     """A catalogue that cannot be loaded: unknown name, no Nova tree, a broken plugin."""
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from onespec.errors import OnespecError
 from onespec.generator.review import audit as auditing
 from onespec.generator.review import idioms as idiom_table
 from onespec.generator.review import nova_catalogue, reads
@@ -28,7 +29,7 @@ from onespec.validators_runtime.cli_grammar import (
 from onespec.validators_runtime.problems import Location
 
 
-class _Usage(click.ClickException):
+class _Usage(OnespecError, click.ClickException):
     exit_code = 2
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from onespec.errors import OnespecError
 from onespec.validators_runtime import inputs, yaml_limits
 from onespec.validators_runtime.cli_grammar import empty_input, yaml_message
 
@@ -91,11 +92,11 @@ DEFAULT_PREFIXES: tuple[PrefixReader, ...] = (
 DEFAULT_NOT_KEYS: tuple[str, ...] = ("os:scheduler_hints",)
 
 
-class IdiomYAMLError(Exception):
+class IdiomYAMLError(OnespecError):
     """The idiom file is not valid YAML (invalid input, not a usage error)."""
 
 
-class IdiomFileError(ValueError):
+class IdiomFileError(OnespecError, ValueError):
     """An idioms file that holds something else than idioms (invalid input); the message names
     the file and the entry. A file that cannot be read raises the reader's
     :class:`~onespec.validators_runtime.inputs.InputError`."""

@@ -17,6 +17,7 @@ from typing import Any, TypeGuard
 
 from onespec.definitions.model import DefinitionError, ExtraSpec
 from onespec.definitions.nova_shape import ExtraSpecValidator
+from onespec.errors import OnespecError
 from onespec.generator.review.static import ModuleScope, Unresolved, evaluate, parse
 from onespec.validators_runtime.problems import Location, Problem
 
@@ -35,7 +36,7 @@ def note(file: str, line: int | None, message: str) -> Note:
     return Problem("not-carried", message, "warning", Location(file, line))
 
 
-class NovaTreeError(ValueError):
+class NovaTreeError(OnespecError, ValueError):
     """A validator module of the Nova tree that cannot be read as Python.
 
     Its keys would be missing from every verdict drawn from the tree, so no command carries on

@@ -25,12 +25,13 @@ import onespec
 from onespec.definitions.entry_points import ENTRY_POINT_GROUP
 from onespec.definitions.model import ExtraSpec
 from onespec.definitions.nova_shape import coerce_definition
+from onespec.errors import OnespecError
 from onespec.generator.review import nova_catalogue
 from onespec.generator.review.serial import from_data
 from onespec.validators_runtime.problems import shown
 
 
-class RevisionError(ValueError):
+class RevisionError(OnespecError, ValueError):
     """A side of the diff that cannot be loaded; the message says which and why."""
 
 

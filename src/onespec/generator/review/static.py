@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from onespec.errors import OnespecError
 from onespec.validators_runtime import inputs
 
 _BUILTINS: dict[str, Any] = {"str": str, "int": int, "bool": bool, "True": True, "False": False}
@@ -32,7 +33,7 @@ _BUILTINS: dict[str, Any] = {"str": str, "int": int, "bool": bool, "True": True,
 MAX_FOLDED = 100_000
 
 
-class Unresolved(ValueError):
+class Unresolved(OnespecError, ValueError):
     """An expression whose value cannot be known without running the code."""
 
     def __init__(self, node: ast.AST, why: str) -> None:

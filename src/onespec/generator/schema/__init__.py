@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from onespec.errors import OnespecError
 from onespec.generator.outputs import ROOT
 
 #: The JSON Schema dialect every schema is written in.
@@ -21,7 +22,7 @@ ID_BASE = "https://onespec.dev/schemas/"
 DIRECTORY = ROOT / "outputs" / "schemas"
 
 
-class SchemaError(ValueError):
+class SchemaError(OnespecError, ValueError):
     """A definition uses something a JSON Schema cannot state faithfully.
 
     Raised at generation time, naming the definition, so that the schema is never silently

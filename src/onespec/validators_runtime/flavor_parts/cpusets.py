@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 
+from onespec.errors import OnespecError
 
-class CpuSpecError(ValueError):
+
+class CpuSpecError(OnespecError, ValueError):
     """A CPU set that cannot be read."""
 
 

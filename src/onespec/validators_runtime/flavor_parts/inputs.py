@@ -10,7 +10,8 @@ Accepted shapes, so that what an operator already has can be checked as it is:
   ``properties``), as Glance's v2 API returns it (every property at the top level), or as Nova
   reads it (``{"properties": {...}, "min_ram": ..., ...}``).
 
-What cannot be read raises :class:`InputError`, naming the field.
+What cannot be read raises :class:`~onespec.validators_runtime.inputs.InputError` (the reader's
+one class, with the code ``shape``), naming the field.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from onespec.validators_runtime.inputs import InputError
 
 #: Fields of a Glance image that are not properties.
 IMAGE_FIELDS = frozenset(
@@ -79,8 +82,11 @@ _FLAVOR_FIELDS = {
 _set = object.__setattr__
 
 
-class InputError(ValueError):
-    """A flavor or image that cannot be read; the message names the field."""
+def _refused(reason: str) -> InputError:
+    """A flavor or image that cannot be read, as an :class:`InputError` whose message is
+    ``reason`` (naming the field): code ``shape``, and no file, since the document was handed
+    over already parsed."""
+    return InputError("shape", None, reason)
 
 
 @dataclass(frozen=True, init=False)
@@ -164,10 +170,10 @@ def _count(raw: Any, where: str, spelled: str, *, required: bool) -> int:
         return raw
     if raw is None or raw == "":
         if required:
-            raise InputError(f"{where}.{spelled} is missing")
+            raise _refused(f"{where}.{spelled} is missing")
         return 0
     if isinstance(raw, bool):
-        raise InputError(f"{where}.{spelled} must be a whole number, not {raw!r}")
+        raise _refused(f"{where}.{spelled} must be a whole number, not {raw!r}")
     if isinstance(raw, int):
         return raw
     if isinstance(raw, str) and raw.strip().isdigit() and len(raw) < 20:
@@ -175,7 +181,7 @@ def _count(raw: Any, where: str, spelled: str, *, required: bool) -> int:
     if isinstance(raw, float) and raw.is_integer():
         return int(raw)
     shown = repr(raw) if len(repr(raw)) < 60 else repr(raw)[:57] + "..."
-    raise InputError(f"{where}.{spelled} must be a whole number, not {shown}")
+    raise _refused(f"{where}.{spelled} must be a whole number, not {shown}")
 
 
 def all_text(items: Any) -> bool:
@@ -209,11 +215,11 @@ def _specs(raw: Any, where: str, spelled: str) -> dict[str, str]:
         for part in filter(None, (p.strip() for p in raw.split(","))):
             key, sep, value = part.partition("=")
             if not sep:
-                raise InputError(f"{where}: {part!r} is not KEY='VALUE'")
+                raise _refused(f"{where}: {part!r} is not KEY='VALUE'")
             specs[key.strip()] = value.strip().strip("'\"")
         return specs
     if not _is_mapping(raw):
-        raise InputError(f"{where} must be a mapping of extra specs, not {type(raw).__name__}")
+        raise _refused(f"{where} must be a mapping of extra specs, not {type(raw).__name__}")
     if all_text_items(raw):
         return dict(raw)
     specs = {}
@@ -222,13 +228,13 @@ def _specs(raw: Any, where: str, spelled: str) -> dict[str, str]:
             specs[key] = value
             continue
         if not isinstance(key, str):
-            raise InputError(f"{where}: the key {key!r} is not a string")
+            raise _refused(f"{where}: the key {key!r} is not a string")
         if isinstance(value, bool):
             value = "true" if value else "false"
         elif isinstance(value, int | float):
             value = str(value)
         if not isinstance(value, str):
-            raise InputError(f"{where}.{key} must be a string, not {type(value).__name__}")
+            raise _refused(f"{where}.{key} must be a string, not {type(value).__name__}")
         specs[key] = value
     return specs
 
@@ -238,7 +244,7 @@ def _unwrapped(document: Any, name: str, where: str) -> tuple[Mapping[str, Any],
     if _is_mapping(document) and len(document) == 1 and name in document:
         document, where = document[name], f"{where}.{name}"
     if not _is_mapping(document):
-        raise InputError(f"{where} must be a mapping, not {type(document).__name__}")
+        raise _refused(f"{where} must be a mapping, not {type(document).__name__}")
     return document, where
 
 
@@ -333,7 +339,7 @@ def read_image(document: Any, where: str = "image") -> Image:
         else:
             properties.update({k: v for k, v in nested.items() if isinstance(k, str)})
     elif nested is not None and not isinstance(nested, str):
-        raise InputError(f"{where}.properties must be a mapping")
+        raise _refused(f"{where}.properties must be a mapping")
     name = get("name")
     if name is None:
         name = get("Name")

@@ -36,6 +36,7 @@ from typing import Any, Literal, overload
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from onespec.errors import OnespecError
 from onespec.validators_runtime import inputs, yaml_limits
 from onespec.validators_runtime._generated import template_capabilities as _facts
 from onespec.validators_runtime.problems import Location, Problem, shown
@@ -79,7 +80,7 @@ _JSON_SPACE = " \t\r\n"
 _POSITION_DEPTH = 4
 
 
-class HeatFileError(ValueError):
+class HeatFileError(OnespecError, ValueError):
     """A problem with a Heat template or environment file, and where it is.
 
     ``path`` is the file as it was named, ``line`` and ``column`` are 1-based (None when the
@@ -563,8 +564,9 @@ def _read_stdin(max_size: int | None) -> str:
         raw = inputs.read_bytes("-", limit=4 * max_size + 4 if max_size is not None else 1 << 30)
         text = inputs.decoded(raw, name)
     except inputs.InputError as exc:
-        # Standard input is never missing; were it reported so, it could not be read.
-        code: ErrorCode = "unreadable" if exc.code == "missing" else exc.code
+        # Standard input is never missing (nor a flavor of the wrong shape, which only the
+        # flavor reader says); were it reported so, it could not be read.
+        code: ErrorCode = "unreadable" if exc.code in ("missing", "shape") else exc.code
         raise LoadError(code, f"the input {exc.reason}", path=name, line=exc.line) from None
     if inputs.blank(raw):
         raise LoadError("empty", "is empty: it holds nothing to read", path=name)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from onespec.errors import OnespecError
 from onespec.validators_runtime.problems import Location
 
 if TYPE_CHECKING:
     from onespec.validators_runtime.images.report import ValidationReport
 
 
-class ImageError(Exception):
+class ImageError(OnespecError):
     """The base of every image-validation exception."""
 
     def __init__(self, *args: Any) -> None:

@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from onespec.errors import OnespecError
 from onespec.validators_runtime._generated import plugin_labels as _generated
 from onespec.validators_runtime.problems import Location, Problem, closest
 
@@ -73,7 +74,7 @@ _IN_SCOPE = {scope: labels_in(scope) for scope in SCOPES}
 # --- Errors --------------------------------------------------------------------------------------
 
 
-class PluginError(Exception):
+class PluginError(OnespecError):
     """Something about plugins or their labels went wrong; the base of this area's errors."""
 
 

@@ -12,10 +12,11 @@ from typing import Any
 
 from flask import Request
 
+from onespec.errors import OnespecError
 from onespec.validators_runtime.service.errors import BadRequest, UnsupportedMediaType
 
 
-class _DuplicateMember(ValueError):
+class _DuplicateMember(OnespecError, ValueError):
     pass
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import click
 
+from onespec.errors import OnespecError
 from onespec.validators_runtime.cli_grammar import FORMAT_OPTION, GrammarGroup, echo_json
 from onespec.validators_runtime.plugin_labels.labels import (
     PLUGIN,
@@ -30,7 +31,7 @@ from onespec.validators_runtime.plugin_labels.labels import (
 DEFAULT_URL = "http://127.0.0.1:8386"
 
 
-class ApiClientError(click.ClickException):
+class ApiClientError(OnespecError, click.ClickException):
     """The API refused the request, or could not be reached; exit code 1."""
 
     exit_code = 1

@@ -19,10 +19,11 @@ from typing import Any
 
 from flask import Response, jsonify
 
+from onespec.errors import OnespecError
 from onespec.validators_runtime.plugin_labels.labels import Problem
 
 
-class ApiError(Exception):
+class ApiError(OnespecError):
     """An error with its HTTP status and a message a user can act on."""
 
     status: int = 500

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from onespec.definitions.policy import RULE_NAMES, RULES
+from onespec.errors import OnespecError
 from onespec.validators_runtime import yaml_limits
 from onespec.validators_runtime.problems import closest
 from onespec.validators_runtime.problems import shown as shown_value
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 LOG = logging.getLogger(__name__)
 
 
-class PolicyFileError(ValueError):
+class PolicyFileError(OnespecError, ValueError):
     """The policy file cannot be used; the message names it and says why."""
 
 

@@ -11,11 +11,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from onespec.errors import OnespecError
 from onespec.validators_runtime._generated import components as facts
 from onespec.validators_runtime.problems import Location, Problem
 
 
-class ComponentError(ValueError):
+class ComponentError(OnespecError, ValueError):
     """Something about a software component is wrong: the root of this area's errors."""
 
 

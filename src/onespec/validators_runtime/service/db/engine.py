@@ -24,6 +24,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, IntegrityError
 
+from onespec.errors import OnespecError
+
 #: The environment variable that names the database when no URL is given.
 DATABASE_URL_VARIABLE = "ONESPEC_DATABASE_URL"
 
@@ -41,7 +43,7 @@ METADATA = sa.MetaData(
 )
 
 
-class StoreError(Exception):
+class StoreError(OnespecError):
     """The database cannot be used as configured; the message says what to change."""
 
 
