@@ -566,7 +566,12 @@ def _read_stdin(max_size: int | None) -> str:
     except inputs.InputError as exc:
         # Standard input is never missing (nor a flavor of the wrong shape, which only the
         # flavor reader says); were it reported so, it could not be read.
-        code: ErrorCode = "unreadable" if exc.code in ("missing", "shape") else exc.code
+        code: ErrorCode
+        match exc.code:
+            case "missing" | "shape":
+                code = "unreadable"
+            case other:
+                code = other
         raise LoadError(code, f"the input {exc.reason}", path=name, line=exc.line) from None
     if inputs.blank(raw):
         raise LoadError("empty", "is empty: it holds nothing to read", path=name)
