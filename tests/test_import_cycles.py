@@ -175,11 +175,6 @@ def test_only_the_manifest_lists_the_areas_outputs():
 #: What the definitions may import of the project besides themselves: the one exception base,
 #: which imports nothing of onespec.
 DEFINITIONS_MAY_IMPORT = {"onespec.errors"}
-#: The one module that reaches further, at call time only: its differences' ``applies``
-#: predicates ask the extra-spec runtime whether a case's extra specs are refused on their own.
-DEFINITIONS_CALLING_THE_RUNTIME = {
-    "onespec.definitions.flavor_differences": {"onespec.validators_runtime.extra_specs"}
-}
 
 
 def test_the_definitions_import_nothing_of_the_project_but_themselves_and_the_base():
@@ -187,8 +182,7 @@ def test_the_definitions_import_nothing_of_the_project_but_themselves_and_the_ba
     for path in sorted(folder("onespec.definitions").rglob("*.py")):
         name = module_name(path)
         outside = {m for m in _imports_of(path, modules) if not m.startswith("onespec.definitions")}
-        allowed = DEFINITIONS_MAY_IMPORT | DEFINITIONS_CALLING_THE_RUNTIME.get(name, set())
-        assert outside <= allowed, name
+        assert outside <= DEFINITIONS_MAY_IMPORT, name
 
 
 def test_the_exception_base_imports_nothing_of_the_project():

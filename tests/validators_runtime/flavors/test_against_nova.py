@@ -28,6 +28,7 @@ from onespec.validators_runtime.flavors import validate_flavor
 from onespec.validators_runtime.flavors.whole_flavor import PER_KEY_EXCEPTION
 from tests import peers
 from tests.conftest import ROOT
+from tests.validators_runtime.flavors.differences import covers
 
 #: Nova's own unit-test inputs, harvested by tests/peers/nova_unit_cases.py.
 UNIT_CASES = ROOT / "tests" / "cases" / "nova_hardware_unit_cases.json"
@@ -296,7 +297,7 @@ def compare(
         why = disagreement(nova, onespec_verdict(case, per_key))
         if why is None:
             continue
-        listed = [d.name for d in DIFFERENCES if inputs in d.seen_in and d.applies(case)]
+        listed = [d.name for d in DIFFERENCES if inputs in d.seen_in and covers(d, case)]
         if listed:
             seen.update(listed)
         else:

@@ -21,6 +21,7 @@ from onespec.generator.flavors.rst import rules_lines
 from onespec.validators_runtime.flavors import FlavorFinding, validate_flavor
 from onespec.validators_runtime.flavors.whole_flavor import PER_KEY_EXCEPTION
 from tests import peers
+from tests.validators_runtime.flavors.differences import COVERS, covers
 
 EVERY_RULE: tuple[Rule, ...] = (*RULES, *WARNINGS)
 
@@ -79,10 +80,14 @@ def test_the_rule_is_the_first_broken_in_its_phase(rule: Rule):
     assert broken[0] == rule.name
 
 
+def test_every_deliberate_difference_can_be_told_from_a_pair():
+    assert set(COVERS) == {difference.name for difference in DIFFERENCES}
+
+
 def test_no_example_is_among_the_deliberate_differences_from_nova():
     """So Nova's verdict on every example must be the rule's own, with no exception."""
     cases = [case_of(rule) for rule in EVERY_RULE]
-    listed = {d.name: [c for c in cases if d.applies(c)] for d in DIFFERENCES}
+    listed = {d.name: [c for c in cases if covers(d, c)] for d in DIFFERENCES}
     assert {name: found for name, found in listed.items() if found} == {}
 
 
