@@ -77,3 +77,11 @@ def test_go_to_definition_follows_the_package_imports():
     assert [(Path(d.module_path), d.description) for d in found] == [
         (PACKAGE / "validators_runtime" / "extra_specs.py", "def validate")
     ]
+
+
+def test_dir_of_the_package_names_its_public_api_and_no_helper():
+    """``dir(onespec)`` once offered ``Any``, ``Path``, ``TYPE_CHECKING`` and ``importlib``."""
+    names = set(dir(onespec))
+    assert set(onespec.__all__) <= names
+    assert not names & {"Any", "Path", "TYPE_CHECKING", "importlib", "annotations", "ModuleType"}
+    assert not [name for name in names if name.startswith("_") and not name.startswith("__")]

@@ -23,6 +23,7 @@ none of them.
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -67,7 +68,15 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_PUBLIC, "__version__"})
+    """The public names and the subpackages already imported: not the helpers this module
+    itself imports (``importlib``, ``Any``), which ``dir(onespec)`` would otherwise offer."""
+    loaded = {
+        name
+        for name, value in globals().items()
+        if isinstance(value, ModuleType) and value.__name__ == f"{__name__}.{name}"
+    }
+    dunders = {name for name in globals() if name.startswith("__") and name.endswith("__")}
+    return sorted({*__all__, *loaded, *dunders})
 
 
 __all__ = [
