@@ -134,7 +134,7 @@ def test_the_command_line_errors_keep_their_exit_codes_and_their_line():
 
 def test_the_reader_and_the_flavor_checks_raise_one_input_error(tmp_path):
     from onespec.validators_runtime import flavors, inputs
-    from onespec.validators_runtime.flavors import inputs as flavor_inputs
+    from onespec.validators_runtime.flavor_parts import inputs as flavor_inputs
 
     assert flavors.InputError is flavor_inputs.InputError is inputs.InputError
     assert issubclass(inputs.InputError, OnespecError) and issubclass(inputs.InputError, ValueError)
