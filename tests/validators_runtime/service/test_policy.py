@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import socket
 
 import pytest
 import yaml
@@ -12,7 +13,9 @@ from oslo_context.context import RequestContext
 from onespec.definitions.policy import RULES
 from onespec.validators_runtime.service.policy import (
     MAX_POLICY_FILE_SIZE,
+    REMOTE_CHECK_TIMEOUT,
     PolicyFileError,
+    PolicyUndecided,
     authorize,
     build_enforcer,
     rule_defaults,
@@ -209,3 +212,43 @@ def test_rules_that_nest_and_refer_within_the_limit_are_evaluated(tmp_path):
     enforcer = build_enforcer(path)
     assert authorize(enforcer, "onespec:plugins:update", ADMIN)
     assert not authorize(enforcer, "onespec:plugins:update", MEMBER)
+
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on: a connection to it is refused at once."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_check_that_cannot_be_evaluated_refuses_and_says_why(tmp_path):
+    """An ``http:`` check whose server is down raised out of oslo.policy: every request the
+    rule governed was a 500 with a traceback."""
+    path = tmp_path / "policy.yaml"
+    url = f"http://127.0.0.1:{_closed_port()}/check"
+    path.write_text(f'"onespec:plugins:update": "{url}"\n')
+    enforcer = build_enforcer(path)
+    with pytest.raises(PolicyUndecided) as undecided:
+        authorize(enforcer, "onespec:plugins:update", ADMIN)
+    assert undecided.value.rule == "onespec:plugins:update"
+    assert "ConnectionError" in undecided.value.cause
+    # A remote check is bounded: oslo.policy's own default would keep a request a minute.
+    assert enforcer.conf.oslo_policy.remote_timeout == REMOTE_CHECK_TIMEOUT <= 5
+
+
+@ON_SQLITE
+def test_a_request_whose_policy_cannot_be_evaluated_is_a_403_not_a_500(serve, tmp_path):
+    path = tmp_path / "policy.yaml"
+    url = f"http://127.0.0.1:{_closed_port()}/check"
+    path.write_text(f'"onespec:plugins:update": "{url}"\n')
+    api = serve(POLICY_FILE=path)
+    answer = api.session.patch(
+        f"{api.url}/plugins/fake", headers=ADMIN_HEADERS, json=LABELS, timeout=10
+    )
+    assert answer.status_code == 403, answer.text
+    message = answer.json()["error"]["message"]
+    assert "could not decide on this request (onespec:plugins:update)" in message
+    assert "ConnectionError" in message and "Traceback" not in answer.text
+    # The rules that make no remote call are decided as before.
+    listed = api.session.get(f"{api.url}/plugins", headers=ADMIN_HEADERS, timeout=10)
+    assert listed.status_code == 200

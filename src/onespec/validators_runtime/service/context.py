@@ -10,6 +10,7 @@ the application imports the routes, so nothing imports the application back.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from oslo_context.context import RequestContext
     from oslo_policy.policy import Enforcer
     from sqlalchemy.engine import Engine
+
+LOGGER = logging.getLogger(__name__)
 
 
 @dataclass
@@ -77,10 +80,19 @@ def request_context() -> RequestContext:
 
 def authorize(rule: str) -> RequestContext:
     """Check the policy ``rule`` for the caller; 401 without identity, 403 when refused."""
+    from onespec.validators_runtime.service.policy import PolicyUndecided
     from onespec.validators_runtime.service.policy import authorize as allowed
 
     context = request_context()
-    if not allowed(services().enforcer, rule, context):
+    try:
+        permitted = allowed(services().enforcer, rule, context)
+    except PolicyUndecided as undecided:
+        LOGGER.warning("refused a request: %s", undecided)
+        raise Forbidden(
+            f"The policy could not decide on this request ({rule}): one of its checks failed "
+            f"({undecided.cause}). The request is refused."
+        ) from None
+    if not permitted:
         raise Forbidden(
             f"The policy does not allow this request ({rule}); it needs "
             f"{_needs(services().enforcer, rule)}."

@@ -42,6 +42,21 @@ class PolicyFileSyntaxError(PolicyFileError):
     """The policy file is not valid YAML; the message names the file and the line."""
 
 
+class PolicyUndecided(OnespecError, RuntimeError):
+    """A check of a rule could not be evaluated (an ``http:`` check whose server is down or
+    slow): the request is refused, never let through and never a server error."""
+
+    def __init__(self, rule: str, cause: BaseException) -> None:
+        self.rule = rule
+        self.cause = f"{type(cause).__name__}: {' '.join(str(cause).split())[:300]}"
+        super().__init__(f"the policy rule {rule} could not be evaluated ({self.cause})")
+
+
+#: The longest an ``http:`` or ``https:`` check of a policy file may take, in seconds: it runs
+#: while the request waits (oslo.policy's own default is a minute).
+REMOTE_CHECK_TIMEOUT = 3
+
+
 def rule_defaults() -> list[RuleDefault]:
     """The rules as oslo.policy defaults (the ``oslo.policy.policies`` entry point)."""
     from oslo_policy import policy
@@ -77,6 +92,8 @@ def build_enforcer(policy_file: str | Path | None = None) -> Enforcer:
 
     conf = cfg.ConfigOpts()
     conf(args=[], project="onespec", default_config_files=[], default_config_dirs=[])
+    policy.Enforcer(conf, use_conf=False)  # registers oslo.policy's options on conf
+    conf.set_override("remote_timeout", REMOTE_CHECK_TIMEOUT, group="oslo_policy")
     # use_conf=False: oslo.policy would otherwise look for policy.yaml in ~ and /etc, and read
     # any file it found there (or later) itself.
     if policy_file is None:
@@ -338,12 +355,16 @@ def _refuse_unknown(rules: dict[str, str], shown: str) -> None:
 
 
 def authorize(enforcer: Enforcer, rule: str, context: Any) -> bool:
-    """Whether the request's ``context`` (an oslo.context RequestContext) passes ``rule``.
+    """Whether the request's ``context`` (an oslo.context RequestContext) passes ``rule``;
+    :class:`PolicyUndecided` when a check of the rule fails to evaluate.
 
     The target is the caller's own project: plugin labels are per project, and flavors are
     shared by all.
     """
-    return bool(enforcer.enforce(rule, {"project_id": context.project_id}, context))
+    try:
+        return bool(enforcer.enforce(rule, {"project_id": context.project_id}, context))
+    except Exception as error:  # any check that fails to evaluate refuses the request
+        raise PolicyUndecided(rule, error) from error
 
 
 def _yaml_string(text: str) -> str:
