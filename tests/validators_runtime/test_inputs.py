@@ -92,3 +92,27 @@ def test_regular_file_checks_without_opening(tmp_path):
     (tmp_path / "ok").write_text("x")
     assert regular_file(tmp_path / "ok").st_size == 1
     assert inputs.kind_of(os.stat(tmp_path).st_mode) == "a directory"
+
+
+def test_a_utf8_byte_order_mark_is_read_past(tmp_path):
+    """Windows editors write one; JSON readers refused it with Python's own words."""
+    path = tmp_path / "flavor.json"
+    path.write_bytes(b'\xef\xbb\xbf{"ram": 1}\n')
+    assert read_text(str(path), limit=100) == '{"ram": 1}\n'
+
+
+@pytest.mark.parametrize(
+    ("encoding", "named"), [("utf-16", "UTF-16"), ("utf-32", "UTF-32"), ("utf-16-be", "UTF-16")]
+)
+def test_utf16_and_utf32_are_named_with_how_to_convert(tmp_path, encoding, named):
+    """PowerShell writes UTF-16: it was "not UTF-8 text (byte 0xff ...)", with no hint."""
+    path = tmp_path / "flavor.json"
+    text = '{"ram": 1}\n'
+    data = text.encode(encoding)
+    if encoding == "utf-16-be":
+        data = b"\xfe\xff" + data
+    path.write_bytes(data)
+    with pytest.raises(InputError) as refused:
+        read_text(str(path), limit=100)
+    assert refused.value.code == "encoding" and refused.value.line == 1
+    assert f"is {named} text" in str(refused.value) and "save it as UTF-8" in str(refused.value)

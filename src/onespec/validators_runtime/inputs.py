@@ -24,6 +24,7 @@ Standard library only: the runtime and the generator both read through it.
 
 from __future__ import annotations
 
+import codecs
 import errno
 import os
 import stat
@@ -192,9 +193,32 @@ def blank(data: bytes) -> bool:
     return all(not line.strip() or line.lstrip().startswith(b"#") for line in data.splitlines())
 
 
+#: Byte order marks of the encodings a file that is not UTF-8 is most often in: what Windows'
+#: PowerShell writes (``>`` and ``Out-File``), read as UTF-8 it is noise from the first byte.
+_OTHER_ENCODINGS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),  # before UTF-16: its mark begins with UTF-16's
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
 def decoded(data: bytes, name: str) -> str:
     """``data`` as UTF-8 text, or an :class:`InputError` naming the line of the first bad
-    byte."""
+    byte. A UTF-8 byte order mark, which Windows editors write, is read past; a UTF-16 or
+    UTF-32 one names that encoding and how to convert."""
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+    for mark, encoding in _OTHER_ENCODINGS:
+        if data.startswith(mark):
+            raise InputError(
+                "encoding",
+                name,
+                f"is {encoding} text (it starts with the byte order mark "
+                f"{' '.join(f'{byte:#04x}' for byte in mark)}), not UTF-8: save it as UTF-8 "
+                "(in PowerShell, Out-File -Encoding utf8)",
+                line=1,
+            )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
