@@ -181,8 +181,42 @@ def _bounded_message(message: str, instance: Any) -> str:
     return message
 
 
+#: Fields of a Glance image (``openstack image show -f json``) that no image spec has: a file
+#: holding two of them is an image, handed to the command meant for plugins' image specs.
+_GLANCE_IMAGE_FIELDS = (
+    "disk_format",
+    "container_format",
+    "checksum",
+    "os_hash_algo",
+    "visibility",
+    "min_ram",
+    "min_disk",
+    "properties",
+    "status",
+)
+
+
+def _glance_image_fields(data: Any) -> list[str]:
+    """The Glance image fields ``data`` has, when it has no ``validators`` (else none)."""
+    if not isinstance(data, dict) or "validators" in data:
+        return []
+    return [name for name in _GLANCE_IMAGE_FIELDS if name in data]
+
+
 def _schema_errors(data: Any, file: str, lines: LineIndex) -> list[Problem]:
-    """Every place where ``data`` breaks the JSON Schema, most specific reason first."""
+    """Every place where ``data`` breaks the JSON Schema, most specific reason first; a Glance
+    image is said to be one, with the command that checks it."""
+    fields = _glance_image_fields(data)
+    if len(fields) >= 2:
+        return [
+            Problem(
+                "not-an-image-spec",
+                f"this is a Glance image (it has {', '.join(fields[:3])}), not an image spec: "
+                "`onespec image` checks the image specs data-processing plugins ship; check a "
+                f"Glance image's properties with `onespec validate image-properties {file}`",
+                location=Location(file=file),
+            )
+        ]
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 
