@@ -32,13 +32,15 @@ def root() -> Path:
 # --- Markers: what a test needs, so a contributor can leave the expensive ones out -------------
 
 #: Every marker of the suite. The fast loop (``make test-fast``) deselects peers, install and
-#: slow; ``make test`` runs everything.
+#: slow; ``make test`` runs everything. ``process`` only says why a test starts a process.
 MARKERS = {
     "peers": "runs a real peer program (Nova, Glance, Heat, Sahara, ...) from `make peers`",
     "postgres": "runs against a throwaway PostgreSQL cluster (initdb and postgres)",
     "ssh": "starts an OpenSSH server (sshd) on 127.0.0.1",
     "install": "builds the sdist and the wheel and installs them into clean virtual environments",
     "slow": "takes several seconds of its own (builds, large inputs, many hypothesis examples)",
+    "process": "runs the installed `onespec` console script in a process of its own (exit "
+    "status, signals, standard input): what running a command in-process cannot show",
 }
 
 
