@@ -86,10 +86,12 @@ schemas: $(STAMP) ## Generate the JSON Schemas (outputs/schemas/)
 # builds once for its tests (a Sphinx project, a server) is built once. Compiled bytecode, pytest's
 # rewritten test modules among it, is kept under .venv/pycache even where PYTHONDONTWRITEBYTECODE
 # is set: compiling every module again costs half of the collection, and of each `onespec` process
-# the tests start. Each target prints its wall time; PYTEST_WORKERS=0 runs in one process.
+# the tests start. Each target prints its wall time; PYTEST_WORKERS=0 runs in one process, and
+# PYTEST_ARGS adds pytest's own options (-x, -k NAME, --durations=20, a path).
 PYTEST_WORKERS ?= auto
+PYTEST_ARGS ?=
 PYTEST := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache \
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 timed = start=$$(date +%s); status=0; $(1) || status=$$?; \
 	echo "$@: $$(( $$(date +%s) - start )) s wall"; exit $$status
 

@@ -16,6 +16,7 @@ import logging
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from unittest import mock
@@ -79,6 +80,17 @@ def _exit_status(code: object) -> tuple[int, str]:
     return 1, f"{code}\n"
 
 
+def _run(args: tuple[str, ...]) -> None:
+    """What ``main`` calls, once it has set up logging: the command tree, named as the console
+    script names it (under pytest, click would name the program after pytest's ``__main__``).
+    What other threads log -- a server the test runs in this process -- is theirs, not the
+    command's: a process of its own would not show it."""
+    caller = threading.get_ident()
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(lambda record: record.thread == caller)
+    cli.main(args=list(args), prog_name="onespec")
+
+
 def onespec(
     *args: str,
     stdin: str | None = None,
@@ -92,11 +104,8 @@ def onespec(
     runner = CliRunner()
     with runner.isolation(input=stdin, env=env) as (out, err, _):
         with _as_a_new_process(args, cwd or ROOT):
-            # main() as the console script runs it, with the name it would find in argv[0]
-            # (under pytest, click would name the program after pytest's ``__main__``).
-            named = functools.partial(cli.main, args=list(args), prog_name="onespec")
             try:
-                with mock.patch.object(cli_module, "cli", named):
+                with mock.patch.object(cli_module, "cli", functools.partial(_run, args)):
                     cli_module.main()
                 status, message = 0, ""
             except SystemExit as exit_:
