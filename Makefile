@@ -98,8 +98,12 @@ timed = start=$$(date +%s); status=0; $(1) || status=$$?; \
 test: $(STAMP) system peers ## Run the whole test suite (provides the system programs and the peers first)
 	@$(call timed,$(PYTEST))
 
+# The loop draws fewer generated examples than CI (the `fast` hypothesis profile: 100 a property,
+# derandomised; 15 requests an API operation): every test runs, and `make test` draws them all.
 test-fast: $(STAMP) system ## The contributor's loop: every test but the peers, install and slow ones
-	@$(call timed,$(PYTEST) -m "not peers and not install and not slow")
+	@$(call timed,ONESPEC_HYPOTHESIS=$${ONESPEC_HYPOTHESIS:-fast} \
+	  ONESPEC_SCHEMATHESIS_EXAMPLES=$${ONESPEC_SCHEMATHESIS_EXAMPLES:-15} \
+	  $(PYTEST) -m "not peers and not install and not slow")
 
 lint: $(STAMP) ## ruff: lint and formatting
 	$(BIN)/ruff check .
