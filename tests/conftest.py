@@ -51,17 +51,30 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{name}: {meaning}")
 
 
-def _calls_a_peer(function: object) -> bool:
-    """True when the function reaches a peer program through tests.peers, itself or through
-    helpers of the test suite (:mod:`tests.peer_reach`)."""
-    from tests.peer_reach import reaching_peers
-
-    module = getattr(function, "__module__", None)
-    qualified = getattr(function, "__qualname__", None)
-    return (module, qualified) in reaching_peers()
+#: The pytest cache's entry of the test functions that reach a peer, and the digest of the
+#: sources they were read from.
+PEER_REACH_CACHE = "onespec/peer-reach"
 
 
-def _needs(item: pytest.Item) -> set[str]:
+def _reaching_peers(config: pytest.Config) -> frozenset[tuple[str, str]]:
+    """:func:`tests.peer_reach.reaching_peers`, kept in pytest's cache (when it is enabled) for
+    as long as no module of the test suite changes: parsing them all takes a second, in every
+    worker of every run, and hashing them a few milliseconds."""
+    from tests.peer_reach import reaching_peers, source_digest
+
+    cache = getattr(config, "cache", None)
+    if cache is None:
+        return reaching_peers()
+    digest = source_digest()
+    kept = cache.get(PEER_REACH_CACHE, None)
+    if isinstance(kept, dict) and kept.get("digest") == digest:
+        return frozenset((module, name) for module, name in kept["reached"])
+    reached = reaching_peers()
+    cache.set(PEER_REACH_CACHE, {"digest": digest, "reached": sorted(reached)})
+    return reached
+
+
+def _needs(item: pytest.Item, reaching: frozenset[tuple[str, str]]) -> set[str]:
     """The markers an item earns by what it uses, found rather than written by hand."""
     needs: set[str] = set()
     names = set(getattr(item, "fixturenames", ()))
@@ -76,14 +89,18 @@ def _needs(item: pytest.Item) -> set[str]:
     info = getattr(item, "_fixtureinfo", None)
     for definitions in getattr(info, "name2fixturedefs", {}).values():
         functions += [definition.func for definition in definitions]
-    if any(f is not None and _calls_a_peer(f) for f in functions):
+    # A function reaches a peer through tests.peers, itself or through helpers of the test
+    # suite (tests/peer_reach.py).
+    named = [(getattr(f, "__module__", None), getattr(f, "__qualname__", None)) for f in functions]
+    if any(name in reaching for name in named):
         needs.add("peers")
     return needs
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    reaching = _reaching_peers(config)
     for item in items:
-        for name in sorted(_needs(item) - {mark.name for mark in item.iter_markers()}):
+        for name in sorted(_needs(item, reaching) - {mark.name for mark in item.iter_markers()}):
             item.add_marker(getattr(pytest.mark, name))
 
 
