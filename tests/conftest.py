@@ -41,8 +41,8 @@ MARKERS = {
     "ssh": "starts an OpenSSH server (sshd) on 127.0.0.1",
     "install": "builds the sdist and the wheel and installs them into clean virtual environments",
     "slow": "takes several seconds of its own (builds, large inputs, many hypothesis examples)",
-    "process": "runs the installed `onespec` console script in a process of its own (exit "
-    "status, signals, standard input): what running a command in-process cannot show",
+    "process": "runs onespec in a process of its own (the console script, python -m onespec, a "
+    "fresh interpreter): exit status, signals, standard input, what a new process loads",
 }
 
 
