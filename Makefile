@@ -82,11 +82,28 @@ metadefs: $(STAMP) ## Generate the Glance metadata definitions (outputs/glance-m
 schemas: $(STAMP) ## Generate the JSON Schemas (outputs/schemas/)
 	$(BIN)/onespec generate schemas
 
-test: $(STAMP) system peers ## Run the whole test suite (provides the system programs and the peers first)
-	$(BIN)/python -m pytest
+# The tests run on every core (pytest-xdist), a whole module to a worker, so that what a module
+# builds once for its tests (a Sphinx project, a server) is built once. Compiled bytecode, pytest's
+# rewritten test modules among it, is kept under .venv/pycache even where PYTHONDONTWRITEBYTECODE
+# is set: compiling every module again costs half of the collection, and of each `onespec` process
+# the tests start. Each target prints its wall time; PYTEST_WORKERS=0 runs in one process, and
+# PYTEST_ARGS adds pytest's own options (-x, -k NAME, --durations=20, a path).
+PYTEST_WORKERS ?= auto
+PYTEST_ARGS ?=
+PYTEST := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache \
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+timed = start=$$(date +%s); status=0; $(1) || status=$$?; \
+	echo "$@: $$(( $$(date +%s) - start )) s wall"; exit $$status
 
+test: $(STAMP) system peers ## Run the whole test suite (provides the system programs and the peers first)
+	@$(call timed,$(PYTEST))
+
+# The loop draws fewer generated examples than CI (the `fast` hypothesis profile: 100 a property,
+# derandomised; 15 requests an API operation): every test runs, and `make test` draws them all.
 test-fast: $(STAMP) system ## The contributor's loop: every test but the peers, install and slow ones
-	$(BIN)/python -m pytest -m "not peers and not install and not slow"
+	@$(call timed,ONESPEC_HYPOTHESIS=$${ONESPEC_HYPOTHESIS:-fast} \
+	  ONESPEC_SCHEMATHESIS_EXAMPLES=$${ONESPEC_SCHEMATHESIS_EXAMPLES:-15} \
+	  $(PYTEST) -m "not peers and not install and not slow")
 
 lint: $(STAMP) ## ruff: lint and formatting
 	$(BIN)/ruff check .

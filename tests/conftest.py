@@ -17,8 +17,10 @@ PACKAGE = SRC / "onespec"
 CASES = Path(__file__).resolve().parent / "cases"
 
 # The default profile is derandomised, so a run is repeatable and a red build is never luck;
-# ONESPEC_HYPOTHESIS=explore draws fresh examples (and more of them) to look for new failures.
+# `fast` (make test-fast) draws a third as many, derandomised too; ONESPEC_HYPOTHESIS=explore
+# draws fresh examples (and more of them) to look for new failures.
 settings.register_profile("ci", deadline=None, max_examples=300, derandomize=True)
+settings.register_profile("fast", deadline=None, max_examples=100, derandomize=True)
 settings.register_profile("dev", deadline=None)
 settings.register_profile("explore", deadline=None, max_examples=1000)
 settings.load_profile(os.environ.get("ONESPEC_HYPOTHESIS", "ci"))
@@ -32,13 +34,15 @@ def root() -> Path:
 # --- Markers: what a test needs, so a contributor can leave the expensive ones out -------------
 
 #: Every marker of the suite. The fast loop (``make test-fast``) deselects peers, install and
-#: slow; ``make test`` runs everything.
+#: slow; ``make test`` runs everything. ``process`` only says why a test starts a process.
 MARKERS = {
     "peers": "runs a real peer program (Nova, Glance, Heat, Sahara, ...) from `make peers`",
     "postgres": "runs against a throwaway PostgreSQL cluster (initdb and postgres)",
     "ssh": "starts an OpenSSH server (sshd) on 127.0.0.1",
     "install": "builds the sdist and the wheel and installs them into clean virtual environments",
     "slow": "takes several seconds of its own (builds, large inputs, many hypothesis examples)",
+    "process": "runs onespec in a process of its own (the console script, python -m onespec, a "
+    "fresh interpreter): exit status, signals, standard input, what a new process loads",
 }
 
 
@@ -47,17 +51,30 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{name}: {meaning}")
 
 
-def _calls_a_peer(function: object) -> bool:
-    """True when the function reaches a peer program through tests.peers, itself or through
-    helpers of the test suite (:mod:`tests.peer_reach`)."""
-    from tests.peer_reach import reaching_peers
-
-    module = getattr(function, "__module__", None)
-    qualified = getattr(function, "__qualname__", None)
-    return (module, qualified) in reaching_peers()
+#: The pytest cache's entry of the test functions that reach a peer, and the digest of the
+#: sources they were read from.
+PEER_REACH_CACHE = "onespec/peer-reach"
 
 
-def _needs(item: pytest.Item) -> set[str]:
+def _reaching_peers(config: pytest.Config) -> frozenset[tuple[str, str]]:
+    """:func:`tests.peer_reach.reaching_peers`, kept in pytest's cache (when it is enabled) for
+    as long as no module of the test suite changes: parsing them all takes a second, in every
+    worker of every run, and hashing them a few milliseconds."""
+    from tests.peer_reach import reaching_peers, source_digest
+
+    cache = getattr(config, "cache", None)
+    if cache is None:
+        return reaching_peers()
+    digest = source_digest()
+    kept = cache.get(PEER_REACH_CACHE, None)
+    if isinstance(kept, dict) and kept.get("digest") == digest:
+        return frozenset((module, name) for module, name in kept["reached"])
+    reached = reaching_peers()
+    cache.set(PEER_REACH_CACHE, {"digest": digest, "reached": sorted(reached)})
+    return reached
+
+
+def _needs(item: pytest.Item, reaching: frozenset[tuple[str, str]]) -> set[str]:
     """The markers an item earns by what it uses, found rather than written by hand."""
     needs: set[str] = set()
     names = set(getattr(item, "fixturenames", ()))
@@ -72,14 +89,18 @@ def _needs(item: pytest.Item) -> set[str]:
     info = getattr(item, "_fixtureinfo", None)
     for definitions in getattr(info, "name2fixturedefs", {}).values():
         functions += [definition.func for definition in definitions]
-    if any(f is not None and _calls_a_peer(f) for f in functions):
+    # A function reaches a peer through tests.peers, itself or through helpers of the test
+    # suite (tests/peer_reach.py).
+    named = [(getattr(f, "__module__", None), getattr(f, "__qualname__", None)) for f in functions]
+    if any(name in reaching for name in named):
         needs.add("peers")
     return needs
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    reaching = _reaching_peers(config)
     for item in items:
-        for name in sorted(_needs(item) - {mark.name for mark in item.iter_markers()}):
+        for name in sorted(_needs(item, reaching) - {mark.name for mark in item.iter_markers()}):
             item.add_marker(getattr(pytest.mark, name))
 
 

@@ -1,8 +1,9 @@
 """The ``onespec`` command line, as a user runs it.
 
-Exit codes are checked through the installed console script in a subprocess; the generator's
-drift check runs in-process through :class:`click.testing.CliRunner`, so that it can be pointed at
-a temporary copy of the generated module and never touches the committed one.
+The commands run in-process (:func:`tests.commands.onespec`); the exit statuses 0, 1 and 2 are
+also checked through the installed console script in a process of its own (the ``process``
+tests). The generator's drift check runs through :class:`click.testing.CliRunner` itself, so that
+it can be pointed at a temporary copy of the generated module and never touches the committed one.
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ import hashlib
 import importlib.metadata
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,22 +19,7 @@ from click.testing import CliRunner
 
 from onespec.validators_runtime._generated import extra_specs as generated
 from onespec.validators_runtime.cli import cli
-from tests.conftest import ROOT
-
-ONESPEC = Path(sys.executable).parent / "onespec"
-
-
-def onespec(*args: str, stdin: str | None = None, cwd: Path | None = None):
-    """Run the console script; return the completed process (text mode)."""
-    return subprocess.run(
-        [str(ONESPEC), *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd or ROOT,
-        timeout=120,
-        check=False,
-    )
+from tests.commands import ONESPEC, onespec, onespec_process
 
 
 def validate_json(*args: str, stdin: str | None = None, cwd: Path | None = None):
@@ -49,6 +33,7 @@ def by_key(report: dict) -> dict:
     return {finding["key"]: finding for finding in report["findings"]}
 
 
+@pytest.mark.process
 def test_the_console_script_is_installed_next_to_the_interpreter():
     assert ONESPEC.is_file()
 
@@ -56,15 +41,17 @@ def test_the_console_script_is_installed_next_to_the_interpreter():
 # --- validate extra-specs: KEY=VALUE arguments -------------------------------------------------
 
 
+@pytest.mark.process  # the exit status as the shell sees it
 def test_valid_specs_exit_zero():
-    done = onespec("validate", "extra-specs", "hw:cpu_policy=dedicated", "hw:numa_nodes=2")
+    done = onespec_process("validate", "extra-specs", "hw:cpu_policy=dedicated", "hw:numa_nodes=2")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2 extra specs checked in strict mode: valid (0 errors, 0 warnings)." in done.stdout
     assert "error" not in done.stdout.replace("0 errors", "")
 
 
+@pytest.mark.process  # the exit status as the shell sees it
 def test_a_bad_value_exits_one_and_names_key_value_and_suggestion():
-    done = onespec("validate", "extra-specs", "hw:cpu_policy=dedicatd")
+    done = onespec_process("validate", "extra-specs", "hw:cpu_policy=dedicatd")
     assert done.returncode == 1
     assert "hw:cpu_policy" in done.stdout
     assert "dedicatd" in done.stdout
@@ -117,8 +104,9 @@ def test_off_mode_accepts_garbage():
     assert "[invalid-key]" in done.stdout
 
 
+@pytest.mark.process  # the exit status as the shell sees it
 def test_an_unknown_mode_is_a_usage_error():
-    done = onespec("validate", "extra-specs", "--mode", "bogus", "hw:cpu_policy=dedicated")
+    done = onespec_process("validate", "extra-specs", "--mode", "bogus", "hw:cpu_policy=dedicated")
     assert done.returncode == 2
     assert "--mode" in done.stderr
     assert "bogus" in done.stderr

@@ -8,28 +8,21 @@ lists them on standard error and leaves them out, so that the query answers with
 from __future__ import annotations
 
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from tests import peers
+from tests.commands import onespec
 from tests.validators_runtime.heat.template_capabilities.test_tripleo import REFUSED, SOURCE
 
 pytestmark = [pytest.mark.peers]
 
-ONESPEC = str(Path(sys.executable).with_name("onespec"))
-
 
 def choices(*options: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [ONESPEC, "template-capabilities", "choices", "-r", "--no-cache", *options, "environments"],
+    return onespec(
+        "template-capabilities", "choices", "-r", "--no-cache", *options, "environments",
         cwd=SOURCE.location,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    )  # fmt: skip
 
 
 def test_skip_invalid_answers_on_the_real_tree_and_lists_what_heat_refuses():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from tests.peer_reach import reaching_peers
+from tests.peer_reach import reaching_peers, source_digest
 
 FILES = {
     "__init__.py": "",
@@ -90,3 +90,25 @@ def test_the_glance_round_trip_is_marked_from_its_calls():
     assert ("tests.test_peer_reach", "test_the_glance_round_trip_is_marked_from_its_calls") not in (
         reached
     )
+
+
+def test_the_digest_changes_with_any_module_and_only_then(tmp_path):
+    """The answer is kept (conftest) under this digest: an edit, a new module or a renamed one
+    must each change it, and nothing else may."""
+    root = tmp_path / "tests"
+    for relative, text in FILES.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    first = source_digest(root)
+    (root / "notes.txt").write_text("not a module")
+    assert source_digest(root) == first
+    helpers = root / "helpers.py"
+    helpers.write_text(helpers.read_text() + "\n")
+    edited = source_digest(root)
+    assert edited != first
+    helpers.rename(root / "helpers2.py")
+    renamed = source_digest(root)
+    assert renamed != edited
+    (root / "area" / "test_more.py").write_text("")
+    assert source_digest(root) not in {first, edited, renamed}

@@ -851,6 +851,7 @@ def _guide_conf() -> str:
     return "\n".join(line[3:] for line in block.splitlines()) + "\n"
 
 
+@pytest.mark.slow  # reads the inventory of the real documentation: a build of many pages
 def test_the_guide_conf_py_builds_a_consumer_that_links_and_suggests(
     real_site: RealSite, tmp_path: Path
 ):

@@ -20,6 +20,9 @@ import pytest
 from onespec.validators_runtime._generated import extra_specs as generated
 from tests.conftest import ROOT, SRC
 
+#: Each scenario is a fresh interpreter: the entry points are discovered once per process.
+pytestmark = pytest.mark.process
+
 PLUGINS = Path(__file__).resolve().parents[1] / "fixtures"
 GROUP = "onespec.extra_specs"
 IN_TREE_COUNT = len(generated.SPECS)

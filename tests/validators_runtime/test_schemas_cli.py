@@ -8,27 +8,20 @@ and validated with the local file the setting names (no URL is ever fetched).
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
+from tests.commands import onespec, onespec_process
 from tests.conftest import ROOT
 from tests.generator.test_catalog import EXAMPLES, examples, matches
 
-ONESPEC = [sys.executable, "-m", "onespec"]
 
-
-def onespec(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*ONESPEC, *args], capture_output=True, text=True, check=False, timeout=120
-    )
-
-
+@pytest.mark.process  # python -m onespec finds the files of the package it imports
 def test_path_prints_the_directory_that_holds_the_schemas_and_the_catalog():
-    done = onespec("schemas", "path")
+    done = onespec_process("schemas", "path", module=True)
     assert done.returncode == 0, done.stderr
     directory = Path(done.stdout.strip())
     assert (directory / "catalog.json").is_file()

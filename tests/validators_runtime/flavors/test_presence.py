@@ -42,6 +42,7 @@ def cases() -> list[dict[str, Any]]:
     return generated_cases(3000)
 
 
+@pytest.mark.slow  # three thousand generated pairs, each evaluated twice: seconds of its own
 def test_skipping_rules_never_hides_a_broken_one(cases):
     differ = [
         case for case in cases if _broken(case, skipping=True) != _broken(case, skipping=False)

@@ -1,16 +1,12 @@
-"""Small helpers shared by the image tests."""
+"""Small helpers shared by the image tests (``onespec`` is :mod:`tests.commands`'s)."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
-from tests.conftest import ROOT
-
-ONESPEC = Path(sys.executable).parent / "onespec"
+from tests.commands import onespec, onespec_process
 
 
 def write_spec(directory: Path, text: str, name: str = "image.yaml") -> Path:
@@ -18,40 +14,6 @@ def write_spec(directory: Path, text: str, name: str = "image.yaml") -> Path:
     path = directory / name
     path.write_text(textwrap.dedent(text), encoding="utf-8")
     return path
-
-
-def onespec(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``onespec ARGS`` in-process with click's runner (the command logic, without a
-    Python start-up per call); the result has a process's ``returncode``, ``stdout`` and
-    ``stderr``. Exit codes and the console script itself are :func:`onespec_process`'s."""
-    from click.testing import CliRunner
-
-    from onespec.validators_runtime.cli import cli
-
-    previous = Path.cwd()
-    if cwd is not None:
-        os.chdir(cwd)
-    try:
-        result = CliRunner().invoke(cli, list(args), prog_name="onespec")
-    finally:
-        os.chdir(previous)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return subprocess.CompletedProcess(
-        ["onespec", *args], result.exit_code, result.stdout, result.stderr
-    )
-
-
-def onespec_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run the console script in a process of its own; return the completed process."""
-    return subprocess.run(
-        [str(ONESPEC), *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd or ROOT,
-        timeout=120,
-        check=False,
-    )
 
 
 def installed_packages(count: int) -> list[str]:
@@ -87,3 +49,6 @@ def run_rendered(script: Path, **env: str) -> subprocess.CompletedProcess[str]:
         env={"PATH": "/usr/bin:/bin", **env},
         check=False,
     )
+
+
+__all__ = ["installed_packages", "onespec", "onespec_process", "write_spec"]

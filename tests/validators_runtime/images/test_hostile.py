@@ -23,8 +23,8 @@ from onespec.validators_runtime.images import (
 )
 from onespec.validators_runtime.images.reading import MAX_SPEC_SIZE
 from onespec.validators_runtime.images.root import loads
+from tests.commands import ONESPEC
 from tests.measure import run_capped
-from tests.validators_runtime.images.helpers import ONESPEC
 
 MEGABYTES = 200
 

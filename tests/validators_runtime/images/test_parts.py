@@ -124,6 +124,7 @@ def test_help_works_everywhere(command):
     assert done.stdout.startswith(f"Usage: onespec {' '.join(command)}")
 
 
+@pytest.mark.process
 def test_validate_exit_codes_and_json(tmp_path):
     good = write_spec(tmp_path, "validators:\n  - package: coreutils\n", "good.yaml")
     bad = write_spec(

@@ -1,9 +1,11 @@
-"""The service's commands as an operator runs them: ``serve``, ``db``, ``policy``, ``plugins``."""
+"""The service's commands as an operator runs them: ``serve``, ``db``, ``policy``, ``plugins``.
+
+``serve`` runs in a process of its own (it serves until a signal stops it, or exits 2 before
+serving); the other commands run in-process (:mod:`tests.commands`)."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
@@ -16,22 +18,9 @@ import pytest
 import requests
 import yaml
 
+from tests.commands import ONESPEC, onespec, onespec_process
 from tests.conftest import ROOT
 from tests.validators_runtime.service.conftest import ADMIN, MEMBER
-
-ONESPEC = Path(sys.executable).parent / "onespec"
-
-
-def onespec(*args: str, env: dict[str, str] | None = None):
-    return subprocess.run(
-        [str(ONESPEC), *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-        env={**os.environ, **(env or {})},
-    )
 
 
 class Served:
@@ -125,22 +114,25 @@ def test_policy_sample_prints_every_default():
 # --- serve ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.process
 def test_serve_refuses_a_database_that_is_not_upgraded(sqlite_url):
     (Path(sqlite_url.removeprefix("sqlite:///")).parent).mkdir()
-    done = onespec("serve", "--port", "0", "--database-url", sqlite_url)
+    done = onespec_process("serve", "--port", "0", "--database-url", sqlite_url)
     assert done.returncode == 2
     assert "onespec db upgrade" in done.stderr
 
 
+@pytest.mark.process
 def test_serve_refuses_a_missing_policy_file(sqlite_url, tmp_path):
     onespec("db", "upgrade", "--database-url", sqlite_url)
-    done = onespec(
+    done = onespec_process(
         "serve", "--database-url", sqlite_url, "--policy-file", str(tmp_path / "no.yaml")
     )
     assert done.returncode == 2
     assert "no.yaml: no such file" in done.stderr
 
 
+@pytest.mark.process
 def test_state_survives_a_restart_of_the_real_command(sqlite_url, tmp_path):
     assert onespec("db", "upgrade", "--database-url", sqlite_url).returncode == 0
     policy = tmp_path / "policy.yaml"
@@ -272,9 +264,10 @@ def test_plugins_says_when_the_api_cannot_be_reached():
     assert done.returncode == 2
 
 
+@pytest.mark.process
 def test_the_runtime_commands_stay_fast_to_start():
     started = time.perf_counter()
-    done = onespec("validate", "extra-specs", "hw:cpu_policy=dedicated")
+    done = onespec_process("validate", "extra-specs", "hw:cpu_policy=dedicated")
     assert done.returncode == 0
     code = "import onespec.validators_runtime.cli, sys; print(sorted(sys.modules))"
     modules = subprocess.run(
@@ -285,20 +278,22 @@ def test_the_runtime_commands_stay_fast_to_start():
     assert time.perf_counter() - started < 30
 
 
+@pytest.mark.process
 def test_serve_says_when_the_database_cannot_be_reached(tmp_path):
     closed = "postgresql://onespec@127.0.0.1:9/onespec"
-    done = onespec("serve", "--port", "0", "--database-url", closed)
+    done = onespec_process("serve", "--port", "0", "--database-url", closed)
     assert done.returncode == 2
     assert (
         "Cannot read the database postgresql+psycopg://onespec@127.0.0.1:9/onespec" in done.stderr
     )
     missing = f"sqlite:///{tmp_path / 'no' / 'such' / 'dir.db'}"
-    done = onespec("serve", "--port", "0", "--database-url", missing)
+    done = onespec_process("serve", "--port", "0", "--database-url", missing)
     assert done.returncode == 2
     assert "does not exist yet; create it with `onespec db upgrade --database-url" in done.stderr
     assert not (tmp_path / "no").exists()
 
 
+@pytest.mark.process
 def test_serve_on_the_embedded_default_creates_and_migrates_its_database(tmp_path, monkeypatch):
     monkeypatch.delenv("ONESPEC_DATABASE_URL", raising=False)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
@@ -315,11 +310,12 @@ def test_serve_on_the_embedded_default_creates_and_migrates_its_database(tmp_pat
     assert done.returncode == 0, done.stdout
 
 
+@pytest.mark.process
 def test_serve_flavor_check_chooses_how_a_write_checks_the_whole_flavor(sqlite_url):
     from onespec.validators_runtime.service import flavor_check
 
     onespec("db", "upgrade", "--database-url", sqlite_url)
-    done = onespec("serve", "--database-url", sqlite_url, "--flavor-check", "strict")
+    done = onespec_process("serve", "--database-url", sqlite_url, "--flavor-check", "strict")
     assert done.returncode == 2
     assert "'strict' is not one of 'refuse', 'warn', 'per-key'" in done.stderr
     choices = done.stderr.split("is not one of ", 1)[1]

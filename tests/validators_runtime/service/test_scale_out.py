@@ -12,12 +12,16 @@ import threading
 import pytest
 import requests
 
+from tests.commands import onespec
 from tests.validators_runtime.service.conftest import ADMIN, MEMBER
-from tests.validators_runtime.service.test_cli import Served, onespec
+from tests.validators_runtime.service.test_cli import Served
 
 WRITERS = 50
 V286 = {**ADMIN, "OpenStack-API-Version": "compute 2.86"}
 SPECS = "/flavors/m1/os-extra_specs"
+
+#: Each test runs `onespec serve` twice, in processes of their own.
+pytestmark = pytest.mark.process
 
 
 @pytest.fixture

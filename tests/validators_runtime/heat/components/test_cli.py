@@ -10,27 +10,17 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ONESPEC = Path(sys.executable).parent / "onespec"
+from tests import commands
+
 DATA = Path(__file__).parent / "data"
 
 
 def onespec(*args: str, stdin: str | None = None, cwd: Path | None = None, env=None):
-    return subprocess.run(
-        [str(ONESPEC), "component", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    return commands.onespec("component", *args, stdin=stdin, cwd=cwd, env=env)
 
 
 @pytest.fixture
@@ -417,7 +407,7 @@ def test_every_command_has_help(command, flag):
 
 
 def test_component_is_listed_in_the_root_help():
-    done = subprocess.run([str(ONESPEC), "--help"], capture_output=True, text=True, check=False)
+    done = commands.onespec("--help")
     assert "component" in done.stdout
 
 

@@ -1,36 +1,25 @@
-"""``onespec template-capabilities ...`` as a user runs it: the installed console script, exit
-codes 0, 1 and 2, text and JSON, the seed's examples and the guide's."""
+"""``onespec template-capabilities ...`` as a user runs it (in-process, :mod:`tests.commands`):
+exit codes 0, 1 and 2, text and JSON, the seed's examples and the guide's."""
 
 from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
+from tests import commands
 from tests.conftest import ROOT
 from tests.validators_runtime.heat.template_capabilities.test_capabilities import (
     SEED,
     heat_accepts_environment,
 )
 
-ONESPEC = Path(sys.executable).parent / "onespec"
-
 
 def onespec(*args: str, cwd: Path, env: dict[str, str] | None = None):
-    return subprocess.run(
-        [str(ONESPEC), "template-capabilities", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    return commands.onespec("template-capabilities", *args, cwd=cwd, env=env)
 
 
 @pytest.fixture
