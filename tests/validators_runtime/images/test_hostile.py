@@ -166,7 +166,7 @@ def test_the_inlined_schema_finds_exactly_what_the_schema_finds(data):
     from jsonschema import Draft202012Validator
 
     from onespec.validators_runtime._generated.image_validators import SCHEMA
-    from onespec.validators_runtime.images.cli import _inlined_schema
+    from onespec.validators_runtime.images.schema_check import inlined_schema
 
     def found(schema):
         return sorted(
@@ -175,4 +175,4 @@ def test_the_inlined_schema_finds_exactly_what_the_schema_finds(data):
         )
 
     assert found(SCHEMA)
-    assert found(_inlined_schema()) == found(SCHEMA)
+    assert found(inlined_schema()) == found(SCHEMA)
