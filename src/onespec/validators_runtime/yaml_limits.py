@@ -37,6 +37,10 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import yaml
+import yaml.composer
+import yaml.parser
+import yaml.reader
+import yaml.scanner
 
 from onespec.errors import OnespecError
 

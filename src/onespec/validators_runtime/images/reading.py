@@ -15,6 +15,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import yaml
+import yaml.parser
+import yaml.reader
+import yaml.scanner
 
 from onespec.validators_runtime import inputs, yaml_limits
 from onespec.validators_runtime.images.errors import ImageValidationSpecificationError

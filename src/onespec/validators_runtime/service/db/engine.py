@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy import event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, IntegrityError
@@ -105,7 +106,7 @@ def create_engine(url: str | sa.URL, *, pool_size: int = 10) -> Engine:
             max_overflow=pool_size,
         )
 
-        @sa.event.listens_for(engine, "connect")
+        @event.listens_for(engine, "connect")
         def _connect(dbapi_connection: Any, _record: Any) -> None:
             dbapi_connection.isolation_level = None  # transactions are begun below
             cursor = dbapi_connection.cursor()
@@ -118,7 +119,7 @@ def create_engine(url: str | sa.URL, *, pool_size: int = 10) -> Engine:
                 cursor.execute(f"PRAGMA {pragma}")
             cursor.close()
 
-        @sa.event.listens_for(engine, "begin")
+        @event.listens_for(engine, "begin")
         def _begin(connection: Connection) -> None:
             immediate = connection.get_execution_options().get(_WRITE)
             connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 
 from onespec.validators_runtime.service.db import tables
 from onespec.validators_runtime.service.db.engine import StoreError, display_url, write_transaction
@@ -88,7 +89,7 @@ def ensure_current(engine: Engine) -> None:
         )
     try:
         current = current_revision(engine)
-    except sa.exc.DBAPIError as exc:
+    except DBAPIError as exc:
         reason = " ".join(str(exc.orig).split())
         raise DatabaseNotReady(f"Cannot read the database {where}: {reason}.") from None
     head = head_revision()
