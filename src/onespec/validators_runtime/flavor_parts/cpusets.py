@@ -52,11 +52,22 @@ _EXPONENT = {letter: power for power, letter in enumerate("KMGTPEZYRQ", 1)}
 PAGE_KEYWORDS = {"small": -1, "large": -2, "any": -3}
 
 
+#: More digits than any page size has: a longer number is unreadable, never handed to int(),
+#: which refuses past 4,300 digits and takes time before that.
+_MAX_DIGITS = 20
+
+
 def page_size(request: str) -> float | None:
-    """A requested page size in KiB (a keyword's negative code), or None when unreadable."""
+    """A requested page size in KiB (a keyword's negative code), or None when unreadable.
+
+    Digits are decimal digits of any script (what int() reads, as Nova does); ``²`` or ``①``,
+    which ``str.isdigit`` takes but int() refuses, are unreadable, as is a number longer than
+    any page size (both once raised out of here)."""
     if request in PAGE_KEYWORDS:
         return PAGE_KEYWORDS[request]
-    if request.isdigit():
+    if len(request) > _MAX_DIGITS + 4:  # the digits, a unit and its suffix
+        return None
+    if request.isdecimal():
         return int(request)
     match = _SIZE.match(request)
     if match is None:

@@ -176,7 +176,7 @@ def _count(raw: Any, where: str, spelled: str, *, required: bool) -> int:
         raise _refused(f"{where}.{spelled} must be a whole number, not {raw!r}")
     if isinstance(raw, int):
         return raw
-    if isinstance(raw, str) and raw.strip().isdigit() and len(raw) < 20:
+    if isinstance(raw, str) and raw.strip().isdecimal() and len(raw) < 20:
         return int(raw)
     if isinstance(raw, float) and raw.is_integer():
         return int(raw)
