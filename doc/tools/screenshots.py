@@ -24,6 +24,8 @@ PAGES = {
     "hw": "reference/extra-specs/hw.html",
     "trait": "reference/extra-specs/trait.html",
     "by-purpose": "reference/extra-specs-by-purpose.html",
+    "image-properties": "reference/image-properties.html",
+    "flavor-rules": "reference/flavor-rules.html",
     "cli": "cli.html",
     "guide-sphinx": "guides/sphinx.html",
 }

@@ -79,8 +79,9 @@ def _what(rule: object) -> str:
         said = f"{rule.value} is at most {rule.limit}"
     else:
         raise TypeError(f"no words for {type(rule).__name__}")
-    when = f"when {describe(rule.when)}, " if rule.when is not None else ""
-    return f"Demands, {when}that {said}."
+    if rule.when is None:
+        return f"Demands that {said}."
+    return f"When {describe(rule.when)}, demands that {said}."
 
 
 def _settings(pairs: tuple[tuple[str, object], ...]) -> str:
