@@ -708,3 +708,20 @@ def test_a_list_of_flavors_is_reported_per_flavor():
     ]
     text_done = CliRunner().invoke(cli, ["validate", "extra-specs", "--file", "-"], input=text)
     assert text_done.output.splitlines()[0].startswith("flavor small: error: [invalid-value]")
+
+
+def test_property_options_are_extra_specs_as_the_openstack_client_spells_them():
+    """``openstack flavor set --property K=V``: the same spelling, repeated, is read the same
+    as KEY=VALUE arguments (it was "No such option")."""
+    as_options = onespec(
+        "validate", "extra-specs", "--property", "hw:cpu_policy=dedicatd",
+        "--property", "hw:numa_nodes=2", "-f", "json",
+    )  # fmt: skip
+    as_arguments = onespec(
+        "validate", "extra-specs", "hw:cpu_policy=dedicatd", "hw:numa_nodes=2", "-f", "json"
+    )
+    assert as_options.returncode == as_arguments.returncode == 1
+    assert json.loads(as_options.stdout) == json.loads(as_arguments.stdout)
+    assert json.loads(as_options.stdout)["checked"] == 2
+    malformed = onespec("validate", "extra-specs", "--property", "hw:cpu_policy")
+    assert malformed.returncode == 2 and "is not KEY=VALUE" in malformed.stderr

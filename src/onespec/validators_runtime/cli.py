@@ -266,22 +266,36 @@ def _parse_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
     metavar="FILE",
     help="A YAML or JSON file of extra specs ('-' reads standard input).",
 )
+@click.option(
+    "--property",
+    "properties",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="An extra spec, as `openstack flavor set --property` spells it (repeat the option); "
+    "the same as a KEY=VALUE argument.",
+)
 @FORMAT_OPTION
 @click.argument("pairs", nargs=-1, metavar="[KEY=VALUE]...")
 def validate_extra_specs(
-    mode: str, file_: str | None, output_format: str, pairs: tuple[str, ...]
+    mode: str,
+    file_: str | None,
+    properties: tuple[str, ...],
+    output_format: str,
+    pairs: tuple[str, ...],
 ) -> None:
     """Validate flavor extra specs given as KEY=VALUE arguments and/or in a file.
 
-    Arguments override the file's entries with the same key. Exits 0 when the specs are valid
-    (warnings allowed), 1 when any is invalid, 2 on a usage error.
+    Arguments (and --property options) override the file's entries with the same key. Exits 0
+    when the specs are valid (warnings allowed), 1 when any is invalid, 2 on a usage error.
 
     \b
-    Example:
+    Examples:
       onespec validate extra-specs hw:cpu_policy=dedicated hw:numa_nodes=2
+      onespec validate extra-specs --property hw:cpu_policy=dedicated --property hw:numa_nodes=2
     """
     from onespec.validators_runtime import extra_specs as runtime
 
+    pairs = (*properties, *pairs)
     if file_ is None and not pairs:
         raise click.UsageError("give KEY=VALUE pairs, '--file FILE', or both")
     flavors = _load_file(file_) if file_ is not None else [(None, {})]
