@@ -258,7 +258,7 @@ def test_plugins_errors_exit_one_with_the_api_s_message(client_env):
 
 def test_plugins_says_when_the_api_cannot_be_reached():
     done = onespec("plugins", "--url", "http://127.0.0.1:9", "list")
-    assert done.returncode == 1
+    assert done.returncode == 2  # a remote that cannot be reached, as the CLI page says (was 1)
     assert "Cannot reach the onespec API at http://127.0.0.1:9" in done.stderr
     done = onespec("plugins", "--url", "file:///etc/passwd", "list")
     assert done.returncode == 2

@@ -32,9 +32,16 @@ DEFAULT_URL = "http://127.0.0.1:8386"
 
 
 class ApiClientError(OnespecError, click.ClickException):
-    """The API refused the request, or could not be reached; exit code 1."""
+    """The API refused the request, or answered what is not JSON; exit code 1."""
 
     exit_code = 1
+
+
+class ApiUnreachable(ApiClientError):
+    """The API could not be reached: a command that cannot run as asked, exit code 2, as a
+    remote that cannot be reached is everywhere in the command line."""
+
+    exit_code = 2
 
 
 @dataclass
@@ -62,7 +69,7 @@ class Client:
             raise ApiClientError(_error_message(error)) from None
         except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
             reason = getattr(error, "reason", error)
-            raise ApiClientError(f"Cannot reach the onespec API at {self.url}: {reason}.") from None
+            raise ApiUnreachable(f"Cannot reach the onespec API at {self.url}: {reason}.") from None
         except ValueError:
             raise ApiClientError(
                 f"The onespec API at {self.url} answered with something that is not JSON."
