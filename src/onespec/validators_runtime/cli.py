@@ -97,7 +97,8 @@ class LazyGroup(GrammarGroup):
         "diff": "onespec.generator.review.cli:diff",
         "schemas": "onespec.validators_runtime.schemas_cli:schemas",
     },
-    context_settings={"help_option_names": ["-h", "--help"]},
+    # Wide terminals get whole summaries: click stops at 80 columns unless told otherwise.
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 200},
 )
 @click.version_option(package_name="onespec", prog_name="onespec")
 def cli() -> None:
