@@ -737,3 +737,25 @@ def test_a_wide_terminal_shows_every_command_summary_whole():
         assert shown.returncode == 0, shown.stderr
         listing = shown.stdout.split("Commands:\n", 1)[1].splitlines()
         assert listing and not [line for line in listing if line.rstrip().endswith("...")]
+
+
+def test_validate_flavor_names_the_flavor_and_the_image_in_text_and_json(tmp_path):
+    """It said "flavor with image: ..." and its JSON named neither."""
+    flavor = tmp_path / "m1.rt.json"
+    flavor.write_text(
+        json.dumps({"name": "m1.rt", "vcpus": 3, "ram": 1024, "disk": 1,
+                    "properties": {"hw:numa_nodes": "2"}}),
+        encoding="utf-8",
+    )  # fmt: skip
+    image = tmp_path / "centos.json"
+    image.write_text(json.dumps({"name": "centos-9", "properties": {}}), encoding="utf-8")
+    text = onespec("validate", "flavor", str(flavor), "--image", str(image))
+    assert text.returncode == 1
+    assert "flavor 'm1.rt' with image 'centos-9': Nova would refuse it" in text.stdout
+    report = onespec("validate", "flavor", str(flavor), "--image", str(image), "-f", "json")
+    assert json.loads(report.stdout)["flavor"] == "m1.rt"
+    assert json.loads(report.stdout)["image"] == "centos-9"
+    nameless = tmp_path / "nameless.json"
+    nameless.write_text(json.dumps({"vcpus": 1, "ram": 512, "disk": 1}), encoding="utf-8")
+    alone = onespec("validate", "flavor", str(nameless), "-f", "json")
+    assert json.loads(alone.stdout)["flavor"] is None and "image" not in json.loads(alone.stdout)

@@ -61,10 +61,26 @@ def _read_json(path: str, what: str, limit: int = MAX_BYTES) -> Any:
         ) from None
 
 
-def _report(findings: list[Any], output_format: str, checked: str) -> None:
+def _name_of(document: Any, kind: str) -> str | None:
+    """The ``name`` of a flavor or an image as the client prints it, or inside Nova's or
+    Glance's wrapper (``{"flavor": {...}}``); None when it has none."""
+    if isinstance(document, dict) and isinstance(document.get(kind), dict):
+        document = document[kind]
+    name = document.get("name") if isinstance(document, dict) else None
+    return name if isinstance(name, str) and name else None
+
+
+def _called(kind: str, name: str | None) -> str:
+    """``flavor 'm1.rt'``, or the kind alone for a document without a name."""
+    return f"{kind} {shown(name)}" if name is not None else kind
+
+
+def _report(
+    findings: list[Any], output_format: str, checked: str, names: dict[str, str | None]
+) -> None:
     errors = [f for f in findings if f.severity == "error"]
     if output_format == "json":
-        report = {"valid": not errors, "findings": [f.to_dict() for f in findings]}
+        report = {"valid": not errors, **names, "findings": [f.to_dict() for f in findings]}
         echo_json(report)
     else:
         for finding in findings:
@@ -115,8 +131,12 @@ def validate_flavor_command(
         findings = validate_flavor(flavor, image, mode=mode)
     except inputs.InputError as exc:
         raise InvalidInput(str(exc)) from None
-    checked = "flavor" + (" with image" if image is not None else "")
-    _report(findings, output_format, checked)
+    names = {"flavor": _name_of(flavor, "flavor")}
+    checked = _called("flavor", names["flavor"])
+    if image is not None:
+        names["image"] = _name_of(image, "image")
+        checked += " with " + _called("image", names["image"])
+    _report(findings, output_format, checked, names)
 
 
 @click.command("image-properties", cls=GrammarCommand)
@@ -130,11 +150,14 @@ def validate_image_properties_command(image_file: str, output_format: str) -> No
     """
     from onespec.validators_runtime.flavors import validate_image_properties
 
+    image = _read_json(image_file, "IMAGE_FILE")
     try:
-        findings = validate_image_properties(_read_json(image_file, "IMAGE_FILE"))
+        findings = validate_image_properties(image)
     except inputs.InputError as exc:
         raise InvalidInput(str(exc)) from None
-    _report(findings, output_format, "image properties")
+    name = _name_of(image, "image")
+    checked = "image properties" + (f" of {shown(name)}" if name is not None else "")
+    _report(findings, output_format, checked, {"image": name})
 
 
 #: The largest flavor or image list read: `openstack image list --long -f json` of 10,000 images
