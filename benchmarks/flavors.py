@@ -17,6 +17,7 @@ import statistics
 import subprocess
 import sys
 import time
+import tracemalloc
 
 from onespec.validators_runtime.flavors import read_flavor, read_image, validate_flavor
 from tests import peers
@@ -186,7 +187,80 @@ def run() -> int:
     flat = growth < 20 * 1024
     missed += not flat
     _line("  memory, 10,000 images vs 1,000", f"{growth:+d} KiB", flat)
+    print()
+    print(
+        f"Hostile CPU lists: 64 KB files (target <= {HOSTILE_TARGET_MS:.0f} ms and "
+        f"<= {HOSTILE_TARGET_MB} MB a check)"
+    )
+    for label, flavor, image in hostile_cpu_lists():
+        seconds, peak = _worst(flavor, image)
+        ok = seconds * 1000 <= HOSTILE_TARGET_MS and peak <= HOSTILE_TARGET_MB * 1024 * 1024
+        missed += not ok
+        _line(f"  {label}", f"{seconds * 1000:6.1f} ms, {peak / 1024 / 1024:5.1f} MB", ok)
     return missed
+
+
+#: A whole check of a flavor and an image whose files are at most 64 KB, whatever they hold.
+HOSTILE_TARGET_MS = 50.0
+HOSTILE_TARGET_MB = 50
+
+
+def hostile_cpu_lists() -> list[tuple[str, dict, dict | None]]:
+    """The CPU-list inputs that once cost seconds and gigabytes, grown to 64 KB: ranges as wide
+    as a per-key check lets through, repeated."""
+    wide = ",".join(["0-65535"] * 500)  # 4 KB
+    numa = {"hw:numa_nodes": "16"}
+    for node in range(16):
+        numa[f"hw:numa_cpus.{node}"] = wide
+        numa[f"hw:numa_mem.{node}"] = "64"
+    mask = ",".join(["^0-65535"] * 7000)  # 63 KB
+    return [
+        ("hw:numa_cpus.N, 16 nodes x 4 KB", _flavor(1024, numa), None),
+        (
+            "hw:cpu_realtime_mask, 63 KB",
+            _flavor(
+                4,
+                {
+                    "hw:cpu_policy": "dedicated",
+                    "hw:cpu_realtime": "yes",
+                    "hw:cpu_realtime_mask": mask,
+                },
+            ),
+            None,
+        ),
+        (
+            "image hw_numa_cpus.N, 16 nodes x 4 KB",
+            _flavor(4, {}),
+            {
+                "properties": {
+                    "hw_numa_nodes": "16",
+                    **{f"hw_numa_cpus.{n}": wide for n in range(16)},
+                    **{f"hw_numa_mem.{n}": "64" for n in range(16)},
+                }
+            },
+        ),
+    ]
+
+
+def _flavor(vcpus: int, specs: dict) -> dict:
+    return {"name": "hostile", "vcpus": vcpus, "ram": 1024, "disk": 1, "extra_specs": specs}
+
+
+def _worst(flavor: dict, image: dict | None) -> tuple[float, int]:
+    """The slowest of five checks, and the memory one takes at its peak."""
+    validate_flavor(flavor, image)  # tables loaded, patterns compiled: not the input's cost
+    seconds = 0.0
+    for _ in range(5):
+        started = time.perf_counter()
+        validate_flavor(flavor, image)
+        seconds = max(seconds, time.perf_counter() - started)
+    tracemalloc.start()
+    try:
+        validate_flavor(flavor, image)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return seconds, peak
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from typing import Any
 # The generated rules read the usual counts from here too, beside the boolean spellings: an
 # image's typed count within the flavor's small count is within its limit.
 from onespec.validators_runtime.extra_spec_values import SMALL_COUNTS as SMALL_COUNTS
+from onespec.validators_runtime.flavor_parts.cpusets import CpuSet
 from onespec.validators_runtime.flavor_parts.image_props import (
     FALSE_STRINGS,
     TRUE_STRINGS,
@@ -37,23 +38,20 @@ def contains(value: Any, text: str) -> bool:
     return isinstance(value, str) and text in value
 
 
-def _shown_set(cpus: set[int]) -> str:
-    return (
-        "{"
-        + ", ".join(str(c) for c in sorted(cpus)[:16])
-        + (", ..." if len(cpus) > 16 else "")
-        + "}"
-    )
+def _shown_set(cpus: CpuSet) -> str:
+    first = cpus.first(17)
+    return "{" + ", ".join(str(c) for c in first[:16]) + (", ..." if len(first) > 16 else "") + "}"
 
 
-def mask_within(name: str, mask: set[int] | None, vcpus: int, all_allowed: bool) -> str | None:
+def mask_within(name: str, mask: CpuSet | None, vcpus: int, all_allowed: bool) -> str | None:
     """A vCPU mask is not empty, lies within the vCPUs and, unless ``all_allowed``, leaves
     one out."""
     if mask is None:
         return None
     if not mask:
         return f"The {name} mask selects no vCPU"
-    every = set(range(vcpus))
+    mask = CpuSet.of(mask)
+    every = CpuSet.below(vcpus)
     outside = mask - every
     if outside:
         return f"The {name} mask lists vCPUs {_shown_set(outside)}, beyond the flavor's {vcpus}"
@@ -62,25 +60,24 @@ def mask_within(name: str, mask: set[int] | None, vcpus: int, all_allowed: bool)
     return None
 
 
-def cpus_within(lists: Sequence[set[int]] | None, vcpus: int) -> str | None:
+def cpus_within(lists: Sequence[CpuSet] | None, vcpus: int) -> str | None:
     """Every CPU of the per-node lists is one of the flavor's vCPUs."""
-    outside = set().union(*lists) - set(range(vcpus)) if lists else set()
+    outside = CpuSet.union(*lists) - CpuSet.below(vcpus) if lists else CpuSet()
     return f"vCPUs {_shown_set(outside)} are beyond the flavor's {vcpus}" if outside else None
 
 
-def cpus_disjoint(lists: Sequence[set[int]] | None, vcpus: int) -> str | None:
+def cpus_disjoint(lists: Sequence[CpuSet] | None, vcpus: int) -> str | None:
     """No CPU is on two nodes."""
-    seen: set[int] = set()
-    twice: set[int] = set()
+    seen = twice = CpuSet()
     for cpus in lists or ():
         twice |= seen & cpus
         seen |= cpus
     return f"vCPUs {_shown_set(twice)} are listed on more than one node" if twice else None
 
 
-def cpus_cover(lists: Sequence[set[int]] | None, vcpus: int) -> str | None:
+def cpus_cover(lists: Sequence[CpuSet] | None, vcpus: int) -> str | None:
     """Every vCPU is on some node."""
-    missing = set(range(vcpus)) - (set().union(*lists) if lists else set())
+    missing = CpuSet.below(vcpus) - (CpuSet.union(*lists) if lists else CpuSet())
     return f"vCPUs {_shown_set(missing)} are on no node" if missing else None
 
 

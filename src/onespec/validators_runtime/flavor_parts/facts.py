@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Set
 from typing import Any
 
 from onespec.validators_runtime.flavor_parts.cpusets import (
+    CpuSet,
     CpuSpecError,
     page_size,
     parse_cpu_spec,
@@ -60,11 +61,11 @@ def _int(value: Any, default: int = 0) -> int:
         return default
 
 
-def _mask(mask: str, vcpus: int) -> set[int]:
+def _mask(mask: str, vcpus: int) -> CpuSet:
     try:
         return vcpu_mask(mask, vcpus)
     except CpuSpecError:
-        return set()
+        return CpuSet()
 
 
 def _flavor_lists(specs: Mapping[str, str], prefix: str, read: Any) -> list | None:
@@ -77,7 +78,7 @@ def _flavor_lists(specs: Mapping[str, str], prefix: str, read: Any) -> list | No
         try:
             found.append(read(value))
         except (ValueError, CpuSpecError):
-            found.append(set() if read is not int else 0)
+            found.append(CpuSet() if read is not int else 0)
     return found or None
 
 
@@ -208,14 +209,14 @@ class View:
         return self.vcpus + (1 if isolated else 0)
 
     @fact
-    def realtime_cpus(self) -> set[int] | None:
+    def realtime_cpus(self) -> CpuSet | None:
         if not flexible_bool(self.specs.get("hw:cpu_realtime", "")):
             return None
         mask = self.props.get("hw_cpu_realtime_mask") or self.specs.get("hw:cpu_realtime_mask")
-        return _mask(mask, self.vcpus) if mask else set(range(self.vcpus))
+        return _mask(mask, self.vcpus) if mask else CpuSet.below(self.vcpus)
 
     @fact
-    def dedicated_cpus(self) -> set[int] | None:
+    def dedicated_cpus(self) -> CpuSet | None:
         mask = self.specs.get("hw:cpu_dedicated_mask")
         return _mask(mask, self.vcpus) if mask else None
 
