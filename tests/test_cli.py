@@ -759,3 +759,67 @@ def test_validate_flavor_names_the_flavor_and_the_image_in_text_and_json(tmp_pat
     nameless.write_text(json.dumps({"vcpus": 1, "ram": 512, "disk": 1}), encoding="utf-8")
     alone = onespec("validate", "flavor", str(nameless), "-f", "json")
     assert json.loads(alone.stdout)["flavor"] is None and "image" not in json.loads(alone.stdout)
+
+
+FLAVOR_YAML = """\
+name: m1.rt
+vcpus: 3
+ram: 4096
+disk: 20
+properties:
+  hw:cpu_policy: dedicated
+  hw:numa_nodes: '2'
+"""
+
+
+def test_validate_flavor_reads_what_the_client_prints_with_f_yaml(tmp_path):
+    """`openstack flavor show -f yaml` was refused as "not valid JSON"."""
+    path = tmp_path / "m1.rt.yaml"
+    path.write_text(FLAVOR_YAML, encoding="utf-8")
+    done = onespec("validate", "flavor", str(path), "-f", "json")
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert report["flavor"] == "m1.rt"
+    assert [f["code"] for f in report["findings"]] == ["numa-nodes-split-unevenly"]
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("a: [\n", encoding="utf-8")
+    done = onespec("validate", "flavor", str(broken))
+    assert done.returncode == 1 and f"{broken}:2: not valid YAML" in done.stderr
+
+
+def test_a_flavor_where_an_image_goes_and_the_reverse_are_usage_errors(tmp_path):
+    """A flavor file given as --image was "accepted by Nova's checks", exit 0."""
+    flavor = tmp_path / "m1.rt.yaml"
+    flavor.write_text(FLAVOR_YAML, encoding="utf-8")
+    image = tmp_path / "centos.json"
+    image.write_text(
+        json.dumps({"name": "centos", "disk_format": "qcow2", "min_ram": 0, "properties": {}}),
+        encoding="utf-8",
+    )
+    as_image = onespec("validate", "flavor", str(flavor), "--image", str(flavor))
+    assert as_image.returncode == 2
+    assert f"--image {flavor} holds a flavor (it has vcpus, ram), not an image" in as_image.stderr
+    as_flavor = onespec("validate", "flavor", str(image))
+    assert as_flavor.returncode == 2
+    assert "holds an image (it has disk_format, min_ram), not a flavor" in as_flavor.stderr
+    properties = onespec("validate", "image-properties", str(flavor))
+    assert properties.returncode == 2 and "holds a flavor" in properties.stderr
+
+
+def test_a_fleet_whose_images_carry_no_properties_says_how_to_get_them(tmp_path):
+    """`openstack image list --long -f json` carries no properties: the check ran no image rule
+    and said nothing."""
+    flavors = tmp_path / "flavors.json"
+    flavors.write_text(
+        json.dumps([{"Name": "m1", "RAM": 1024, "Disk": 1, "VCPUs": 1, "Properties": {}}]),
+        encoding="utf-8",
+    )
+    images = tmp_path / "images.json"
+    images.write_text(
+        json.dumps([{"ID": "1", "Name": "cirros", "Disk Format": "qcow2", "Status": "active"}]),
+        encoding="utf-8",
+    )
+    done = onespec("validate", "fleet", "--flavors", str(flavors), "--images", str(images))
+    assert done.returncode == 0, done.stderr
+    assert "none of the 1 images carries properties" in done.stderr
+    assert "openstack image show IMAGE -f json" in done.stderr

@@ -16,8 +16,9 @@ import json
 from typing import Any
 
 import click
+import yaml
 
-from onespec.validators_runtime import inputs
+from onespec.validators_runtime import inputs, yaml_limits
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
     GrammarCommand,
@@ -25,10 +26,13 @@ from onespec.validators_runtime.cli_grammar import (
     Invalid,
     InvalidInput,
     SuggestingChoice,
+    UnusableInput,
     echo_json,
     input_error,
     progress_bar,
+    warning,
     with_content,
+    yaml_message,
 )
 from onespec.validators_runtime.problems import shown
 
@@ -46,19 +50,69 @@ MODE_OPTION = click.option(
 )
 
 
-def _read_json(path: str, what: str, limit: int = MAX_BYTES) -> Any:
-    """The JSON document of ``path`` (``-``: standard input), read through the one bounded
-    reader: a regular file of at most ``limit`` bytes (exit 2 otherwise), valid JSON (exit 1)."""
+#: A safe YAML loader that counts what it composes (alias bombs and deep nesting refused with a
+#: line), for what the client prints with ``-f yaml``.
+_YamlLoader: type = yaml_limits.counting_loader("_FlavorYamlLoader")
+
+
+def _read_document(path: str, what: str, limit: int = MAX_BYTES) -> Any:
+    """The JSON or YAML document of ``path`` (``-``: standard input), read through the one
+    bounded reader: a regular file of at most ``limit`` bytes (exit 2 otherwise), then JSON when
+    it starts as JSON does, else YAML (what ``openstack ... -f yaml`` prints); exit 1 when it
+    is neither."""
     try:
         text = with_content(inputs.read_text(path, limit=limit), path)
     except inputs.InputError as exc:
         raise input_error(exc) from None
+    name = inputs.STDIN_NAME if path == "-" else path
+    if text.lstrip()[:1] in ("{", "["):
+        try:
+            return json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise InvalidInput(f"{name}: not valid JSON: {shown(str(exc))}") from None
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise InvalidInput(
-            f"{inputs.STDIN_NAME if path == '-' else path}: not valid JSON: {shown(str(exc))}"
-        ) from None
+        return yaml.load(text, Loader=_YamlLoader)  # noqa: S506 - a SafeLoader's constructor
+    except yaml_limits.YAMLLimitError as exc:
+        raise UnusableInput(f"{name}:{exc.line}: {exc.reason}") from None
+    except yaml.YAMLError as exc:
+        raise InvalidInput(yaml_message(exc, name)) from None
+    except RecursionError:
+        raise UnusableInput(f"{name}: is nested too deeply to be a flavor or an image") from None
+
+
+#: What only a flavor has, and what only an image has, as the client and the APIs print them.
+_FLAVOR_FIELDS = ("vcpus", "ram", "swap", "rxtx_factor", "OS-FLV-EXT-DATA:ephemeral")
+_IMAGE_FIELDS = ("disk_format", "container_format", "min_ram", "min_disk", "checksum")
+
+
+def _kind_of(document: Any) -> tuple[str, list[str]] | None:
+    """("flavor" or "image", the fields that show it) when ``document`` is plainly one."""
+    for kind in ("flavor", "image"):
+        if isinstance(document, dict) and isinstance(document.get(kind), dict):
+            document = document[kind]
+    if not isinstance(document, dict):
+        return None
+    flavor = [name for name in _FLAVOR_FIELDS if name in document]
+    image = [name for name in _IMAGE_FIELDS if name in document]
+    if flavor and not image:
+        return "flavor", flavor
+    if image and not flavor:
+        return "image", image
+    return None
+
+
+def _expect(document: Any, wanted: str, given_as: str) -> None:
+    """A usage error (exit 2) when ``document``, given where a ``wanted`` goes, is plainly the
+    other kind: a flavor checked as an image was "accepted by Nova's checks"."""
+    found = _kind_of(document)
+    if found is not None and found[0] != wanted:
+        kind, fields = found
+        hint = "give it as FLAVOR_FILE" if kind == "flavor" else "give it with --image"
+        raise click.UsageError(
+            f"{given_as} holds {'an image' if kind == 'image' else 'a flavor'} (it has "
+            f"{', '.join(fields[:3])}), not {'an image' if wanted == 'image' else 'a flavor'}: "
+            f"{hint}"
+        )
 
 
 def _name_of(document: Any, kind: str) -> str | None:
@@ -103,7 +157,8 @@ def _report(
     "image_file",
     metavar="IMAGE_FILE",
     type=InputFile(),
-    help="The image to boot it with: `openstack image show -f json`, or Glance's v2 JSON.",
+    help="The image to boot it with: `openstack image show -f json` (or -f yaml), or "
+    "Glance's v2 JSON.",
 )
 @MODE_OPTION
 @FORMAT_OPTION
@@ -112,7 +167,7 @@ def validate_flavor_command(
 ) -> None:
     """Check a whole flavor, and the flavor with an image, as Nova would at boot.
 
-    FLAVOR_FILE is what `openstack flavor show -f json` prints, or Nova's
+    FLAVOR_FILE is what `openstack flavor show -f json` (or -f yaml) prints, or Nova's
     {"flavor": {..., "extra_specs": {...}}}. Every problem is reported at once, with the
     exception Nova raises and the phase (api, scheduler, spawn) in which it does. Exits 0 when
     the pair boots as far as Nova's pure checks can tell, 1 when Nova would refuse it, 2 on a
@@ -125,8 +180,11 @@ def validate_flavor_command(
     from onespec.validators_runtime.flavors import validate_flavor
 
     # The image first: a usage error in --image is reported before standard input is read.
-    image = _read_json(image_file, "--image") if image_file is not None else None
-    flavor = _read_json(flavor_file, "FLAVOR_FILE")
+    image = _read_document(image_file, "--image") if image_file is not None else None
+    if image is not None:
+        _expect(image, "image", f"--image {image_file}")
+    flavor = _read_document(flavor_file, "FLAVOR_FILE")
+    _expect(flavor, "flavor", f"FLAVOR_FILE {flavor_file}")
     try:
         findings = validate_flavor(flavor, image, mode=mode)
     except inputs.InputError as exc:
@@ -150,7 +208,8 @@ def validate_image_properties_command(image_file: str, output_format: str) -> No
     """
     from onespec.validators_runtime.flavors import validate_image_properties
 
-    image = _read_json(image_file, "IMAGE_FILE")
+    image = _read_document(image_file, "IMAGE_FILE")
+    _expect(image, "image", f"IMAGE_FILE {image_file}")
     try:
         findings = validate_image_properties(image)
     except inputs.InputError as exc:
@@ -212,7 +271,7 @@ def validate_fleet_command(
     wanted = sorted(
         [(flavors_file, "--flavors"), (images_file, "--images")], key=lambda w: w[0] == "-"
     )
-    read = {what: _read_json(path, what, MAX_LIST_BYTES) for path, what in wanted}
+    read = {what: _read_document(path, what, MAX_LIST_BYTES) for path, what in wanted}
     flavors_data, images_data = read["--flavors"], read["--images"]
     try:
         flavors = [
@@ -226,6 +285,15 @@ def validate_fleet_command(
     except inputs.InputError as exc:
         raise InvalidInput(str(exc)) from None
     del flavors_data, images_data, read
+    if images and not any(image.properties for image in images):
+        # `openstack image list --long -f json` prints no properties: said, or the report's
+        # silence about every rule that reads one would pass for a verdict.
+        warning(
+            f"--images {images_file}: none of the {len(images)} images carries properties, so "
+            "no rule that reads an image's properties was checked; `openstack image list` "
+            "prints none: give each `openstack image show IMAGE -f json` (in a JSON list), or "
+            "Glance's own GET /v2/images, which carries them"
+        )
     with progress_bar("checking flavors", flavors, output_format=output_format) as checked:
         report = check_fleet(checked, images, mode)
     if output_format == "json":
