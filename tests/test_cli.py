@@ -823,3 +823,24 @@ def test_a_fleet_whose_images_carry_no_properties_says_how_to_get_them(tmp_path)
     assert done.returncode == 0, done.stderr
     assert "none of the 1 images carries properties" in done.stderr
     assert "openstack image show IMAGE -f json" in done.stderr
+
+
+def test_the_properties_text_of_f_value_is_read_wherever_extra_specs_are(tmp_path):
+    """`openstack flavor show -f value -c properties` prints KEY='VALUE', ...: read inside a
+    flavor's JSON, it was refused by `validate extra-specs --file -`; a quoted value may hold
+    commas (`hw:numa_cpus.0='0,1'` was split in two)."""
+    text = "hw:cpu_policy='dedicatd', hw:numa_cpus.0='0,1', hw:numa_nodes='2'\n"
+    done = onespec("validate", "extra-specs", "--file", "-", "-f", "json", stdin=text)
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert report["checked"] == 3
+    assert [(f["key"], f["code"]) for f in report["findings"]] == [
+        ("hw:cpu_policy", "invalid-value")
+    ]
+    flavor = tmp_path / "m1.json"
+    flavor.write_text(
+        json.dumps({"name": "m1", "vcpus": 2, "ram": 1024, "disk": 1, "properties": text}),
+        encoding="utf-8",
+    )
+    whole = onespec("validate", "flavor", str(flavor), "-f", "json")
+    assert {f["code"] for f in json.loads(whole.stdout)["findings"]} >= {"invalid-value"}

@@ -33,6 +33,7 @@ from onespec.validators_runtime.cli_grammar import (
     with_content,
     yaml_message,
 )
+from onespec.validators_runtime.flavor_parts.inputs import properties_text
 from onespec.validators_runtime.problems import shown
 
 
@@ -210,6 +211,9 @@ def _load_file(path: str) -> list[tuple[str | None, dict[Any, Any]]]:
         ) from None
     sets = []
     for label, specs in _flavor_sets(data, name):
+        if isinstance(specs, str):
+            # `openstack flavor show -f value -c properties`: KEY='VALUE', KEY='VALUE' ...
+            specs = properties_text(specs) or specs
         if not isinstance(specs, Mapping):
             raise InvalidInput(
                 f"{name}: holds {_what(specs)}; expected a mapping of extra-spec keys to "

@@ -16,11 +16,13 @@ one class, with the code ``shape``), naming the field.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from onespec.validators_runtime.inputs import InputError
+from onespec.validators_runtime.problems import shown
 
 #: Fields of a Glance image that are not properties.
 IMAGE_FIELDS = frozenset(
@@ -180,8 +182,8 @@ def _count(raw: Any, where: str, spelled: str, *, required: bool) -> int:
         return int(raw)
     if isinstance(raw, float) and raw.is_integer():
         return int(raw)
-    shown = repr(raw) if len(repr(raw)) < 60 else repr(raw)[:57] + "..."
-    raise _refused(f"{where}.{spelled} must be a whole number, not {shown}")
+    written = repr(raw) if len(repr(raw)) < 60 else repr(raw)[:57] + "..."
+    raise _refused(f"{where}.{spelled} must be a whole number, not {written}")
 
 
 def all_text(items: Any) -> bool:
@@ -202,6 +204,27 @@ def all_text_items(mapping: Mapping[Any, Any]) -> bool:
     return True
 
 
+#: One ``KEY='VALUE'`` of the text ``openstack ... -f value -c properties`` prints (and the
+#: client printed in every format before 4.0): a quoted value may hold commas.
+_PAIR = re.compile(r"""\s*([^=,\s][^=,]*?)\s*=\s*(?:'([^']*)'|"([^"]*)"|([^,'"]*?))\s*(?:,|$)""")
+
+
+def properties_text(text: str, *, quoted: bool = True) -> dict[str, str] | None:
+    """``hw:cpu_policy='dedicated', hw:numa_cpus.0='0,1'`` as extra specs; None when ``text``
+    is not wholly such pairs. Values are quoted, as the client prints them, unless ``quoted``
+    is false (a flavor's own ``properties`` text, where ``k=v`` was always read)."""
+    specs: dict[str, str] = {}
+    position, end = 0, len(text.rstrip())
+    while position < end:
+        pair = _PAIR.match(text, position)
+        if pair is None or pair.end() == position or (quoted and pair[4] is not None):
+            return None
+        key, *values = pair.groups()
+        specs[key] = next(value for value in values if value is not None)
+        position = pair.end()
+    return specs or None
+
+
 def _specs(raw: Any, where: str, spelled: str) -> dict[str, str]:
     """Extra specs as a mapping; ``openstack`` before 4.0 printed them as ``k='v', k2='v2'``.
     Errors name ``where.spelled`` (joined only on error)."""
@@ -211,13 +234,12 @@ def _specs(raw: Any, where: str, spelled: str) -> dict[str, str]:
     if raw is None:
         return {}
     if isinstance(raw, str):
-        specs: dict[str, str] = {}
-        for part in filter(None, (p.strip() for p in raw.split(","))):
-            key, sep, value = part.partition("=")
-            if not sep:
-                raise _refused(f"{where}: {part!r} is not KEY='VALUE'")
-            specs[key.strip()] = value.strip().strip("'\"")
-        return specs
+        if not raw.strip():
+            return {}
+        parsed = properties_text(raw, quoted=False)
+        if parsed is None:
+            raise _refused(f"{where}: {shown(raw)} is not KEY='VALUE', KEY='VALUE' ...")
+        return parsed
     if not _is_mapping(raw):
         raise _refused(f"{where} must be a mapping of extra specs, not {type(raw).__name__}")
     if all_text_items(raw):
