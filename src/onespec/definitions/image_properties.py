@@ -626,3 +626,40 @@ def twins() -> tuple[Twin, ...]:
     for spec, prop, policy in SILENT_TWINS:
         found.setdefault(prop, Twin(spec, prop, policy))
     return tuple(found.values())
+
+
+#: What Glance itself keeps on every image, beside the properties a user sets (the image
+#: schema's own fields, Glance 33.0.0): the client prints some of them among an image's
+#: properties (``os_hash_algo``, ``os_hash_value``, ``os_hidden``, ``stores``). Nova reads none
+#: of them as a property, and none is a user's mistake to warn about.
+GLANCE_IMAGE_FIELDS: tuple[str, ...] = (
+    "checksum",
+    "container_format",
+    "created_at",
+    "direct_url",
+    "disk_format",
+    "file",
+    "id",
+    "locations",
+    "min_disk",
+    "min_ram",
+    "name",
+    "os_hash_algo",
+    "os_hash_value",
+    "os_hidden",
+    "owner",
+    "protected",
+    "schema",
+    "self",
+    "size",
+    "status",
+    "stores",
+    "tags",
+    "updated_at",
+    "virtual_size",
+    "visibility",
+)
+
+#: The prefix of the properties Glance reserves for itself (``os_glance_importing_to_stores``,
+#: ``os_glance_failed_import``...): set by Glance, never by a user.
+GLANCE_RESERVED_PREFIX = "os_glance_"

@@ -69,7 +69,11 @@ from onespec.definitions.flavor_rules import (
     sources_of,
 )
 from onespec.definitions.image_properties import BY_NAME as IMAGE_PROPERTIES_BY_NAME
-from onespec.definitions.image_properties import IMAGE_PROPERTIES
+from onespec.definitions.image_properties import (
+    GLANCE_IMAGE_FIELDS,
+    GLANCE_RESERVED_PREFIX,
+    IMAGE_PROPERTIES,
+)
 from onespec.errors import OnespecError
 from onespec.generator.literals import literal, module_header, module_text
 from onespec.generator.outputs import Output, generated_module
@@ -585,6 +589,11 @@ def property_lines() -> Iterator[str]:
         "How Nova types each image property: its kind and, for an enumeration, its values.",
     )
     yield from _mapping("PROPERTY_KINDS", _property_kinds())
+    yield ""
+    yield "#: Glance's own fields, which the client prints among an image's properties."
+    yield f"GLANCE_IMAGE_FIELDS = frozenset({literal(GLANCE_IMAGE_FIELDS)})"
+    yield "#: The prefix of the properties Glance reserves for itself."
+    yield f"GLANCE_RESERVED_PREFIX = {literal(GLANCE_RESERVED_PREFIX)}"
 
 
 def render() -> dict[Path, str]:

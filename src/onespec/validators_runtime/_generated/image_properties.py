@@ -90,3 +90,9 @@ PROPERTY_KINDS = {
     'os_type': ('enum', ('linux', 'windows')),
     'traits_required': ('str-list', ()),
 }
+
+
+#: Glance's own fields, which the client prints among an image's properties.
+GLANCE_IMAGE_FIELDS = frozenset(('checksum', 'container_format', 'created_at', 'direct_url', 'disk_format', 'file', 'id', 'locations', 'min_disk', 'min_ram', 'name', 'os_hash_algo', 'os_hash_value', 'os_hidden', 'owner', 'protected', 'schema', 'self', 'size', 'status', 'stores', 'tags', 'updated_at', 'virtual_size', 'visibility'))
+#: The prefix of the properties Glance reserves for itself.
+GLANCE_RESERVED_PREFIX = 'os_glance_'

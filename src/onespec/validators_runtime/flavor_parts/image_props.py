@@ -14,7 +14,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from onespec.definitions.model import FALSE_STRINGS, TRUE_STRINGS
-from onespec.validators_runtime._generated.image_properties import PROPERTY_KINDS
+from onespec.validators_runtime._generated.image_properties import (
+    GLANCE_IMAGE_FIELDS,
+    GLANCE_RESERVED_PREFIX,
+    PROPERTY_KINDS,
+)
 from onespec.validators_runtime.extra_spec_values import SMALL_COUNTS
 from onespec.validators_runtime.flavor_parts.cpusets import CpuSpecError, parse_cpu_spec
 from onespec.validators_runtime.flavor_parts.findings import FlavorFinding
@@ -195,6 +199,8 @@ def unknown_properties(raw: Mapping[str, Any]) -> list[FlavorFinding]:
         base = name.split(".", 1)[0]
         if base in PROPERTY_KINDS or not name.startswith(_PREFIXES):
             continue
+        if name in GLANCE_IMAGE_FIELDS or name.startswith(GLANCE_RESERVED_PREFIX):
+            continue  # Glance's own, printed among the properties by the client
         warnings.append(
             FlavorFinding(
                 code="unknown-image-property",
