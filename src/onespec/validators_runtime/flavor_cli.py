@@ -34,6 +34,7 @@ from onespec.validators_runtime.cli_grammar import (
     with_content,
     yaml_message,
 )
+from onespec.validators_runtime.flavor_parts.image_props import glance_fields
 from onespec.validators_runtime.problems import shown
 
 #: The largest flavor or image file read (a flavor's JSON is a few kilobytes).
@@ -80,9 +81,9 @@ def _read_document(path: str, what: str, limit: int = MAX_BYTES) -> Any:
         raise UnusableInput(f"{name}: is nested too deeply to be a flavor or an image") from None
 
 
-#: What only a flavor has, and what only an image has, as the client and the APIs print them.
+#: What only a flavor has, as the client and the APIs print it (an image's: Glance's own
+#: fields, :func:`~onespec.validators_runtime.flavor_parts.image_props.glance_fields`).
 _FLAVOR_FIELDS = ("vcpus", "ram", "swap", "rxtx_factor", "OS-FLV-EXT-DATA:ephemeral")
-_IMAGE_FIELDS = ("disk_format", "container_format", "min_ram", "min_disk", "checksum")
 
 
 def _kind_of(document: Any) -> tuple[str, list[str]] | None:
@@ -93,7 +94,7 @@ def _kind_of(document: Any) -> tuple[str, list[str]] | None:
     if not isinstance(document, dict):
         return None
     flavor = [name for name in _FLAVOR_FIELDS if name in document]
-    image = [name for name in _IMAGE_FIELDS if name in document]
+    image = glance_fields(document)
     if flavor and not image:
         return "flavor", flavor
     if image and not flavor:

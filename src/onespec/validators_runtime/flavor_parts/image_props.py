@@ -190,6 +190,16 @@ def typed_properties(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[Flavo
     return typed, findings
 
 
+#: Glance image fields a flavor (or an image spec) has too, so they tell nothing apart.
+_SHARED_FIELDS = frozenset({"id", "name"})
+
+
+def glance_fields(document: Mapping[str, Any]) -> list[str]:
+    """The fields of ``document``, in its order, that only a Glance image has: what shows a
+    file handed over for a flavor or an image spec to be an image."""
+    return [name for name in document if name in GLANCE_IMAGE_FIELDS and name not in _SHARED_FIELDS]
+
+
 def unknown_properties(raw: Mapping[str, Any]) -> list[FlavorFinding]:
     """Warnings for properties that look like Nova's (``hw_``, ``os_``, ``img_``) but are not
     one of them: Nova ignores them silently, which is rarely what was meant."""

@@ -8,6 +8,7 @@ import functools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from onespec.validators_runtime.flavor_parts.image_props import glance_fields
 from onespec.validators_runtime.problems import Location, Problem, shown
 
 if TYPE_CHECKING:
@@ -80,26 +81,12 @@ def _bounded_message(message: str, instance: Any) -> str:
     return message
 
 
-#: Fields of a Glance image (``openstack image show -f json``) that no image spec has: a file
-#: holding two of them is an image, handed to the command meant for plugins' image specs.
-_GLANCE_IMAGE_FIELDS = (
-    "disk_format",
-    "container_format",
-    "checksum",
-    "os_hash_algo",
-    "visibility",
-    "min_ram",
-    "min_disk",
-    "properties",
-    "status",
-)
-
-
 def _glance_image_fields(data: Any) -> list[str]:
-    """The Glance image fields ``data`` has, when it has no ``validators`` (else none)."""
+    """The Glance image fields ``data`` has, when it has no ``validators`` (else none): a file
+    holding two of them is an image, handed to the command meant for plugins' image specs."""
     if not isinstance(data, dict) or "validators" in data:
         return []
-    return [name for name in _GLANCE_IMAGE_FIELDS if name in data]
+    return glance_fields(data)
 
 
 def schema_errors(data: Any, file: str, lines: LineIndex) -> list[Problem]:
