@@ -453,7 +453,8 @@ def test_deprecated_keys_are_marked_in_title_and_description():
         first = schema["description"].split("\n\n", 1)[0]
         # The same wording as the reference and the runtime's warning.
         assert first == (
-            'This extra spec is deprecated since 21.0.0 (Ussuri). Use "hw:hide_hypervisor_id" instead.'
+            "This extra spec is deprecated since 21.0.0 (Ussuri). "
+            'Use "hw:hide_hypervisor_id" instead.'
         )
     marked = {key for key, s in by_key.items() if s["title"].startswith(DEPRECATED_TITLE)}
     assert marked == {d.name for d in deprecated}

@@ -266,7 +266,9 @@ def test_a_per_node_key_lists_the_rules_of_its_nodes():
 
 
 def test_the_status_of_a_supported_spec_with_and_without_since():
-    assert field(SPECS["hw:cpu_realtime"], "Status") == ["   :Status: supported, since 13.0.0 (Mitaka)"]
+    assert field(SPECS["hw:cpu_realtime"], "Status") == [
+        "   :Status: supported, since 13.0.0 (Mitaka)"
+    ]
     assert field(SPECS["hw:cpu_policy"], "Status") == ["   :Status: supported"]
 
 
