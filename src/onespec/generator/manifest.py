@@ -25,8 +25,8 @@ from onespec.generator.components.schema import SOFTWARE_COMPONENT, software_com
 from onespec.generator.extra_specs import metadefs
 from onespec.generator.extra_specs import runtime as extra_specs_runtime
 from onespec.generator.extra_specs.schema import FLAVOR_EXTRA_SPECS, flavor_extra_specs_schema
-from onespec.generator.flavors import image_metadefs
 from onespec.generator.flavors import change_runtime as flavor_change_runtime
+from onespec.generator.flavors import image_metadefs
 from onespec.generator.flavors import runtime as flavors_runtime
 from onespec.generator.flavors.flavor_schema import FLAVOR_SCHEMA, flavor_schema
 from onespec.generator.flavors.schema import IMAGE_PROPERTIES_SCHEMA, image_properties_schema

@@ -1,4 +1,4 @@
-"""Write the resize and rebuild rules as code for the runtime: ``_generated/flavor_change_rules.py``.
+"""Write the resize and rebuild rules as code: ``_generated/flavor_change_rules.py``.
 
 The rules of :mod:`onespec.definitions.flavor_change_rules` become two functions,
 ``broken_resize`` and ``broken_rebuild``, each one ``if`` a rule over the two sides (``o``, the
