@@ -78,7 +78,10 @@ def expression(condition: Any) -> str:
         joiner = " and " if isinstance(condition, AllOf) else " or "
         return "(" + joiner.join(expression(part) for part in condition.conditions) + ")"
     if isinstance(condition, Not):
-        return f"not {expression(condition.condition)}"
+        inner = condition.condition
+        if isinstance(inner, Equal):
+            return f"{read(inner.left)} != {read(inner.right)}"
+        return f"not {expression(inner)}"
     if isinstance(condition, Present):
         return f"{read(condition.source)} not in (None, '')"
     if isinstance(condition, Truthy):

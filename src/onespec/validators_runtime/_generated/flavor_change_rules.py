@@ -15,19 +15,19 @@ def broken_resize(o: Any, n: Any, c: Any) -> list[int]:
     if n.specs.get('accel:device_profile') not in (None, ''):
         found.append(1)
     # 2: resize-to-zero-disk
-    if ((n.field('disk') == 0) and not (o.field('disk') == 0) and not bool(c.volume_backed)):
+    if ((n.field('disk') == 0) and o.field('disk') != 0 and not bool(c.volume_backed)):
         found.append(2)
     # 3: resize-to-disabled-flavor
-    if (bool(n.field('disabled')) and not (o.field('id') == n.field('id'))):
+    if (bool(n.field('disabled')) and o.field('id') != n.field('id')):
         found.append(3)
     # 4: resize-to-same-flavor
     if (n.field('id') not in (None, '') and (o.field('id') == n.field('id'))):
         found.append(4)
     # 5: resize-tpm-secret-security-change
-    if (bool(o.vtpm) and bool(n.vtpm) and not (o.tpm_secret_security == n.tpm_secret_security) and (o.tpm_secret_security in ('deployment',) or n.tpm_secret_security in ('deployment',))):
+    if (bool(o.vtpm) and bool(n.vtpm) and o.tpm_secret_security != n.tpm_secret_security and (o.tpm_secret_security in ('deployment',) or n.tpm_secret_security in ('deployment',))):
         found.append(5)
     # 6: resize-root-disk-down
-    if ((n.field('disk') < o.field('disk')) and not (n.field('disk') == 0) and not bool(c.volume_backed)):
+    if ((n.field('disk') < o.field('disk')) and n.field('disk') != 0 and not bool(c.volume_backed)):
         found.append(6)
     # 7: resize-ephemeral-disk-down
     if (n.field('ephemeral') < o.field('ephemeral')):
@@ -45,7 +45,7 @@ def broken_rebuild(o: Any, n: Any, c: Any) -> list[int]:
     if n.unknown_architecture not in (None, ''):
         found.append(9)
     # 10: rebuild-numa-constraints-change
-    if (bool(c.image_changes) and not (o.numa_constraints == n.numa_constraints)):
+    if (bool(c.image_changes) and o.numa_constraints != n.numa_constraints):
         found.append(10)
     # 11: rebuild-image-requires-forbidden-trait
     if (bool(c.image_changes) and not n.required_traits.isdisjoint(n.forbidden_traits)):
