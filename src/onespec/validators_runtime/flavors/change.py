@@ -120,6 +120,27 @@ def _finding(index: int, operation: str, old: ChangeSide, new: ChangeSide) -> Fl
     )
 
 
+def held_image(old: ChangeSide) -> Image | None:
+    """The image as a server of the old flavor holds it, which Nova checks the new flavor
+    against on resize: its properties as text, its min_ram, and as min_disk the larger of the
+    image's and the old flavor's root disk (the old flavor's alone for a VHD image); no size.
+    Nova stores it so when the server is created (``get_system_metadata_from_image``)."""
+    image = old.image
+    if image is None:
+        return None
+    disk = old.flavor.disk
+    min_disk = disk if old.disk_format == "vhd" else max(image.min_disk or 0, disk)
+    properties = {key: _as_text(value) for key, value in image.properties.items()}
+    return Image(properties, image.min_ram, min_disk, 0, image.name)
+
+
+def _as_text(value: Any) -> Any:
+    """A property as Nova's system metadata keeps it: text, at most 255 characters."""
+    if isinstance(value, bool):
+        return str(value)
+    return str(value)[:255] if isinstance(value, str | int | float) else value
+
+
 def validate_resize(
     old_flavor: FlavorInput,
     new_flavor: FlavorInput,
@@ -131,13 +152,14 @@ def validate_resize(
     """Every finding about resizing a server of ``old_flavor`` booted from ``image`` to
     ``new_flavor``: the resize's own refusals, then the create-time check of ``new_flavor``
     with ``image`` (without the root-disk rules for a ``volume_backed`` server, as Nova).
-    ``mode`` is the extra-spec runtime's. Raises :class:`InputError` when a flavor or the image
+    The image is taken as the server holds it (:func:`held_image`). ``mode`` is the
+    extra-spec runtime's. Raises :class:`InputError` when a flavor or the image
     cannot be read."""
     old = ChangeSide(old_flavor, image, "old_flavor", "image")
     new = ChangeSide(new_flavor, image, "new_flavor", "image")
     server = _Server(volume_backed, image_changes=False)
     findings = [_finding(i, "resize", old, new) for i in broken_resize(old, new, server)]
-    created = validate_flavor(new.flavor, new.image, mode=mode)
+    created = validate_flavor(new.flavor, held_image(old), mode=mode)
     if volume_backed:
         created = [f for f in created if f.code not in ROOT_DISK_RULES]
     return findings + created

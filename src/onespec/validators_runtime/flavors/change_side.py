@@ -90,6 +90,8 @@ class ChangeSide:
         self.flavor_id = _identifier(raw_flavor, flavor_where)
         self.disabled = _disabled(raw_flavor, flavor_where)
         self.image_id = _identifier(raw_image, image_where)
+        disk_format = raw_image.get("disk_format") if isinstance(raw_image, Mapping) else None
+        self.disk_format = disk_format if isinstance(disk_format, str) else None
         self.specs: Mapping[str, str] = self.flavor.extra_specs
         self.raw_props: Mapping[str, Any] = {} if self.image is None else self.image.properties
         self.props, _ = typed_properties(self.raw_props)
