@@ -160,7 +160,8 @@ def resize(case):
     api = object.__new__(compute_api.API)
     ctx = nova_context.get_admin_context()
     body = inspect.unwrap(compute_api.API.resize)
-    patches = _deployment(api, volume_backed) + [
+    patches = [
+        *_deployment(api, volume_backed),
         mock.patch.object(api, "_allow_cross_cell_resize", return_value=False),
         mock.patch.object(api, "_allow_resize_to_same_host", return_value=True),
         mock.patch.object(api, "_check_quota_for_upsize"),
@@ -197,7 +198,8 @@ def rebuild(case):
     api = object.__new__(compute_api.API)
     ctx = nova_context.get_admin_context()
     body = inspect.unwrap(compute_api.API.rebuild)
-    patches = _deployment(api, False) + [
+    patches = [
+        *_deployment(api, False),
         mock.patch.object(api, "_get_image", return_value=(new_image["id"], new_image)),
         mock.patch.object(
             objects.BlockDeviceMappingList,
