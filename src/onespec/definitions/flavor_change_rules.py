@@ -49,14 +49,16 @@ _ACCELERATOR = Spec("accel:device_profile")
 _SECURITY = ChangeFact("tpm_secret_security")
 
 
-def _resize(old: dict | None = None, new: dict | None = None, **more: object) -> ChangeExample:
+def _resize(
+    old: dict | None = None, new: dict | None = None, volume_backed: bool = False
+) -> ChangeExample:
     """A resize example: ``old`` and ``new`` are each side's flavor settings (``specs`` and
     fields); the image is the same."""
     old, new = dict(old or {}), dict(new or {})
     new.setdefault("flavor_id", "f-new")
     return ChangeExample(
-        side(old.pop("specs", None), **old), side(new.pop("specs", None), **new), **more
-    )  # type: ignore[arg-type]
+        side(old.pop("specs", None), **old), side(new.pop("specs", None), **new), volume_backed
+    )
 
 
 def _rebuild(

@@ -187,6 +187,7 @@ REBUILDS = st.fixed_dictionaries(
     }
 )
 
+
 def _forbidding(case: dict[str, Any]) -> dict[str, Any]:
     case["flavor"]["extra_specs"]["trait:HW_CPU_X86_AVX512F"] = "forbidden"
     return case
