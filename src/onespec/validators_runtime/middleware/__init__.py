@@ -1,0 +1,1 @@
+"""WSGI filters that put onespec's checks in front of OpenStack services' APIs."""
