@@ -13,7 +13,8 @@ imports none of the rules: each command imports the runtime when it runs.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import click
 import yaml
@@ -36,6 +37,9 @@ from onespec.validators_runtime.cli_grammar import (
 )
 from onespec.validators_runtime.flavor_parts.image_props import glance_fields
 from onespec.validators_runtime.problems import shown
+
+if TYPE_CHECKING:
+    from onespec.validators_runtime.flavors.fleet import FleetReport
 
 #: The largest flavor or image file read (a flavor's JSON is a few kilobytes).
 MAX_BYTES = 1024 * 1024
@@ -237,6 +241,39 @@ def _items(data: Any, plural: str, name: str) -> list[Any]:
     raise InvalidInput(f"{name}: holds the value {shown(data)}; expected a list of {plural}")
 
 
+def echo_fleet(report: FleetReport, marks: Mapping[str, str] | None = None) -> None:
+    """The fleet report as text, for ``validate fleet`` and ``validate cloud``: each flavor
+    refused on its own, each (flavor, rule) with the images it refuses, the flavors no image
+    can boot, and a summary. ``marks`` adds words after a flavor's name (``private``)."""
+    marks = marks or {}
+
+    def flavor(name: str) -> str:
+        return f"{name} ({marks[name]})" if marks.get(name) else name
+
+    for name, finding in report.alone:
+        click.echo(f"flavor {flavor(name)}: error: [{finding.code}] {finding.message}")
+    for cause in report.causes:
+        finding = cause.finding
+        more = cause.pairs - len(cause.images)
+        listed = ", ".join(cause.images) + (f" and {more} more" if more > 0 else "")
+        click.echo(
+            f"flavor {flavor(cause.flavor)} with {cause.pairs} "
+            f"image{'s' if cause.pairs != 1 else ''} ({listed}): [{finding.code}] "
+            f"({finding.nova_exception}, {finding.phase}) {finding.message}"
+        )
+    for name in report.unbootable:
+        click.echo(f"flavor {flavor(name)}: no image can boot it (each is refused above).")
+    refused = sum(cause.pairs for cause in report.causes)
+    alone = len({name for name, _ in report.alone})
+    click.echo(
+        f"{report.flavors} flavors, {report.images} images ({report.image_groups} distinct "
+        f"to Nova's checks): {alone} flavor{'s' if alone != 1 else ''} refused on "
+        f"{'their' if alone != 1 else 'its'} own, {refused} of "
+        f"{report.flavors * report.images} pairs refused, in {len(report.causes)} "
+        f"cause{'s' if len(report.causes) != 1 else ''}."
+    )
+
+
 @click.command("fleet", cls=GrammarCommand)
 @click.option(
     "--flavors",
@@ -300,26 +337,7 @@ def validate_fleet_command(
     if output_format == "json":
         echo_json(report.to_dict())
     else:
-        for name, finding in report.alone:
-            click.echo(f"flavor {name}: error: [{finding.code}] {finding.message}")
-        for cause in report.causes:
-            finding = cause.finding
-            more = cause.pairs - len(cause.images)
-            listed = ", ".join(cause.images) + (f" and {more} more" if more > 0 else "")
-            click.echo(
-                f"flavor {cause.flavor} with {cause.pairs} image{'s' if cause.pairs != 1 else ''}"
-                f" ({listed}): [{finding.code}] ({finding.nova_exception}, {finding.phase}) "
-                f"{finding.message}"
-            )
-        refused = sum(cause.pairs for cause in report.causes)
-        alone = len({name for name, _ in report.alone})
-        click.echo(
-            f"{report.flavors} flavors, {report.images} images ({report.image_groups} distinct "
-            f"to Nova's checks): {alone} flavor{'s' if alone != 1 else ''} refused on "
-            f"{'their' if alone != 1 else 'its'} own, {refused} of "
-            f"{report.flavors * report.images} pairs refused, in {len(report.causes)} "
-            f"cause{'s' if len(report.causes) != 1 else ''}."
-        )
+        echo_fleet(report)
     if not report.valid:
         raise Invalid()
 
