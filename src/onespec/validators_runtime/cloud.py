@@ -20,6 +20,7 @@ done and why, with the library's own words after it.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -161,8 +162,10 @@ class Cloud:
         return _Translating(self, doing)
 
     def where(self) -> str:
-        name = getattr(self, "name", None) or self.asked
-        return f"cloud {shown(name)}" if name else "the cloud"
+        name = getattr(self, "name", None) or self.asked or os.environ.get("OS_CLOUD")
+        if name in (None, "", "envvars", "defaults"):
+            return "the cloud of the OS_* variables"
+        return f"cloud {shown(name)}"
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -325,7 +328,7 @@ class Cloud:
             items = [self._find("image", "images", each, {}) for each in wanted]
         else:
             params = {"visibility": "all", "member_status": "all"}
-            items = self._pages("image", "/v2/images", "images", params, MAX_IMAGES)
+            items = self._pages("image", "/images", "images", params, MAX_IMAGES)
         for item in items:
             found.append(self._image(item))
             if seen is not None:
@@ -337,7 +340,7 @@ class Cloud:
     ) -> Mapping[str, Any]:
         """The one flavor or image whose id, else whose name, is ``name_or_id``."""
         kind = plural[:-1]
-        base = "/flavors" if service == "compute" else "/v2/images"
+        base = "/flavors" if service == "compute" else "/images"
         adapter = getattr(self.connection, service)
         path = f"{base}/{quote(name_or_id, safe='')}"
         with self._plainly(f"look up the {kind} {shown(name_or_id)}"):
@@ -355,7 +358,7 @@ class Cloud:
             listing, limit = "/flavors/detail", MAX_FLAVORS
         else:
             params.update(visibility="all", member_status="all")
-            listing, limit = "/v2/images", MAX_IMAGES
+            listing, limit = "/images", MAX_IMAGES
         named = [
             item
             for item in self._pages(service, listing, plural, params, limit, **options)
@@ -384,10 +387,11 @@ class _Translating:
     def __exit__(self, kind: type | None, exc: BaseException | None, _: Any) -> Literal[False]:
         if exc is None or isinstance(exc, CloudError) or not isinstance(exc, Exception):
             return False
-        raise CloudError(plain_words(exc, self.cloud.where(), self.doing)) from None
+        named = bool(self.cloud.asked or os.environ.get("OS_CLOUD"))
+        raise CloudError(plain_words(exc, self.cloud.where(), self.doing, named)) from None
 
 
-def plain_words(exc: Exception, where: str, doing: str) -> str:
+def plain_words(exc: Exception, where: str, doing: str, named: bool = True) -> str:
     """What went wrong, for an operator: the kind of failure in words, then the library's own
     message (its first line, bounded)."""
     said = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
@@ -395,6 +399,11 @@ def plain_words(exc: Exception, where: str, doing: str) -> str:
     kinds = {cls.__name__ for cls in type(exc).__mro__}
     if "ConfigException" in kinds or "OpenStackConfigException" in kinds:
         return f"{where}: cannot {doing}: {said} ({_searched()})"
+    if ("MissingRequiredOptions" in kinds or "MissingAuthPlugin" in kinds) and not named:
+        return (
+            f"no cloud is configured ({said}): name one of clouds.yaml with --os-cloud NAME "
+            f"or OS_CLOUD, or set the OS_* variables (OS_AUTH_URL, ...) ({_searched()})"
+        )
     if "MissingRequiredOptions" in kinds or "MissingAuthPlugin" in kinds:
         return (
             f"{where}: cannot {doing}: its settings are incomplete ({said}); give them in "
@@ -421,13 +430,14 @@ def plain_words(exc: Exception, where: str, doing: str) -> str:
 
 
 def _searched() -> str:
-    """Where openstacksdk looks for clouds.yaml, as the message names it."""
-    try:
-        from openstack.config import loader
-    except ImportError:  # pragma: no cover - the caller imported openstack already
-        return "clouds.yaml not searched"
-    files = [*getattr(loader, "CONFIG_FILES", ())]
-    return "clouds.yaml searched in OS_CLIENT_CONFIG_FILE, then " + ", ".join(files)
+    """Where openstacksdk looked for clouds.yaml, as the message names it: the file
+    ``OS_CLIENT_CONFIG_FILE`` names, then its search path's folders."""
+    from openstack.config import loader
+
+    folders = list(dict.fromkeys(getattr(loader, "CONFIG_SEARCH_PATH", ())))
+    named = os.environ.get("OS_CLIENT_CONFIG_FILE")
+    first = f"OS_CLIENT_CONFIG_FILE={named}" if named else "OS_CLIENT_CONFIG_FILE (not set)"
+    return f"clouds.yaml looked for in {first}, then {', '.join(folders)}"
 
 
 def _refusal(where: str, service: str, path: str, response: Any) -> str:
