@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -380,8 +381,13 @@ class _Translating:
 
     def __init__(self, cloud: Cloud, doing: str) -> None:
         self.cloud, self.doing = cloud, doing
+        self.quiet = warnings.catch_warnings()
 
     def __enter__(self) -> None:
+        # openstacksdk warns about its own future (parameters it will drop, InfluxDB): nothing
+        # an operator running this command can act on.
+        self.quiet.__enter__()
+        warnings.simplefilter("ignore", DeprecationWarning)
         return None
 
     def __exit__(self, kind: type | None, exc: BaseException | None, _: Any) -> Literal[False]:
