@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
+from onespec.validators_runtime import cloud as cloud_module
 from tests.cloud.box import Box
 from tests.commands import onespec
 
@@ -166,6 +167,34 @@ def test_verbose_says_how_long_listing_and_checking_took(seeded: Seeded) -> None
     seconds = json.loads(done.stdout)["seconds"]
     assert seconds["listing"] > 0 and seconds["checking"] >= 0
     assert "listed 5 flavors and 4 images in " in done.stderr
+
+
+def test_listings_are_read_page_by_page(seeded: Seeded, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cloud_module, "PAGE_SIZE", 2)
+    code, report = seeded.report()
+    assert code == 1
+    assert (report["flavors"], report["images_listed"]) == (5, 4)
+    assert len(report["listed"]["images"]) == len({i["id"] for i in report["listed"]["images"]})
+
+
+@pytest.mark.parametrize(
+    ("bound", "value", "said"),
+    [
+        ("MAX_FLAVORS", 4, "cloud 'box': lists more than 4 flavors, more than onespec reads"),
+        ("MAX_IMAGES", 3, "cloud 'box': lists more than 3 images, more than onespec reads"),
+        ("MAX_PAGE_BYTES", 100, "is larger than 100 bytes, more than onespec reads"),
+        ("MAX_KEYS", 0, "'s extra specs: 1, more than the 0 onespec reads"),
+    ],
+)
+def test_what_is_read_is_bounded(
+    seeded: Seeded, monkeypatch: pytest.MonkeyPatch, bound: str, value: int, said: str
+) -> None:
+    monkeypatch.setattr(cloud_module, "PAGE_SIZE", 2)
+    monkeypatch.setattr(cloud_module, bound, value)
+    done = seeded.run("-f", "json")
+    assert done.returncode == 2, done.stdout
+    assert said in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_a_stopped_cloud_is_a_usage_error_in_plain_words(seeded: Seeded) -> None:

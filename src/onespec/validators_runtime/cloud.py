@@ -463,7 +463,7 @@ def _refusal(where: str, service: str, path: str, response: Any) -> str:
 def _too_big(where: str, service: str, path: str) -> str:
     return (
         f"{where}: the {service} service's answer to GET {path} is larger than "
-        f"{MAX_PAGE_BYTES // (1024 * 1024)} MiB, more than onespec reads"
+        f"{MAX_PAGE_BYTES:,} bytes, more than onespec reads"
     )
 
 
@@ -498,7 +498,7 @@ def _has_next(body: Mapping[str, Any], key: str) -> bool:
 
 def _bounded(mapping: Any, what: str) -> None:
     if isinstance(mapping, dict) and len(mapping) > MAX_KEYS:
-        raise CloudError(f"{what}: {len(mapping)} keys, more than the {MAX_KEYS} onespec reads")
+        raise CloudError(f"{what}: {len(mapping)}, more than the {MAX_KEYS} onespec reads")
 
 
 def labels(items: Sequence[CloudFlavor | CloudImage]) -> list[str]:
