@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import api, audit, capabilities, docs, extra_specs, flavors, images
+from benchmarks import api, audit, capabilities, cloud, docs, extra_specs, flavors, images
 
 
 def main() -> int:
@@ -21,6 +21,8 @@ def main() -> int:
     missed += audit.run()
     print()
     missed += flavors.run()
+    print()
+    missed += cloud.run()
     print()
     if missed:
         print(f"{missed} target(s) missed.")
