@@ -4,6 +4,7 @@ The same command against real services is ``tests/cloud/test_validate_cloud.py``
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -21,6 +22,26 @@ from onespec.validators_runtime.cloud import (
 from onespec.validators_runtime.flavors import read_flavor, read_image
 from onespec.validators_runtime.flavors.fleet import check_fleet
 from tests.commands import onespec
+
+
+@pytest.fixture(autouse=True)
+def search_path_of_a_new_process(tmp_path, monkeypatch):
+    """openstacksdk fixes its clouds.yaml search path, the working folder first, when its
+    loader is imported: in this process, the folder of whichever test imported it first. A
+    command started in ``tmp_path`` would search there."""
+    from openstack.config import loader
+
+    folders = [str(tmp_path), *loader.CONFIG_SEARCH_PATH[1:]]
+    monkeypatch.setattr(loader, "CONFIG_SEARCH_PATH", folders)
+    monkeypatch.setattr(
+        loader,
+        "CONFIG_FILES",
+        [
+            os.path.join(folder, "clouds" + suffix)
+            for folder in folders
+            for suffix in (*loader.YAML_SUFFIXES, *loader.JSON_SUFFIXES)
+        ],
+    )
 
 
 def clouds_file(tmp_path: Path) -> Path:
