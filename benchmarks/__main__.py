@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import api, audit, capabilities, docs, extra_specs, flavors, images, nova_filter
+from benchmarks import (
+    api,
+    audit,
+    capabilities,
+    cloud,
+    docs,
+    extra_specs,
+    flavors,
+    images,
+    nova_filter,
+)
 
 
 def main() -> int:
@@ -23,6 +33,8 @@ def main() -> int:
     missed += flavors.run()
     print()
     missed += nova_filter.run()
+    print()
+    missed += cloud.run()
     print()
     if missed:
         print(f"{missed} target(s) missed.")
