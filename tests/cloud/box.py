@@ -267,7 +267,9 @@ def _template_key() -> str:
     for name in ("nova", "glance"):
         digest.update(PROGRAMS[name].fingerprint().encode())
     digest.update((HERE / "prepare.py").read_bytes())
-    digest.update((HERE / "box.py").read_bytes())
+    # What the migrations read of the configuration: the databases' connections.
+    digest.update(_nova_conf(Path("/box"), "http://box").encode())
+    digest.update(_glance_conf(Path("/box")).encode())
     return digest.hexdigest()[:16]
 
 
@@ -309,6 +311,10 @@ def migrated_databases() -> Path:
         for name in DATABASES:
             shutil.copy(building / name, folder / name)
         shutil.rmtree(building, ignore_errors=True)
+        # Databases migrated for other pins are not used again.
+        for other in folder.parent.iterdir():
+            if other.is_dir() and other != folder:
+                shutil.rmtree(other, ignore_errors=True)
     return folder
 
 
