@@ -119,15 +119,15 @@ def test_the_command_line_reports_exception_and_phase(tmp_path):
     flavor = tmp_path / "flavor.json"
     flavor.write_text(
         json.dumps(
-                {
-                    "flavor": {
-                        "vcpus": 3,
-                        "ram": 4096,
-                        "disk": 1,
-                        "extra_specs": {"hw:numa_nodes": "2"},
-                    }
+            {
+                "flavor": {
+                    "vcpus": 3,
+                    "ram": 4096,
+                    "disk": 1,
+                    "extra_specs": {"hw:numa_nodes": "2"},
                 }
-            )
+            }
+        )
     )
     result = CliRunner().invoke(cli, ["validate", "flavor", str(flavor), "--format", "json"])
     assert result.exit_code == 1

@@ -113,78 +113,78 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     # 21: locked-memory-needs-page-size
     if ('hw:locked_memory' in n or 'hw_locked_memory' in n) and v.locked_memory and not (s.get('hw:mem_page_size') not in (None, '') or p.get('hw_mem_page_size') not in (None, '')):
         found.append((21, 'When locked_memory is on, Nova needs hw:mem_page_size to be set or hw_mem_page_size to be set'))
-    # 22: numa-cpus-on-both-sides
-    if has_names_2 and 'hw:numa_cpus.N' in n and 'hw_numa_cpus' in n and v.numa_topology and v.flavor_numa_cpus not in (None, '') and p.get('hw_numa_cpus') not in (None, ''):
-        found.append((22, 'flavor_numa_cpus is set while hw_numa_cpus is set'))
-    # 23: numa-mem-on-both-sides
-    if has_names_2 and 'hw:numa_mem.N' in n and 'hw_numa_mem' in n and v.numa_topology and v.flavor_numa_mem not in (None, '') and p.get('hw_numa_mem') not in (None, ''):
-        found.append((23, 'flavor_numa_mem is set while hw_numa_mem is set'))
-    # 24: numa-nodes-split-unevenly
-    if has_names_3 and v.automatic_numa and (what := divides(v.numa_node_count, (('vcpus', v.flavor.vcpus), ('ram', v.flavor.ram),))) is not None:
-        found.append((24, what))
-    # 25: numa-lists-incomplete
-    if has_names_2 and (v.numa_topology and not v.automatic_numa) and (what := complete((v.numa_cpus, v.numa_mem,), v.numa_node_count)) is not None:
-        found.append((25, what))
-    # 26: numa-cpu-out-of-range
-    if has_names_3 and v.manual_numa and (what := cpus_within(v.numa_cpus, v.vcpus)) is not None:
-        found.append((26, what))
-    # 27: numa-cpu-duplicated
-    if has_names_3 and v.manual_numa and (what := cpus_disjoint(v.numa_cpus, v.vcpus)) is not None:
-        found.append((27, what))
-    # 28: numa-cpu-unassigned
-    if has_names_3 and v.manual_numa and (what := cpus_cover(v.numa_cpus, v.vcpus)) is not None:
-        found.append((28, what))
-    # 29: numa-memory-not-ram
-    if has_names_3 and v.manual_numa and (what := sums_to(v.numa_mem, v.flavor.ram)) is not None:
-        found.append((29, what))
-    # 30: pci-numa-policy-flavor-image-differ
-    if 'hw_pci_numa_affinity_policy' in n and 'hw:pci_numa_affinity_policy' in n and (flavor_value := s.get('hw:pci_numa_affinity_policy')) and (image_value := p.get('hw_pci_numa_affinity_policy')) and flavor_value != image_value and (what := twin_equal('hw:pci_numa_affinity_policy', 'hw_pci_numa_affinity_policy', 'str', flavor_value, image_value)) is not None:
-        found.append((30, what))
-    # 31: ephemeral-encryption-flavor-image-differ
-    if 'hw_ephemeral_encryption' in n and 'hw:ephemeral_encryption' in n and (flavor_value := s.get('hw:ephemeral_encryption')) is not None and (image_value := p.get('hw_ephemeral_encryption')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:ephemeral_encryption', 'hw_ephemeral_encryption', 'bool', flavor_value, image_value)) is not None:
-        found.append((31, what))
-    # 32: ephemeral-encryption-format-flavor-image-differ
-    if ('hw:ephemeral_encryption' in n or 'hw_ephemeral_encryption' in n) and 'hw_ephemeral_encryption_format' in n and 'hw:ephemeral_encryption_format' in n and v.ephemeral_encryption and (flavor_value := s.get('hw:ephemeral_encryption_format')) and (image_value := p.get('hw_ephemeral_encryption_format')) and flavor_value != image_value and (what := twin_equal('hw:ephemeral_encryption_format', 'hw_ephemeral_encryption_format', 'str', flavor_value, image_value)) is not None:
-        found.append((32, what))
-    # 33: image-from-encrypted-volume
-    if 'image.cinder_encryption_key_id' in n and v.field('image.cinder_encryption_key_id') not in (None, ''):
-        found.append((33, 'Nova needs image.cinder_encryption_key_id to be unset'))
-    # 34: image-not-active
-    if 'image.status' in n and v.field('image.status') not in (None, '') and v.field('image.status') not in ('active',):
-        found.append((34, "When image.status is set, Nova needs image.status to be 'active'"))
-    # 35: flavor-ram-below-image-min-ram
-    if 'image.min_ram' in n and (what := at_most('image.min_ram', v.field('image.min_ram'), 'ram', v.flavor.ram, 1)) is not None:
-        found.append((35, what))
-    # 36: packed-ring-flavor-image-differ
-    if 'hw_virtio_packed_ring' in n and 'hw:virtio_packed_ring' in n and (flavor_value := s.get('hw:virtio_packed_ring')) is not None and (image_value := p.get('hw_virtio_packed_ring')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:virtio_packed_ring', 'hw_virtio_packed_ring', 'bool', flavor_value, image_value)) is not None:
-        found.append((36, what))
-    # 37: flavor-disk-below-image-size
-    if 'image.size' in n and v.flavor.disk and (what := at_most('image.size', v.field('image.size'), 'disk', v.flavor.disk, 1073741824)) is not None:
-        found.append((37, what))
-    # 38: flavor-disk-below-image-min-disk
-    if 'image.min_disk' in n and v.flavor.disk and (what := at_most('image.min_disk', v.field('image.min_disk'), 'disk', v.flavor.disk, 1)) is not None:
-        found.append((38, what))
-    # 39: zero-disk-needs-volume
-    if not v.flavor.disk:
-        found.append((39, 'Nova needs disk to be more than 0'))
-    # 40: mem-encryption-flavor-image-differ
+    # 22: mem-encryption-flavor-image-differ
     if 'hw_mem_encryption' in n and 'hw:mem_encryption' in n and (flavor_value := s.get('hw:mem_encryption')) is not None and (image_value := p.get('hw_mem_encryption')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:mem_encryption', 'hw_mem_encryption', 'bool', flavor_value, image_value)) is not None:
-        found.append((40, what))
-    # 41: mem-encryption-model-flavor-image-differ
+        found.append((22, what))
+    # 23: mem-encryption-model-flavor-image-differ
     if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and 'hw_mem_encryption_model' in n and 'hw:mem_encryption_model' in n and v.mem_encryption and (flavor_value := s.get('hw:mem_encryption_model')) and (image_value := p.get('hw_mem_encryption_model')) and flavor_value != image_value and (what := twin_equal('hw:mem_encryption_model', 'hw_mem_encryption_model', 'str', flavor_value, image_value)) is not None:
-        found.append((41, what))
-    # 42: mem-encryption-needs-uefi
+        found.append((23, what))
+    # 24: mem-encryption-needs-uefi
     if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and v.mem_encryption and p.get('hw_firmware_type') not in ('uefi',):
-        found.append((42, "When mem_encryption is on, Nova needs hw_firmware_type to be 'uefi'"))
-    # 43: mem-encryption-needs-q35
+        found.append((24, "When mem_encryption is on, Nova needs hw_firmware_type to be 'uefi'"))
+    # 25: mem-encryption-needs-q35
     if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and 'hw_machine_type' in n and (v.mem_encryption and p.get('hw_machine_type') not in (None, '')) and not contains(p.get('hw_machine_type'), 'q35'):
-        found.append((43, "When mem_encryption is on and hw_machine_type is set, Nova needs hw_machine_type to contain 'q35'"))
-    # 44: mem-encryption-needs-stateless-firmware
+        found.append((25, "When mem_encryption is on and hw_machine_type is set, Nova needs hw_machine_type to contain 'q35'"))
+    # 26: mem-encryption-needs-stateless-firmware
     if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and ('hw:mem_encryption_model' in n or 'hw_mem_encryption_model' in n) and (v.mem_encryption and v.mem_encryption_model in ('amd-sev-snp', 'intel-tdx')) and not v.stateless_firmware:
-        found.append((44, "When mem_encryption is on and mem_encryption_model is 'amd-sev-snp' or 'intel-tdx', Nova needs stateless_firmware to be on"))
-    # 45: mem-encryption-tdx-forbids-video
+        found.append((26, "When mem_encryption is on and mem_encryption_model is 'amd-sev-snp' or 'intel-tdx', Nova needs stateless_firmware to be on"))
+    # 27: mem-encryption-tdx-forbids-video
     if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and ('hw:mem_encryption_model' in n or 'hw_mem_encryption_model' in n) and (v.mem_encryption and v.mem_encryption_model in ('intel-tdx',)) and p.get('hw_video_model') not in ('none',):
-        found.append((45, "When mem_encryption is on and mem_encryption_model is 'intel-tdx', Nova needs hw_video_model to be 'none'"))
+        found.append((27, "When mem_encryption is on and mem_encryption_model is 'intel-tdx', Nova needs hw_video_model to be 'none'"))
+    # 28: numa-cpus-on-both-sides
+    if has_names_2 and 'hw:numa_cpus.N' in n and 'hw_numa_cpus' in n and v.numa_topology and v.flavor_numa_cpus not in (None, '') and p.get('hw_numa_cpus') not in (None, ''):
+        found.append((28, 'flavor_numa_cpus is set while hw_numa_cpus is set'))
+    # 29: numa-mem-on-both-sides
+    if has_names_2 and 'hw:numa_mem.N' in n and 'hw_numa_mem' in n and v.numa_topology and v.flavor_numa_mem not in (None, '') and p.get('hw_numa_mem') not in (None, ''):
+        found.append((29, 'flavor_numa_mem is set while hw_numa_mem is set'))
+    # 30: numa-nodes-split-unevenly
+    if has_names_3 and v.automatic_numa and (what := divides(v.numa_node_count, (('vcpus', v.flavor.vcpus), ('ram', v.flavor.ram),))) is not None:
+        found.append((30, what))
+    # 31: numa-lists-incomplete
+    if has_names_2 and (v.numa_topology and not v.automatic_numa) and (what := complete((v.numa_cpus, v.numa_mem,), v.numa_node_count)) is not None:
+        found.append((31, what))
+    # 32: numa-cpu-out-of-range
+    if has_names_3 and v.manual_numa and (what := cpus_within(v.numa_cpus, v.vcpus)) is not None:
+        found.append((32, what))
+    # 33: numa-cpu-duplicated
+    if has_names_3 and v.manual_numa and (what := cpus_disjoint(v.numa_cpus, v.vcpus)) is not None:
+        found.append((33, what))
+    # 34: numa-cpu-unassigned
+    if has_names_3 and v.manual_numa and (what := cpus_cover(v.numa_cpus, v.vcpus)) is not None:
+        found.append((34, what))
+    # 35: numa-memory-not-ram
+    if has_names_3 and v.manual_numa and (what := sums_to(v.numa_mem, v.flavor.ram)) is not None:
+        found.append((35, what))
+    # 36: pci-numa-policy-flavor-image-differ
+    if 'hw_pci_numa_affinity_policy' in n and 'hw:pci_numa_affinity_policy' in n and (flavor_value := s.get('hw:pci_numa_affinity_policy')) and (image_value := p.get('hw_pci_numa_affinity_policy')) and flavor_value != image_value and (what := twin_equal('hw:pci_numa_affinity_policy', 'hw_pci_numa_affinity_policy', 'str', flavor_value, image_value)) is not None:
+        found.append((36, what))
+    # 37: ephemeral-encryption-flavor-image-differ
+    if 'hw_ephemeral_encryption' in n and 'hw:ephemeral_encryption' in n and (flavor_value := s.get('hw:ephemeral_encryption')) is not None and (image_value := p.get('hw_ephemeral_encryption')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:ephemeral_encryption', 'hw_ephemeral_encryption', 'bool', flavor_value, image_value)) is not None:
+        found.append((37, what))
+    # 38: ephemeral-encryption-format-flavor-image-differ
+    if ('hw:ephemeral_encryption' in n or 'hw_ephemeral_encryption' in n) and 'hw_ephemeral_encryption_format' in n and 'hw:ephemeral_encryption_format' in n and v.ephemeral_encryption and (flavor_value := s.get('hw:ephemeral_encryption_format')) and (image_value := p.get('hw_ephemeral_encryption_format')) and flavor_value != image_value and (what := twin_equal('hw:ephemeral_encryption_format', 'hw_ephemeral_encryption_format', 'str', flavor_value, image_value)) is not None:
+        found.append((38, what))
+    # 39: image-from-encrypted-volume
+    if 'image.cinder_encryption_key_id' in n and v.field('image.cinder_encryption_key_id') not in (None, ''):
+        found.append((39, 'Nova needs image.cinder_encryption_key_id to be unset'))
+    # 40: image-not-active
+    if 'image.status' in n and v.field('image.status') not in (None, '') and v.field('image.status') not in ('active',):
+        found.append((40, "When image.status is set, Nova needs image.status to be 'active'"))
+    # 41: flavor-ram-below-image-min-ram
+    if 'image.min_ram' in n and (what := at_most('image.min_ram', v.field('image.min_ram'), 'ram', v.flavor.ram, 1)) is not None:
+        found.append((41, what))
+    # 42: packed-ring-flavor-image-differ
+    if 'hw_virtio_packed_ring' in n and 'hw:virtio_packed_ring' in n and (flavor_value := s.get('hw:virtio_packed_ring')) is not None and (image_value := p.get('hw_virtio_packed_ring')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:virtio_packed_ring', 'hw_virtio_packed_ring', 'bool', flavor_value, image_value)) is not None:
+        found.append((42, what))
+    # 43: flavor-disk-below-image-size
+    if 'image.size' in n and v.flavor.disk and (what := at_most('image.size', v.field('image.size'), 'disk', v.flavor.disk, 1073741824)) is not None:
+        found.append((43, what))
+    # 44: flavor-disk-below-image-min-disk
+    if 'image.min_disk' in n and v.flavor.disk and (what := at_most('image.min_disk', v.field('image.min_disk'), 'disk', v.flavor.disk, 1)) is not None:
+        found.append((44, what))
+    # 45: zero-disk-needs-volume
+    if not v.flavor.disk:
+        found.append((45, 'Nova needs disk to be more than 0'))
     # 46: pmu-flavor-image-differ
     if 'hw_pmu' in n and 'hw:pmu' in n and (flavor_value := s.get('hw:pmu')) is not None and (image_value := p.get('hw_pmu')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:pmu', 'hw_pmu', 'bool', flavor_value, image_value)) is not None:
         found.append((46, what))
@@ -334,6 +334,12 @@ RULES = (
     ('image-page-size-not-allowed', 'MemoryPageSizeForbidden', 'api', 'error', "Set the flavor's hw:mem_page_size to 'large' or 'any' so the image may choose, or drop the image's hw_mem_page_size.", False, ('hw:mem_page_size', 'hw_mem_page_size')),
     ('locked-memory-flavor-image-differ', 'FlavorImageLockedMemoryConflict', 'api', 'error', "Set hw:locked_memory and the image's hw_locked_memory alike, or drop one.", False, ('hw:locked_memory', 'hw_locked_memory')),
     ('locked-memory-needs-page-size', 'LockMemoryForbidden', 'api', 'error', "Set hw:mem_page_size (or the image's hw_mem_page_size), or drop locked memory.", False, ('hw:locked_memory', 'hw_locked_memory', 'hw:mem_page_size', 'hw_mem_page_size')),
+    ('mem-encryption-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:mem_encryption and the image's hw_mem_encryption alike, or drop one.", False, ('hw:mem_encryption', 'hw_mem_encryption')),
+    ('mem-encryption-model-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', 'Set hw:mem_encryption_model and hw_mem_encryption_model alike, or drop one.', False, ('hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw:mem_encryption', 'hw_mem_encryption')),
+    ('mem-encryption-needs-uefi', 'FlavorImageConflict', 'api', 'error', 'Boot an image with hw_firmware_type=uefi, or drop memory encryption.', True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw_firmware_type')),
+    ('mem-encryption-needs-q35', 'InvalidMachineType', 'api', 'error', "Set the image's hw_machine_type to a q35 machine type, or drop it.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw_machine_type')),
+    ('mem-encryption-needs-stateless-firmware', 'StatelessFirmwareRequired', 'api', 'error', "Set the image's hw_firmware_stateless=true (with hw_firmware_type=uefi) for this memory encryption model.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw_firmware_stateless', 'hw_firmware_type')),
+    ('mem-encryption-tdx-forbids-video', 'InvalidVideoMode', 'api', 'error', "Set the image's hw_video_model=none: intel-tdx cannot have a video device.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw_video_model')),
     ('numa-cpus-on-both-sides', 'ImageNUMATopologyForbidden', 'api', 'error', 'Set the per-node cpus in the flavor (hw:numa_cpus.N) or the image (hw_numa_cpus.N), not both.', False, ('hw:numa_cpus.N', 'hw_numa_cpus', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
     ('numa-mem-on-both-sides', 'ImageNUMATopologyForbidden', 'api', 'error', 'Set the per-node mem in the flavor (hw:numa_mem.N) or the image (hw_numa_mem.N), not both.', False, ('hw:numa_mem.N', 'hw_numa_mem', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
     ('numa-nodes-split-unevenly', 'ImageNUMATopologyAsymmetric', 'api', 'error', 'Choose a NUMA node count that divides both the vCPUs and the RAM, or give per-node hw:numa_cpus.N and hw:numa_mem.N.', False, ('hw:numa_nodes', 'hw_numa_nodes', 'vcpus', 'ram', 'hw:numa_cpus.N', 'hw:numa_mem.N', 'hw_numa_cpus.N', 'hw_numa_mem.N', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
@@ -352,12 +358,6 @@ RULES = (
     ('flavor-disk-below-image-size', 'FlavorDiskSmallerThanImage', 'api', 'error', 'Give the flavor a root disk at least as large as the image (or boot from a volume).', False, ('image.size', 'disk')),
     ('flavor-disk-below-image-min-disk', 'FlavorDiskSmallerThanMinDisk', 'api', 'error', "Give the flavor a root disk of at least the image's min_disk GiB, or lower min_disk.", False, ('image.min_disk', 'disk')),
     ('zero-disk-needs-volume', 'BootFromVolumeRequiredForZeroDiskFlavor', 'api', 'error', 'Give the flavor a root disk, or boot from a volume: by default only an admin may boot an image on a flavor whose root disk is 0.', False, ('disk',)),
-    ('mem-encryption-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:mem_encryption and the image's hw_mem_encryption alike, or drop one.", False, ('hw:mem_encryption', 'hw_mem_encryption')),
-    ('mem-encryption-model-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', 'Set hw:mem_encryption_model and hw_mem_encryption_model alike, or drop one.', False, ('hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw:mem_encryption', 'hw_mem_encryption')),
-    ('mem-encryption-needs-uefi', 'FlavorImageConflict', 'api', 'error', 'Boot an image with hw_firmware_type=uefi, or drop memory encryption.', True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw_firmware_type')),
-    ('mem-encryption-needs-q35', 'InvalidMachineType', 'api', 'error', "Set the image's hw_machine_type to a q35 machine type, or drop it.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw_machine_type')),
-    ('mem-encryption-needs-stateless-firmware', 'StatelessFirmwareRequired', 'api', 'error', "Set the image's hw_firmware_stateless=true (with hw_firmware_type=uefi) for this memory encryption model.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw_firmware_stateless', 'hw_firmware_type')),
-    ('mem-encryption-tdx-forbids-video', 'InvalidVideoMode', 'api', 'error', "Set the image's hw_video_model=none: intel-tdx cannot have a video device.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw_video_model')),
     ('pmu-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:pmu and the image's hw_pmu alike, or drop one.", False, ('hw:pmu', 'hw_pmu')),
     ('image-serial-ports-above-flavor', 'ImageSerialPortNumberExceedFlavorValue', 'api', 'error', "Lower the image's hw_serial_port_count to at most the flavor's hw:serial_port_count.", False, ('hw:serial_port_count', 'hw_serial_port_count')),
     ('image-sockets-limit-above-flavor', 'ImageVCPULimitsRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_max_sockets to at most the flavor's hw:cpu_max_sockets, or raise the flavor's limit.", False, ('hw:cpu_max_sockets', 'hw_cpu_max_sockets')),
@@ -406,24 +406,24 @@ TRIGGERS = {
     'hw:cpu_max_cores': (49, 52, 61),
     'hw:cpu_max_sockets': (48, 51, 61),
     'hw:cpu_max_threads': (50, 53, 61),
-    'hw:cpu_policy': (1, 2, 6, 10, 11, 12, 13, 14, 15, 22, 23, 24, 25, 26, 27, 28, 29),
+    'hw:cpu_policy': (1, 2, 6, 10, 11, 12, 13, 14, 15, 28, 29, 30, 31, 32, 33, 34, 35),
     'hw:cpu_realtime': (4, 13, 14, 15, 65),
     'hw:cpu_realtime_mask': (4, 13, 14, 15, 65),
     'hw:cpu_thread_policy': (3, 9, 10),
     'hw:emulator_threads_policy': (4, 8, 11),
-    'hw:ephemeral_encryption': (31, 32, 70),
-    'hw:ephemeral_encryption_format': (32, 70),
+    'hw:ephemeral_encryption': (37, 38, 70),
+    'hw:ephemeral_encryption_format': (38, 70),
     'hw:locked_memory': (20, 21),
     'hw:maxphysaddr_bits': (71,),
     'hw:maxphysaddr_mode': (60, 71),
-    'hw:mem_encryption': (40, 41, 42, 43, 44, 45, 66),
-    'hw:mem_encryption_model': (41, 44, 45, 66),
-    'hw:mem_page_size': (18, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29),
-    'hw:numa_cpus.N': (22, 24, 25, 26, 27, 28, 29),
-    'hw:numa_mem.N': (23, 24, 25, 26, 27, 28, 29),
-    'hw:numa_nodes': (16, 17, 22, 23, 24, 25, 26, 27, 28, 29),
-    'hw:pci_numa_affinity_policy': (30,),
-    'hw:pmem': (22, 23, 24, 25, 26, 27, 28, 29),
+    'hw:mem_encryption': (22, 23, 24, 25, 26, 27, 66),
+    'hw:mem_encryption_model': (23, 26, 27, 66),
+    'hw:mem_page_size': (18, 19, 21, 28, 29, 30, 31, 32, 33, 34, 35),
+    'hw:numa_cpus.N': (28, 30, 31, 32, 33, 34, 35),
+    'hw:numa_mem.N': (29, 30, 31, 32, 33, 34, 35),
+    'hw:numa_nodes': (16, 17, 28, 29, 30, 31, 32, 33, 34, 35),
+    'hw:pci_numa_affinity_policy': (36,),
+    'hw:pmem': (28, 29, 30, 31, 32, 33, 34, 35),
     'hw:pmu': (46,),
     'hw:redirected_usb_ports': (63, 69),
     'hw:serial_port_count': (47,),
@@ -433,32 +433,32 @@ TRIGGERS = {
     'hw:tpm_version': (56, 57, 58, 67, 68),
     'hw:usb_model': (62, 69),
     'hw:vif_multiqueue_enabled': (54,),
-    'hw:virtio_packed_ring': (36,),
+    'hw:virtio_packed_ring': (42,),
     'hw_cpu_cores': (52,),
     'hw_cpu_max_cores': (49, 52, 61),
     'hw_cpu_max_sockets': (48, 51, 61),
     'hw_cpu_max_threads': (50, 53, 61),
-    'hw_cpu_policy': (1, 2, 6, 10, 11, 12, 13, 14, 15, 22, 23, 24, 25, 26, 27, 28, 29),
+    'hw_cpu_policy': (1, 2, 6, 10, 11, 12, 13, 14, 15, 28, 29, 30, 31, 32, 33, 34, 35),
     'hw_cpu_realtime_mask': (4, 13, 14, 15),
     'hw_cpu_sockets': (51,),
     'hw_cpu_thread_policy': (3, 9, 10),
     'hw_cpu_threads': (53,),
-    'hw_ephemeral_encryption': (31, 32, 70),
-    'hw_ephemeral_encryption_format': (32,),
-    'hw_firmware_stateless': (44,),
-    'hw_firmware_type': (42, 44),
+    'hw_ephemeral_encryption': (37, 38, 70),
+    'hw_ephemeral_encryption_format': (38,),
+    'hw_firmware_stateless': (26,),
+    'hw_firmware_type': (24, 26),
     'hw_locked_memory': (20, 21),
-    'hw_machine_type': (43,),
+    'hw_machine_type': (25,),
     'hw_maxphysaddr_mode': (60,),
-    'hw_mem_encryption': (40, 41, 42, 43, 44, 45, 66),
-    'hw_mem_encryption_model': (41, 44, 45),
+    'hw_mem_encryption': (22, 23, 24, 25, 26, 27, 66),
+    'hw_mem_encryption_model': (23, 26, 27),
     'hw_mem_page_size': (18, 19, 21),
-    'hw_numa_cpus': (22,),
-    'hw_numa_cpus.N': (24, 25, 26, 27, 28, 29),
-    'hw_numa_mem': (23,),
-    'hw_numa_mem.N': (24, 25, 26, 27, 28, 29),
-    'hw_numa_nodes': (16, 17, 22, 23, 24, 25, 26, 27, 28, 29),
-    'hw_pci_numa_affinity_policy': (30,),
+    'hw_numa_cpus': (28,),
+    'hw_numa_cpus.N': (30, 31, 32, 33, 34, 35),
+    'hw_numa_mem': (29,),
+    'hw_numa_mem.N': (30, 31, 32, 33, 34, 35),
+    'hw_numa_nodes': (16, 17, 28, 29, 30, 31, 32, 33, 34, 35),
+    'hw_pci_numa_affinity_policy': (36,),
     'hw_pmu': (46,),
     'hw_redirected_usb_ports': (63,),
     'hw_rng:rate_bytes': (72, 73),
@@ -469,15 +469,15 @@ TRIGGERS = {
     'hw_tpm_version': (56, 57, 58, 67, 68),
     'hw_usb_model': (62,),
     'hw_video:ram_max_mb': (64,),
-    'hw_video_model': (45,),
+    'hw_video_model': (27,),
     'hw_video_ram': (64,),
     'hw_vif_multiqueue_enabled': (54,),
-    'hw_virtio_packed_ring': (36,),
-    'image.cinder_encryption_key_id': (33,),
-    'image.min_disk': (38,),
-    'image.min_ram': (35,),
-    'image.size': (37,),
-    'image.status': (34,),
+    'hw_virtio_packed_ring': (42,),
+    'image.cinder_encryption_key_id': (39,),
+    'image.min_disk': (44,),
+    'image.min_ram': (41,),
+    'image.size': (43,),
+    'image.status': (40,),
     'os:secure_boot': (59,),
     'os_secure_boot': (59,),
     'quota:cpu_period': (78,),
@@ -502,8 +502,8 @@ TRIGGERS = {
     'quota:vif_outbound_peak': (81,),
     'quota:vif_shares_level': (77,),
     'quota:vif_shares_share': (77,),
-    'resources:PCPU': (6, 7, 8, 10, 11, 12, 13, 14, 15, 22, 23, 24, 25, 26, 27, 28, 29),
-    'resources:VCPU': (6, 7, 10, 11, 12, 13, 14, 15, 22, 23, 24, 25, 26, 27, 28, 29),
+    'resources:PCPU': (6, 7, 8, 10, 11, 12, 13, 14, 15, 28, 29, 30, 31, 32, 33, 34, 35),
+    'resources:VCPU': (6, 7, 10, 11, 12, 13, 14, 15, 28, 29, 30, 31, 32, 33, 34, 35),
     'trait:HW_CPU_HYPERTHREADING': (9, 10),
     'traits_required': (9, 10),
 }
@@ -526,16 +526,16 @@ BY_POLICY = {
 SIZED_RULES = frozenset(('realtime-mask-invalid', 'dedicated-mask-invalid', 'pcpu-resources-not-vcpus', 'numa-nodes-split-unevenly', 'numa-cpu-out-of-range', 'numa-cpu-unassigned', 'numa-memory-not-ram', 'flavor-ram-below-image-min-ram', 'flavor-disk-below-image-size', 'flavor-disk-below-image-min-disk', 'zero-disk-needs-volume', 'multiqueue-flavor-image-differ', 'topology-limits-exclude-vcpus'))
 
 
-def _when_37(v: View, s: Mapping[str, str], p: Mapping[str, Any]) -> object:
+def _when_43(v: View, s: Mapping[str, str], p: Mapping[str, Any]) -> object:
     return v.flavor.disk
 
 
-def _when_38(v: View, s: Mapping[str, str], p: Mapping[str, Any]) -> object:
+def _when_44(v: View, s: Mapping[str, str], p: Mapping[str, Any]) -> object:
     return v.flavor.disk
 
 
 SIZE_RULES = (
-    (35, 'min_ram', 'ram', 1, None),
-    (37, 'size', 'disk', 1073741824, _when_37),
-    (38, 'min_disk', 'disk', 1, _when_38),
+    (41, 'min_ram', 'ram', 1, None),
+    (43, 'size', 'disk', 1073741824, _when_43),
+    (44, 'min_disk', 'disk', 1, _when_44),
 )

@@ -60,10 +60,26 @@ def mask_within(name: str, mask: CpuSet | None, vcpus: int, all_allowed: bool) -
     return None
 
 
+def _duplicate_first(lists: Sequence[CpuSet], vcpus: int) -> bool:
+    """Whether Nova's walk of the per-node lists (node by node, each CPU upwards) meets a CPU
+    listed on an earlier node before one beyond the vCPUs: it raises for the first it meets."""
+    every, seen = CpuSet.below(vcpus), CpuSet()
+    for cpus in lists:
+        cpus = CpuSet.of(cpus)
+        beyond, again = (cpus - every).first(1), (cpus & seen).first(1)
+        if beyond or again:
+            return bool(again) and (not beyond or again[0] < beyond[0])
+        seen |= cpus
+    return False
+
+
 def cpus_within(lists: Sequence[CpuSet] | None, vcpus: int) -> str | None:
-    """Every CPU of the per-node lists is one of the flavor's vCPUs."""
+    """Every CPU of the per-node lists is one of the flavor's vCPUs (told where Nova meets it
+    before any CPU listed twice, which it refuses first)."""
     outside = CpuSet.union(*lists) - CpuSet.below(vcpus) if lists else CpuSet()
-    return f"vCPUs {_shown_set(outside)} are beyond the flavor's {vcpus}" if outside else None
+    if not outside or _duplicate_first(lists or (), vcpus):
+        return None
+    return f"vCPUs {_shown_set(outside)} are beyond the flavor's {vcpus}"
 
 
 def cpus_disjoint(lists: Sequence[CpuSet] | None, vcpus: int) -> str | None:

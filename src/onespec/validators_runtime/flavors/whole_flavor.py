@@ -37,6 +37,9 @@ from onespec.validators_runtime.flavor_parts.inputs import (
 from onespec.validators_runtime.flavor_parts.spellings import other_side_spellings
 from onespec.validators_runtime.problems import Location, Severity
 
+#: The rule server create checks before it reads the image: a disabled flavor.
+DISABLED_RULE = "flavor-disabled"
+
 #: Nova's exception for an extra spec refused on its own (microversion 2.86 and later).
 PER_KEY_EXCEPTION = "ValidationError"
 
@@ -280,13 +283,18 @@ def validate_flavor(
     sized = not findings  # the rules read the sizes: only sizes Nova accepts
     findings += per_key_findings(whole.extra_specs, mode)
     props: Mapping[str, Any] = {}
+    unreadable: list[FlavorFinding] = []
     if image is not None:
         props, unreadable = typed_properties(image.properties)
-        findings += unreadable
+    found: list[FlavorFinding] = []
     if sized:
         # read_flavor makes keys and values strings; a flavor built by hand may hold others.
         found = rule_findings(whole if read else as_text(whole), image, props)
-        findings += [f for f in found if f.code not in BY_POLICY] if as_admin else found
+        if as_admin:
+            found = [f for f in found if f.code not in BY_POLICY]
+    # Server create refuses a disabled flavor before it reads the image's properties.
+    first = 1 if found and found[0].code == DISABLED_RULE else 0
+    findings += found[:first] + unreadable + found[first:]
     findings += other_side_spellings(whole.extra_specs, image.properties if image else {})
     return findings
 
