@@ -52,6 +52,6 @@ DIFFERENCES: tuple[FlavorDifference, ...] = (
         "A page size of digits that str.isdigit takes and int() refuses (hw_mem_page_size=²) "
         "makes Nova fail with a ValueError, an HTTP 500; onespec refuses it as Nova refuses "
         "any unreadable page size (MemoryPageSizeInvalid).",
-        ("generated",),
+        ("create-order",),
     ),
 )

@@ -25,8 +25,8 @@ NAMESPACE = Namespace(
 _AMOUNT = Value(
     type=int,
     description="How many units of the resource class to request.",
-    # Nova's API takes any integer here, and its scheduler skips a negative amount with a
-    # warning in its log (RequestGroup.add_resource): no refusal, so no minimum.
+    # Placement refuses negative amounts; Nova's own validator let them through to fail later.
+    min=0,
 )
 
 
