@@ -211,6 +211,12 @@ FACTS: tuple[FactDefinition, ...] = (
         blank=False,
     ),
     FactDefinition(
+        "video_ram_max_mb",
+        "The most video memory an image may ask for: hw_video:ram_max_mb, else 0 (none).",
+        ("hw_video:ram_max_mb",),
+        blank=0,
+    ),
+    FactDefinition(
         "tpm_version",
         "The vTPM version: the flavor's, else the image's.",
         ("hw:tpm_version", "hw_tpm_version"),

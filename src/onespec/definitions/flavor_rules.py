@@ -69,11 +69,25 @@ FLAVOR_FIELDS: Mapping[str, int] = MappingProxyType(
     {"vcpus": 1, "ram": 1, "disk": 0, "swap": 0, "ephemeral": 0}
 )
 
+#: The flavor's own fields that are not sizes: ``disabled`` (Nova's API shows it as
+#: ``OS-FLV-DISABLED:disabled``), which server create refuses to boot.
+FLAVOR_FLAGS: tuple[str, ...] = ("disabled",)
+
+#: The image's own fields the rules read beside its sizes: its Glance ``status`` and the
+#: ``cinder_encryption_key_id`` property of an image uploaded from an encrypted volume.
+IMAGE_FIELDS: tuple[str, ...] = (
+    "image.min_ram",
+    "image.min_disk",
+    "image.size",
+    "image.status",
+    "image.cinder_encryption_key_id",
+)
+
 
 @dataclass(frozen=True)
 class Field:
     """A flavor's own field (``vcpus``, ``ram``, ``disk``, ``swap``, ``ephemeral``) or an image's
-    (``image.min_ram``, ``image.min_disk``, ``image.size``)."""
+    (:data:`IMAGE_FIELDS`: ``image.min_ram``, ``image.status``...)."""
 
     name: str
 
@@ -189,6 +203,11 @@ def describe(condition: Condition | None, *, needed: bool = False) -> str:
     """A condition in words, for messages: ``cpu_policy is 'dedicated'``, or with ``needed``
     what must hold, for "Nova needs ..." (``cpu_policy to be 'dedicated'``)."""
     be, contain = ("to be", "to contain") if needed else ("is", "contains")
+    if isinstance(condition, Not) and isinstance(condition.condition, Present | Truthy):
+        unset = "unset" if isinstance(condition.condition, Present) else "off"
+        return f"{condition.condition.source} {be} {unset}"
+    if isinstance(condition, Truthy) and isinstance(condition.source, Field):
+        return f"{condition.source} {be} more than 0"
     if isinstance(condition, Present):
         return f"{condition.source} {be} set"
     if isinstance(condition, Truthy):
@@ -216,9 +235,11 @@ class Example:
 
     ``specs`` are the flavor's extra specs and ``properties`` the image's, as (name, value)
     pairs, so that the rule stays hashable. The sizes default to a flavor of one vCPU, 1 GiB of
-    RAM and a 1 GiB root disk (a root disk of 0 would be judged by a policy of Nova's API, which
-    no rule states), and to an image that sets no size. An example without properties or sizes
-    has no image at all.
+    RAM and a 1 GiB root disk (a root disk of 0 is refused to non-admin users by a policy of
+    Nova's API, a rule of its own), and to an active image that sets no size. ``disabled`` marks
+    the flavor disabled; ``status`` and ``encryption_key`` set the image's Glance status and
+    its ``cinder_encryption_key_id``. An example without properties, sizes or those has no
+    image at all.
     """
 
     specs: tuple[tuple[str, str], ...] = ()
@@ -229,37 +250,55 @@ class Example:
     min_ram: int = 0
     min_disk: int = 0
     size: int = 0
+    disabled: bool = False
+    status: str = ""
+    encryption_key: str = ""
 
     @classmethod
     def of(
         cls,
         specs: Mapping[str, str] | None = None,
         properties: Mapping[str, str] | None = None,
-        **sizes: int,
+        **fields: Any,
     ) -> Example:
         """An example written with mappings, as flavors and images are written elsewhere."""
-        return cls(tuple((specs or {}).items()), tuple((properties or {}).items()), **sizes)
+        return cls(tuple((specs or {}).items()), tuple((properties or {}).items()), **fields)
 
     @property
     def has_image(self) -> bool:
-        """Whether the rule needs an image to break: the example sets a property or a size."""
-        return bool(self.properties or self.min_ram or self.min_disk or self.size)
+        """Whether the rule needs an image to break: the example sets a property, a size, a
+        status or an encryption key."""
+        return bool(
+            self.properties
+            or self.min_ram
+            or self.min_disk
+            or self.size
+            or self.status
+            or self.encryption_key
+        )
 
     def flavor_document(self) -> dict[str, Any]:
         """The flavor as Nova's API shows it, the shape ``validate_flavor`` reads."""
-        return {
+        document: dict[str, Any] = {
             "vcpus": self.vcpus,
             "ram": self.ram,
             "disk": self.disk,
             "extra_specs": dict(self.specs),
         }
+        if self.disabled:
+            document["OS-FLV-DISABLED:disabled"] = True
+        return document
 
     def image_document(self) -> dict[str, Any] | None:
         """The image as Glance shows it (properties nested), or None without an image."""
         if not self.has_image:
             return None
+        properties = dict(self.properties)
+        if self.encryption_key:
+            properties["cinder_encryption_key_id"] = self.encryption_key
         return {
-            "properties": dict(self.properties),
+            "status": self.status or "active",
+            "properties": properties,
             "min_ram": self.min_ram,
             "min_disk": self.min_disk,
             "size": self.size,
@@ -291,6 +330,9 @@ class Rule:
     severity: Severity = field(default="error", kw_only=True)
     #: The smallest flavor (and image) that breaks the rule.
     example: Example | None = field(default=None, kw_only=True)
+    #: The Nova policy that makes this refusal, where one does: the default policy refuses
+    #: the users it names, and an admin (or a cloud whose policy allows it) is not refused.
+    by_policy: str | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         refused = self.nova_exception is not None and self.phase in PHASES
@@ -432,6 +474,26 @@ class AtMost(Rule):
         return _merged((self.value, self.limit), sources_of(self.when))
 
 
+#: How Nova reads a value it can refuse as unreadable: ``numa-nodes`` is
+#: ``_get_numa_node_count_constraint`` (the flavor's text must be the integer's own spelling,
+#: as oslo's ``is_int_like`` says, and at least 1), ``page-sizes`` is
+#: ``_get_numa_pagesize_constraint`` (a keyword, digits, or a size with a unit ending in B,
+#: b or bit; the image's is read only where the flavor lets it choose).
+Reader = Literal["numa-nodes", "page-sizes"]
+
+
+@dataclass(frozen=True)
+class Readable(Rule):
+    """Nova reads ``values`` (a flavor's spec and its image twin, in that order) with
+    ``reader`` and refuses what it cannot read."""
+
+    values: tuple[Source, ...] = field(kw_only=True)
+    reader: Reader = field(kw_only=True)
+
+    def sources(self) -> tuple[Source, ...]:
+        return _merged(self.values, sources_of(self.when))
+
+
 class ClashPolicy(enum.Enum):
     """How Nova settles a flavor key and the image property of the same meaning, when both are
     set: the five kinds its code uses."""
@@ -487,4 +549,5 @@ AnyRule = (
     | TopologyAdmits
     | AtMost
     | TwinClash
+    | Readable
 )

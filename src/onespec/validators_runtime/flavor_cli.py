@@ -158,6 +158,15 @@ def _report(
         raise Invalid()
 
 
+#: Checks as an admin: what a policy of Nova's API refuses only non-admin users is left out.
+AS_ADMIN_OPTION = click.option(
+    "--as-admin",
+    is_flag=True,
+    help="Check as an admin would boot: leave out what Nova's default policy refuses only "
+    "non-admin users (a flavor whose root disk is 0).",
+)
+
+
 @click.command("flavor", cls=GrammarCommand)
 @click.argument("flavor_file", metavar="FLAVOR_FILE", type=InputFile())
 @click.option(
@@ -169,9 +178,10 @@ def _report(
     "Glance's v2 JSON.",
 )
 @MODE_OPTION
+@AS_ADMIN_OPTION
 @FORMAT_OPTION
 def validate_flavor_command(
-    flavor_file: str, image_file: str | None, mode: str, output_format: str
+    flavor_file: str, image_file: str | None, mode: str, as_admin: bool, output_format: str
 ) -> None:
     """Check a whole flavor, and the flavor with an image, as Nova would at boot.
 
@@ -194,7 +204,7 @@ def validate_flavor_command(
     flavor = _read_document(flavor_file, "FLAVOR_FILE")
     _expect(flavor, "flavor", f"FLAVOR_FILE {flavor_file}")
     try:
-        findings = validate_flavor(flavor, image, mode=mode)
+        findings = validate_flavor(flavor, image, mode=mode, as_admin=as_admin)
     except inputs.InputError as exc:
         raise InvalidInput(str(exc)) from None
     names = {"flavor": _name_of(flavor, "flavor")}
@@ -295,9 +305,10 @@ def echo_fleet(report: FleetReport, marks: Mapping[str, str] | None = None) -> N
     help='`openstack image list --long -f json` (or Glance\'s {"images": [...]}).',
 )
 @MODE_OPTION
+@AS_ADMIN_OPTION
 @FORMAT_OPTION
 def validate_fleet_command(
-    flavors_file: str, images_file: str, mode: str, output_format: str
+    flavors_file: str, images_file: str, mode: str, as_admin: bool, output_format: str
 ) -> None:
     """Check every flavor, and every flavor with every image, as Nova would at boot.
 
@@ -336,7 +347,7 @@ def validate_fleet_command(
             "Glance's own GET /v2/images, which carries them"
         )
     with progress_bar("checking flavors", flavors, output_format=output_format) as checked:
-        report = check_fleet(checked, images, mode)
+        report = check_fleet(checked, images, mode, as_admin=as_admin)
     if output_format == "json":
         echo_json(report.to_dict())
     else:

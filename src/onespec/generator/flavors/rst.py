@@ -21,6 +21,7 @@ from onespec.definitions.flavor_rules import (
     MaskWithinVcpus,
     MatchesCount,
     PerNodeComplete,
+    Readable,
     Requires,
     Rule,
     SumsTo,
@@ -53,6 +54,13 @@ _ASPECT = {
 }
 
 
+#: What each reader of a :class:`Readable` rule takes, in words.
+_READERS = {
+    "numa-nodes": "a count of 1 or more, the flavor's written as the integer's own spelling",
+    "page-sizes": "page sizes Nova reads (the image's where the flavor lets it choose)",
+}
+
+
 def _what(rule: object) -> str:
     """What a rule demands, in words."""
     if isinstance(rule, Requires):
@@ -77,6 +85,8 @@ def _what(rule: object) -> str:
         said = "sockets x cores x threads within the limits can equal the flavor's vcpus"
     elif isinstance(rule, AtMost):
         said = f"{rule.value} is at most {rule.limit}"
+    elif isinstance(rule, Readable):
+        said = f"{' and '.join(str(v) for v in rule.values)} are {_READERS[rule.reader]}"
     else:
         raise TypeError(f"no words for {type(rule).__name__}")
     if rule.when is None:
@@ -95,6 +105,12 @@ def _image_sizes(example: Example) -> tuple[tuple[str, int], ...]:
     return tuple((name, value) for name, value in sizes if value)
 
 
+def _image_state(example: Example) -> tuple[tuple[str, str], ...]:
+    """The image's status and encryption key, where the example sets them."""
+    state = (("status", example.status), ("cinder_encryption_key_id", example.encryption_key))
+    return tuple((name, value) for name, value in state if value)
+
+
 def _listed(parts: list[str]) -> str:
     """Parts in a sentence: ``a, b and c``."""
     return " and ".join((", ".join(parts[:-1]), parts[-1])) if len(parts) > 1 else parts[0]
@@ -107,12 +123,15 @@ def _example(example: Example) -> str:
         f"{example.ram} MiB of RAM",
         f"a {example.disk} GiB disk",
     ]
+    if example.disabled:
+        flavor.append(literal("OS-FLV-DISABLED:disabled=true"))
     if example.specs:
         noun = "extra spec" if len(example.specs) == 1 else "extra specs"
         flavor.append(f"{noun} {_settings(example.specs)}")
     said = f"Example: a flavor with {_listed(flavor)}"
     if example.has_image:
-        said += f"; an image with {_settings((*example.properties, *_image_sizes(example)))}"
+        image = (*example.properties, *_image_sizes(example), *_image_state(example))
+        said += f"; an image with {_settings(image)}"
     return f"{said}."
 
 
@@ -150,6 +169,12 @@ def rules_lines() -> Iterator[str]:
             yield from _rule_head(rule, phase)
             yield f"   Nova raises ``{rule.nova_exception}``. {_what(rule)}"
             yield ""
+            if rule.by_policy:
+                yield (
+                    f"   Depends on policy: ``{rule.by_policy}``, whose default refuses "
+                    "non-admin users. ``--as-admin`` (``as_admin=True``) leaves it out."
+                )
+                yield ""
             yield from _example_lines(rule)
             yield f"   To fix: {rule.fix}"
             yield ""

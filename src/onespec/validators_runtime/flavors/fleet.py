@@ -38,13 +38,16 @@ EXAMPLES = 3
 
 
 def signature(image: Image) -> tuple:
-    """What the rules between keys can tell apart about an image: the properties they read."""
-    return tuple(
-        sorted(
+    """What the rules between keys can tell apart about an image: the properties they read,
+    its status and whether it was uploaded from an encrypted volume."""
+    return (
+        image.status,
+        bool(image.cinder_encryption_key_id),
+        *sorted(
             (key, str(value))
             for key, value in image.properties.items()
             if not TRIGGER_NAMES.isdisjoint(normalized_names(key))
-        )
+        ),
     )
 
 
@@ -117,10 +120,15 @@ def _label(item: Flavor | Image, index: int, kind: str) -> str:
 
 
 def check_fleet(
-    flavors: Iterable[Flavor], images: Iterable[Image], mode: str = "strict"
+    flavors: Iterable[Flavor],
+    images: Iterable[Image],
+    mode: str = "strict",
+    *,
+    as_admin: bool = False,
 ) -> FleetReport:
     """Every flavor that cannot boot on its own, and every flavor x image pair Nova would
-    refuse, grouped by (flavor, rule)."""
+    refuse, grouped by (flavor, rule); ``as_admin`` leaves out what only a policy refuses a
+    non-admin user (see :func:`validate_flavor`)."""
     groups: dict[tuple, tuple[Image, Mapping[str, Any], list[str], Set[str]]] = {}
     # Each group's images' size fields, in SIZE_RULES' order: what the size rules read.
     group_sizes: dict[tuple, list[tuple[int, ...]]] = {}
@@ -134,7 +142,7 @@ def check_fleet(
         key = signature(image)
         if key not in groups:
             typed, _ = typed_properties(image.properties)
-            grouped = Image(properties=image.properties)
+            grouped = Image(properties=image.properties, status=image.status)
             groups[key] = (grouped, typed, [], image_names(grouped, typed))
             group_sizes[key] = []
         groups[key][2].append(label)
@@ -151,7 +159,11 @@ def check_fleet(
     for index, flavor in enumerate(flavors):
         flavor_count += 1
         name = _label(flavor, index, "flavor")
-        own = [f for f in validate_flavor(flavor, mode=mode) if f.severity == "error"]
+        own = [
+            f
+            for f in validate_flavor(flavor, mode=mode, as_admin=as_admin)
+            if f.severity == "error"
+        ]
         alone += [(name, finding) for finding in own]
         refused_alone = {finding.code for finding in own}
         flavor = as_text(flavor)
