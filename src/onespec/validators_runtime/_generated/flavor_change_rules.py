@@ -75,4 +75,4 @@ RULES = (
 
 #: The create-time rules that read the flavor's root disk, which a volume-backed server
 #: does not use: Nova leaves them out when it resizes such a server.
-ROOT_DISK_RULES = frozenset(('flavor-disk-below-image-size', 'flavor-disk-below-image-min-disk'))
+ROOT_DISK_RULES = frozenset(('flavor-disk-below-image-size', 'flavor-disk-below-image-min-disk', 'zero-disk-needs-volume'))
