@@ -30,6 +30,8 @@ USERS = {
     "alice": ("alice-secret", "project-a", ("admin", "member")),
     "bob": ("bob-secret", "project-a", ("member",)),
 }
+#: The media type Keystone's v3 version document names.
+IDENTITY_V3_MEDIA_TYPE = "application/vnd.openstack.identity-v3+json"
 #: The most bytes of a request body the stand-in reads.
 MAX_BODY = 64 * 1024
 
@@ -78,7 +80,7 @@ class Keystone:
                     self.answer(400, _error(400, "Not an auth request."))
                     return
                 if user is None:
-                    self.answer(401, _error(401, "The request you have made requires authentication."))
+                    self.answer(401, _error(401, "The credentials are not known."))
                     return
                 token = secrets.token_hex(16)
                 keystone.issued[token] = user
@@ -111,9 +113,7 @@ class Keystone:
                 "status": "stable",
                 "updated": "2020-04-07T00:00:00Z",
                 "links": [{"rel": "self", "href": f"{self.url}/v3/"}],
-                "media-types": [
-                    {"base": "application/json", "type": "application/vnd.openstack.identity-v3+json"}
-                ],
+                "media-types": [{"base": "application/json", "type": IDENTITY_V3_MEDIA_TYPE}],
             }
         }
 

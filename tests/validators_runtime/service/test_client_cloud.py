@@ -29,6 +29,10 @@ from tests.commands import onespec
 from tests.servers import LiveServer, free_port
 from tests.validators_runtime.service.keystone_stand_in import CheckedTokens, Keystone
 
+#: A password Keystone refuses, and a token no service knows: values made up for the tests.
+WRONG = {"password": "wrong-secret"}
+SOME_TOKEN = {"ONESPEC_TOKEN": "t"}
+
 #: The client does not depend on the database; SQLite is enough.
 ON_SQLITE = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
@@ -123,9 +127,7 @@ def test_the_roles_are_keystone_s(tmp_path, keystone, service):
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["plugin_labels"]["enabled"]["status"] is False
     # Identity headers sent beside a Keystone token are replaced by what Keystone says.
-    done = run(
-        tmp_path, "--os-cloud", "member", "--roles", "admin", "update", "fake", "--enable"
-    )
+    done = run(tmp_path, "--os-cloud", "member", "--roles", "admin", "update", "fake", "--enable")
     assert done.returncode == 1
     assert "403" in done.stderr
 
@@ -204,7 +206,7 @@ def test_a_token_of_keystone_s_given_directly_still_works(tmp_path, keystone, se
 
 
 def test_wrong_credentials_are_refused_in_plain_words(tmp_path, keystone):
-    clouds_yaml(tmp_path, lab=password_cloud(keystone, password="wrong-secret"))
+    clouds_yaml(tmp_path, lab=password_cloud(keystone, **WRONG))
     done = run(tmp_path, "--os-cloud", "lab", "list")
     assert done.returncode == 2
     assert "Error: cloud 'lab': cannot find the 'data-processing' service" in done.stderr
@@ -263,17 +265,17 @@ def test_a_cloud_and_a_token_of_the_same_rank_are_a_usage_error(tmp_path):
     assert "'--os-cloud' gets a token from the cloud's Keystone and '--token' gives one" in (
         done.stderr
     )
-    done = run(tmp_path, "list", OS_CLOUD="lab", ONESPEC_TOKEN="t")
+    done = run(tmp_path, "list", OS_CLOUD="lab", **SOME_TOKEN)
     assert done.returncode == 2
     assert "both OS_CLOUD and ONESPEC_TOKEN are set" in done.stderr
-    done = run(tmp_path, "list", OS_AUTH_URL="http://127.0.0.1:9/v3", ONESPEC_TOKEN="t")
+    done = run(tmp_path, "list", OS_AUTH_URL="http://127.0.0.1:9/v3", **SOME_TOKEN)
     assert done.returncode == 2
     assert "both OS_AUTH_URL (the OS_* variables) and ONESPEC_TOKEN are set" in done.stderr
 
 
 def test_the_command_line_s_cloud_wins_over_the_environment_s_token(tmp_path, keystone):
-    clouds_yaml(tmp_path, lab=password_cloud(keystone, password="wrong-secret"))
-    done = run(tmp_path, "--os-cloud", "lab", "list", ONESPEC_TOKEN="t")
+    clouds_yaml(tmp_path, lab=password_cloud(keystone, **WRONG))
+    done = run(tmp_path, "--os-cloud", "lab", "list", **SOME_TOKEN)
     assert done.returncode == 2
     assert "the credentials were refused" in done.stderr  # Keystone was asked, not the token used
 
