@@ -309,11 +309,24 @@ def test_a_cloud_s_endpoint_override_for_the_service_type_is_used(tmp_path, api)
         "data_processing_endpoint_override": api.url,
     }
     clouds_yaml(tmp_path, box=box)
-    done = run(tmp_path, "list", "--all", "-f", "json", OS_CLOUD="box",
+    done = run(tmp_path, "--os-cloud", "box", "list", "--all", "-f", "json",
                ONESPEC_PROJECT_ID="project-a")  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["plugins"][0]["name"] == "fake"
     # --url beats clouds.yaml's override.
-    done = run(tmp_path, "--url", closed, "list", OS_CLOUD="box", ONESPEC_PROJECT_ID="project-a")
+    done = run(tmp_path, "--os-cloud", "box", "--url", closed, "list",
+               ONESPEC_PROJECT_ID="project-a")  # fmt: skip
     assert done.returncode == 2
     assert done.stderr.startswith(f"Error: Cannot reach the onespec API at {closed}: ")
+
+
+@ON_SQLITE
+def test_a_shell_set_up_for_a_cloud_still_reaches_a_service_directly(tmp_path, api):
+    """OS_CLOUD exported for the openstack client, and onespec's own settings of a service
+    reached directly: the service is reached directly, as before there were clouds."""
+    done = run(tmp_path, "list", "--all", OS_CLOUD="prod", OS_AUTH_URL="http://127.0.0.1:9/v3",
+               ONESPEC_URL=api.url, ONESPEC_PROJECT_ID="project-a")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "fake" in done.stdout
+    done = run(tmp_path, "--project-id", "project-a", "--url", api.url, "list", OS_CLOUD="prod")
+    assert done.returncode == 0, done.stderr

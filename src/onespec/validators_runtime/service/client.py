@@ -325,8 +325,10 @@ def plugins(
 
     A cloud and a token are two ways to authenticate: given both, the command line's wins
     over the environment's, and both on the command line (or both only in the environment)
-    is a usage error. --project-id, --user-id and --roles are sent with either. Exits 2 when
-    the API or the cloud cannot be found, reached or authenticated with.
+    is a usage error. --project-id, --user-id and --roles are sent with either; given without
+    --os-cloud on the command line, they mean a service reached directly, and OS_CLOUD and
+    the OS_* variables are not read. Exits 2 when the API or the cloud cannot be found,
+    reached or authenticated with.
     """
     scheme = urllib.parse.urlsplit(url).scheme
     if scheme not in {"http", "https"}:
@@ -339,7 +341,7 @@ def plugins(
     ):
         if value:
             headers[name] = value
-    cloud = _cloud_asked(ctx, os_cloud, token)
+    cloud = _cloud_asked(ctx, os_cloud, token, identity=bool(headers))
     if cloud is None:
         if token:
             headers["X-Auth-Token"] = token
@@ -357,17 +359,26 @@ def plugins(
         raise ApiUnreachable(_sentence(str(exc))) from None
 
 
-def _cloud_asked(ctx: click.Context, os_cloud: str | None, token: str | None) -> str | None:
+def _cloud_asked(
+    ctx: click.Context, os_cloud: str | None, token: str | None, identity: bool
+) -> str | None:
     """The cloud to reach the API through: its name, ``""`` for the cloud of the ``OS_*``
-    variables, None to reach the API directly. A cloud and a token are two ways to
-    authenticate: the command line's wins over the environment's, and two of the same rank
+    variables, None to reach the API directly.
+
+    ``--os-cloud`` on the command line always names the cloud. A cloud only in the environment
+    (``OS_CLOUD``, ``OS_AUTH_URL``) yields to onespec's own identity settings (``identity``:
+    a project, user or roles for a service reached directly), so that a shell set up for the
+    ``openstack`` client reaches a service directly as it did. A cloud and a token are two ways
+    to authenticate: the command line's wins over the environment's, and two of the same rank
     are a usage error."""
     from_line = click.core.ParameterSource.COMMANDLINE
     cloud_on_line = ctx.get_parameter_source("os_cloud") is from_line
     token_on_line = ctx.get_parameter_source("token") is from_line
     if os_cloud is None and os.environ.get("OS_AUTH_URL"):
         os_cloud = ""  # the OS_* variables name a cloud, as they do for the openstack client
-    if os_cloud is None or not token:
+    if os_cloud is None or (identity and not cloud_on_line and not token):
+        return None
+    if not token:
         return os_cloud
     if cloud_on_line and token_on_line:
         raise click.UsageError(
