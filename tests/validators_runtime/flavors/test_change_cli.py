@@ -84,3 +84,21 @@ def test_a_disabled_flag_that_is_not_a_boolean_names_its_field(tmp_path):
     assert result.returncode == 1
     assert "new_flavor.OS-FLV-DISABLED:disabled must be true or false" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_change_never_applies_the_disabled_flavor_rule_to_the_new_pair() -> None:
+    """A rebuild keeps the server's flavor, disabled since or not; a resize to a disabled
+    flavor is the resize's own refusal, once."""
+    from onespec.validators_runtime._generated.flavor_rules import RULES
+    from onespec.validators_runtime.flavors import validate_rebuild, validate_resize
+    from onespec.validators_runtime.flavors.change import NOT_ON_CHANGE
+
+    assert {rule[0] for rule in RULES} >= NOT_ON_CHANGE
+    disabled = {"id": "f1", "vcpus": 1, "ram": 512, "disk": 1, "OS-FLV-DISABLED:disabled": True}
+    enabled = {"id": "f0", "vcpus": 1, "ram": 512, "disk": 1}
+    image = {"id": "i1", "min_disk": 0}
+    rebuilt = validate_rebuild(disabled, image, {"id": "i2", "min_disk": 0})
+    assert [f.code for f in rebuilt if f.severity == "error"] == []
+    resized = validate_resize(enabled, disabled, image)
+    refusals = [f.nova_exception for f in resized if f.severity == "error"]
+    assert refusals == ["FlavorNotFound"]

@@ -17,6 +17,7 @@ from onespec.errors import OnespecError
 from onespec.validators_runtime.middleware import servers
 from onespec.validators_runtime.middleware.servers import (
     FilterOptionError,
+    NovaReaders,
     Options,
     Server,
     ServersFilter,
@@ -51,6 +52,7 @@ class Catalogue:
     images: dict[str, dict[str, Any]] = field(default_factory=dict)
     servers: dict[str, Server] = field(default_factory=dict)
     may_write: bool = True
+    admin: bool = False
     calls: list[tuple[str, str]] = field(default_factory=list)
     failing: str = ""
 
@@ -71,6 +73,12 @@ class Catalogue:
 
     def may_write_extra_specs(self, context: Any, create: bool) -> bool:
         return self.may_write
+
+    def may_use_zero_disk(self, context: Any) -> bool:
+        return self.admin
+
+    def status_of(self, finding: Any) -> int:
+        return NovaReaders.status_of(self, finding)  # type: ignore[arg-type]
 
 
 class Nova:
@@ -105,7 +113,11 @@ def catalogue() -> Catalogue:
     return Catalogue(
         flavors=flavors,
         images=images,
-        servers={"srv-tpm": Server(TPM2, CIRROS), "srv-plain": Server(PLAIN, TPM12)},
+        servers={
+            "srv-tpm": Server(TPM2, CIRROS),
+            "srv-plain": Server(PLAIN, TPM12),
+            "srv-cirros": Server(PLAIN, CIRROS),
+        },
     )
 
 
@@ -320,6 +332,68 @@ def test_without_novas_context_the_request_is_left_alone():
     assert readers.calls == []
 
 
+# --- What depends on the caller and on the root disk ----------------------------------------------
+
+ZERO = {"id": "zero", "name": "zero", "vcpus": 1, "ram": 512, "disk": 0, "extra_specs": {}}
+
+
+@pytest.mark.parametrize(("admin", "refused"), [(False, True), (True, False)])
+def test_a_zero_disk_flavor_is_refused_only_where_novas_policy_refuses_the_caller(admin, refused):
+    readers = catalogue()
+    readers.flavors["zero"], readers.admin = ZERO, admin
+    app, nova, _ = make(readers=readers)
+    answer = call(app, "POST", "/servers", create("zero"))
+    if refused:
+        assert answer.status == "403 Forbidden"
+        text = answer.json()["forbidden"]["message"]
+        assert "[zero-disk-needs-volume]" in text
+        assert "BootFromVolumeRequiredForZeroDiskFlavor" in text
+        assert nova.seen == []
+    else:
+        assert answer.status == "202 Accepted" and len(nova.seen) == 1
+
+
+@pytest.mark.parametrize(
+    "server",
+    [
+        # Booted from a volume: no imageRef at all...
+        {"name": "s", "flavorRef": "zero", "networks": "none"},
+        # ...or an image copied to a volume that is the root disk.
+        {
+            "name": "s",
+            "flavorRef": "zero",
+            "imageRef": "img-cirros",
+            "networks": "none",
+            "block_device_mapping_v2": [
+                {
+                    "boot_index": 0,
+                    "uuid": "img-cirros",
+                    "source_type": "image",
+                    "destination_type": "volume",
+                    "volume_size": 1,
+                }
+            ],
+        },
+    ],
+)
+def test_a_server_whose_root_disk_is_a_volume_is_not_held_to_the_flavors_disk(server):
+    readers = catalogue()
+    readers.flavors["zero"] = ZERO
+    app, nova, _ = make(readers=readers)
+    answer = call(app, "POST", "/servers", {"server": server})
+    assert answer.status == "202 Accepted", answer.body
+    assert len(nova.seen) == 1
+
+
+def test_resize_applies_the_resizes_own_refusals():
+    """Resize to the same flavor is refused by Nova's resize itself (CannotResizeToSameFlavor)."""
+    app, nova, _ = make()
+    answer = call(app, "POST", "/servers/srv-plain/action", {"resize": {"flavorRef": "plain"}})
+    assert "CannotResizeToSameFlavor" in answer.json()["badRequest"]["message"]
+    assert "resizing server srv-plain to flavor 'plain'" in answer.json()["badRequest"]["message"]
+    assert nova.seen == []
+
+
 # --- Resize and rebuild -------------------------------------------------------------------------
 
 
@@ -338,8 +412,17 @@ def test_rebuild_checks_the_servers_flavor_with_the_new_image():
     answer = call(app, "POST", "/servers/srv-tpm/action", {"rebuild": {"imageRef": "img-tpm12"}})
     assert answer.status == "400 Bad Request"
     assert readers.calls == [("server", "srv-tpm"), ("image", "img-tpm12")]
-    answer = call(app, "POST", "/servers/srv-tpm/action", {"rebuild": {"imageRef": "img-cirros"}})
+    answer = call(app, "POST", "/servers/srv-cirros/action", {"rebuild": {"imageRef": "img-xhci"}})
     assert answer.status.startswith("202")
+
+
+def test_rebuild_applies_the_rebuilds_own_refusals():
+    """A server with a vTPM cannot be rebuilt (OperationNotSupportedForVTPM), whatever image."""
+    app, nova, _ = make()
+    answer = call(app, "POST", "/servers/srv-tpm/action", {"rebuild": {"imageRef": "img-cirros"}})
+    text = answer.json()["badRequest"]["message"]
+    assert "OperationNotSupportedForVTPM when the server is rebuilt (phase rebuild)" in text
+    assert nova.seen == []
 
 
 @pytest.mark.parametrize(

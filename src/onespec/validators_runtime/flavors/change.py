@@ -120,6 +120,12 @@ def _finding(index: int, operation: str, old: ChangeSide, new: ChangeSide) -> Fl
     )
 
 
+#: The create-time rule a change does not apply to the new pair: a disabled flavor. A rebuild
+#: keeps the server's own flavor, disabled or not; a resize to a disabled flavor is refused by
+#: the resize's own rule (``FlavorNotFound`` too), which says so in the resize's words.
+NOT_ON_CHANGE = frozenset({"flavor-disabled"})
+
+
 def held_image(old: ChangeSide) -> Image | None:
     """The image as a server of the old flavor holds it, which Nova checks the new flavor
     against on resize: its properties as text, its min_ram, and as min_disk the larger of the
@@ -148,21 +154,22 @@ def validate_resize(
     *,
     volume_backed: bool = False,
     mode: str = "strict",
+    as_admin: bool = False,
 ) -> list[FlavorFinding]:
     """Every finding about resizing a server of ``old_flavor`` booted from ``image`` to
     ``new_flavor``: the resize's own refusals, then the create-time check of ``new_flavor``
     with ``image`` (without the root-disk rules for a ``volume_backed`` server, as Nova).
     The image is taken as the server holds it (:func:`held_image`). ``mode`` is the
     extra-spec runtime's. Raises :class:`InputError` when a flavor or the image
-    cannot be read."""
+    cannot be read. ``as_admin`` leaves out what Nova's default policy refuses only other
+    users, as :func:`validate_flavor`'s does."""
     old = ChangeSide(old_flavor, image, "old_flavor", "image")
     new = ChangeSide(new_flavor, image, "new_flavor", "image")
     server = _Server(volume_backed, image_changes=False)
     findings = [_finding(i, "resize", old, new) for i in broken_resize(old, new, server)]
-    created = validate_flavor(new.flavor, held_image(old), mode=mode)
-    if volume_backed:
-        created = [f for f in created if f.code not in ROOT_DISK_RULES]
-    return findings + created
+    created = validate_flavor(new.flavor, held_image(old), mode=mode, as_admin=as_admin)
+    left_out = NOT_ON_CHANGE | ROOT_DISK_RULES if volume_backed else NOT_ON_CHANGE
+    return findings + [f for f in created if f.code not in left_out]
 
 
 def validate_rebuild(
@@ -171,15 +178,18 @@ def validate_rebuild(
     new_image: ImageInput,
     *,
     mode: str = "strict",
+    as_admin: bool = False,
 ) -> list[FlavorFinding]:
     """Every finding about rebuilding a server of ``flavor`` from ``old_image`` with
     ``new_image``: the rebuild's own refusals, then the create-time check of ``flavor`` with
     ``new_image``. The image changes unless both images carry the same ``id``. Raises
-    :class:`InputError` when the flavor or an image cannot be read."""
+    :class:`InputError` when the flavor or an image cannot be read. ``as_admin`` as for
+    :func:`validate_resize`."""
     old = ChangeSide(flavor, old_image, "flavor", "old_image")
     new = ChangeSide(old.flavor, new_image, "flavor", "new_image")
     new.flavor_id, new.disabled = old.flavor_id, old.disabled
     same = old.image_id is not None and old.image_id == new.image_id
     server = _Server(volume_backed=False, image_changes=not same)
     findings = [_finding(i, "rebuild", old, new) for i in broken_rebuild(old, new, server)]
-    return findings + validate_flavor(new.flavor, new.image, mode=mode)
+    created = validate_flavor(new.flavor, new.image, mode=mode, as_admin=as_admin)
+    return findings + [f for f in created if f.code not in NOT_ON_CHANGE]
