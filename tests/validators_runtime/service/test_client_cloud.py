@@ -231,6 +231,12 @@ def test_a_service_type_not_in_the_catalogue(tmp_path, keystone):
     assert "'--url'" in done.stderr
 
 
+def test_a_service_type_is_checked_before_anything_is_asked(tmp_path):
+    done = run(tmp_path, "--os-cloud", "lab", "--service-type", "Data Processing", "list")
+    assert done.returncode == 2
+    assert "'Data Processing' is not a service type" in done.stderr
+
+
 def test_keystone_that_cannot_be_reached(tmp_path):
     cloud = {
         "auth_type": "password",
@@ -296,7 +302,7 @@ def test_an_admin_token_cloud_reaches_the_service_at_its_endpoint(tmp_path, api)
     done = run(tmp_path, "--os-cloud", "box", "list")
     assert done.returncode == 1
     assert done.stderr.startswith("Error: The API answered 401")
-    assert "The token came from the Keystone of cloud 'box'" in done.stderr
+    assert "The service did not accept the token of cloud 'box'" in done.stderr
     assert "('--project-id', ONESPEC_PROJECT_ID)" in done.stderr
 
 

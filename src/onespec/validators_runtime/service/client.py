@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -33,6 +34,7 @@ from onespec.validators_runtime.plugin_labels.labels import (
     labels_in,
     warnings_for,
 )
+from onespec.validators_runtime.problems import shown
 
 if TYPE_CHECKING:
     from onespec.validators_runtime.cloud import CloudConnection
@@ -217,11 +219,11 @@ UNAUTHORIZED_HINT = (
     "('--os-cloud', OS_CLOUD) or, for a service without keystonemiddleware, a project "
     "('--project-id', ONESPEC_PROJECT_ID)."
 )
-#: What a 401 adds, said to a caller whose token came from a cloud's Keystone.
+#: What a 401 adds, said to a caller whose token came from a cloud.
 CLOUD_UNAUTHORIZED_HINT = (
-    " The token came from the Keystone of {where}: the service does not accept it (is it "
-    "behind keystonemiddleware of the same Keystone?) or, for a service without "
-    "keystonemiddleware, give a project ('--project-id', ONESPEC_PROJECT_ID)."
+    " The service did not accept the token of {where}: is it behind keystonemiddleware of "
+    "the cloud's Keystone? For a service without keystonemiddleware, give a project "
+    "('--project-id', ONESPEC_PROJECT_ID)."
 )
 
 
@@ -270,6 +272,7 @@ def _segment(text: str) -> str:
     envvar="ONESPEC_SERVICE_TYPE",
     default=SERVICE_TYPE,
     show_default=True,
+    callback=lambda _ctx, _param, value: _service_type(value),
     help="With a cloud, the catalogue's type of the API [env: ONESPEC_SERVICE_TYPE].",
 )
 @click.option(
@@ -357,6 +360,18 @@ def plugins(
         )
     except CloudError as exc:
         raise ApiUnreachable(_sentence(str(exc))) from None
+
+
+def _service_type(value: str) -> str:
+    """A service type as the service-types authority writes them: lowercase words joined by
+    hyphens, at most 64 characters."""
+    if not (0 < len(value) <= 64 and re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", value)):
+        raise click.BadParameter(
+            f"{shown(value)} is not a service type (lowercase letters, digits and hyphens, "
+            "such as 'data-processing'; at most 64 characters)",
+            param_hint="--service-type",
+        )
+    return value
 
 
 def _cloud_asked(
