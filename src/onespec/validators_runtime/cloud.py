@@ -282,8 +282,11 @@ class Cloud(CloudConnection):
             id=flavor_id,
             name=name if isinstance(name, str) else None,
             is_public=item.get("os-flavor-access:is_public", True) is not False,
-            disabled=item.get("OS-FLV-DISABLED:disabled", False) is True,
-            flavor=flavor,
+            disabled=flavor.disabled,
+            # A disabled flavor is listed and marked, and checked as it would boot if enabled
+            # again: that Nova refuses a disabled flavor (FlavorNotFound) is the operator's
+            # choice, not a problem of the flavor.
+            flavor=replace(flavor, disabled=False),
         )
 
     def _image(self, item: Mapping[str, Any]) -> CloudImage:
