@@ -99,7 +99,7 @@ COMMON_OPTIONS = (
     Option("mode", "refuse", parse_mode, "refuse: answer 400; warn: store, log, Warning header"),
     Option(
         "max_body_bytes",
-        1 << 20,
+        256 * 1024,
         positive_int(1024, 1 << 30),
         "larger bodies are refused (413) unread",
     ),
@@ -141,7 +141,7 @@ def read_options(
 class Limits:
     """How much of a request body a filter reads and parses."""
 
-    max_body_bytes: int = 1 << 20
+    max_body_bytes: int = 256 * 1024
     max_json_depth: int = 32
     max_json_members: int = 10_000
 
@@ -397,7 +397,12 @@ def sub_request(app: WSGIApp, environ: Mapping[str, Any], method: str, limit: in
         for part in _chunks(result):
             size += len(part)
             if size > limit:
-                raise BodyRefused(413, "The service's answer is larger than onespec reads.")
+                raise BodyRefused(
+                    413,
+                    f"The stored resource is larger than {limit} bytes, the most onespec reads "
+                    "back to check a change to it (four times the max_body_bytes option of "
+                    "its paste filter).",
+                )
             parts.append(part)
     finally:
         close = getattr(result, "close", None)

@@ -11,11 +11,12 @@ paste filter (``egg:onespec#onespec_images``) checks the two writes that set pro
   as it will be is the image as it is, read through the wrapped application with the caller's
   own credentials, with the patch applied as Glance applies it.
 
-The properties are checked as :func:`onespec.validators_runtime.flavors.validate_image_properties`
-checks them (values Nova cannot read, names that look like Nova's and are not), together with
-the rules between keys an image breaks whatever flavor boots it (per-node lists complete, CPUs
-listed once, memory encryption with UEFI, ...). What a flavor could still make right (an image
-asking for ``hw_cpu_thread_policy`` with a flavor that pins CPUs) is a warning, not a refusal.
+The properties are checked as
+:func:`onespec.validators_runtime.flavors.validate_image_properties` checks them (values Nova
+cannot read, names that look like Nova's and are not), together with the rules between keys an
+image breaks whatever flavor boots it (per-node lists complete, CPUs listed once, memory
+encryption with UEFI, ...). What a flavor could still make right (an image asking for
+``hw_cpu_thread_policy`` of a flavor that pins CPUs) is a warning, not a refusal.
 Properties outside Nova's namespaces are left alone.
 
 Only what the write breaks is refused: a finding the image had before (written before the
@@ -44,9 +45,12 @@ from onespec.validators_runtime._generated.image_properties import (
     GLANCE_RESERVED_PREFIX,
 )
 from onespec.validators_runtime.flavor_parts.findings import FlavorFinding
-from onespec.validators_runtime.flavor_parts.image_props import typed_properties
+from onespec.validators_runtime.flavor_parts.image_props import (
+    typed_properties,
+    unknown_properties,
+)
 from onespec.validators_runtime.flavor_parts.inputs import Flavor, Image
-from onespec.validators_runtime.flavors import rule_findings, validate_image_properties
+from onespec.validators_runtime.flavors import rule_findings
 from onespec.validators_runtime.middleware.common import (
     COMMON_OPTIONS,
     UNREADABLE,
@@ -83,6 +87,12 @@ OPTIONS = (
         "JSON patches with more operations are refused (400)",
     ),
     Option(
+        "max_properties",
+        300,
+        positive_int(1, 100_000),
+        "images with more properties are refused (400): each unknown name costs a search",
+    ),
+    Option(
         "max_findings_shown",
         20,
         positive_int(1, 1000),
@@ -96,10 +106,8 @@ PATCH_MEDIA_TYPES = {
     "application/openstack-images-v2.0-json-patch": 4,
 }
 _OPERATIONS = ("add", "remove", "replace")
-_IMAGES = re.compile(r"/v2/images/?")
-_IMAGE = re.compile(r"/v2/images/([^/]+)/?")
-#: The most of an image's JSON the filter reads back from Glance (properties of up to 64 KiB).
-_MAX_IMAGE_BYTES = 32 << 20
+_IMAGES = re.compile(r"/v2/images")
+_IMAGE = re.compile(r"/v2/images/([^/]+)")
 #: The flavor the image's rules are checked with: the rules that read a flavor's sizes are left
 #: out, so the sizes only keep the others from tripping on a flavor too small.
 _STAND_IN_VCPUS, _STAND_IN_RAM = 256, 256 * 1024
@@ -152,9 +160,10 @@ def image_findings(properties: Mapping[str, str]) -> list[FlavorFinding]:
     :func:`validate_image_properties`, then the rules between them. A rule's error that a
     probe flavor clears without another error is turned into a warning."""
     image = Image(properties=properties)
-    found = validate_image_properties(image)
+    # What validate_image_properties finds, with the properties typed once for the rules too.
+    props, found = typed_properties(properties)
     unreadable = {key for finding in found for key in finding.keys}
-    props, _ = typed_properties(properties)
+    found += unknown_properties(properties)
     errors = _rule_errors(image, props, {})
     if not errors:
         return found
@@ -391,6 +400,7 @@ class ImagePropertiesFilter:
         self.limits = Limits.from_options(options)
         self.max_operations: int = options["max_patch_operations"]
         self.max_shown: int = options["max_findings_shown"]
+        self.max_properties: int = options["max_properties"]
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         method = environ.get("REQUEST_METHOD", "")
@@ -420,7 +430,7 @@ class ImagePropertiesFilter:
         properties = properties_of(document)
         if not all(isinstance(value, str) for value in properties.values()):
             return None  # Glance's schema holds properties to strings: its 400
-        return judge({}, properties)
+        return self._judge({}, properties)
 
     def _update(self, environ: dict[str, Any]) -> Verdict | None:
         media_type = environ.get("CONTENT_TYPE", "").split(";", 1)[0].strip()
@@ -438,7 +448,7 @@ class ImagePropertiesFilter:
         changes = read_patch(document, draft)
         if changes is None:
             return None
-        reply = sub_request(self.app, environ, "GET", _MAX_IMAGE_BYTES)
+        reply = sub_request(self.app, environ, "GET", self.limits.max_body_bytes * 4)
         if reply.status != 200:
             return None  # Glance answers the PATCH as it answered the GET (404, 403)
         image = json.loads(reply.body)
@@ -446,6 +456,16 @@ class ImagePropertiesFilter:
         after = apply_patch(before, changes, draft)
         if after is None:
             return None  # Glance answers 409
+        return self._judge(before, after)
+
+    def _judge(self, before: Mapping[str, str], after: Mapping[str, str]) -> Verdict:
+        if len(after) > self.max_properties:
+            raise BodyRefused(
+                400,
+                f"The image would have {len(after)} properties, more than the "
+                f"{self.max_properties} onespec checks (the max_properties option of its "
+                "paste filter).",
+            )
         return judge(before, after)
 
     def _document(self, environ: dict[str, Any]) -> Any:
