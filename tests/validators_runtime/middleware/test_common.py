@@ -258,6 +258,10 @@ class Answering:
         self.closed += 1
 
 
+#: The caller's credentials, as an auth filter leaves them in the environ.
+CALLER = "box:alice:demo:member"
+
+
 def test_a_sub_request_carries_the_callers_credentials_and_no_body():
     app = Answering()
     caller = {
@@ -266,7 +270,7 @@ def test_a_sub_request_carries_the_callers_credentials_and_no_body():
         "QUERY_STRING": "x=1",
         "CONTENT_TYPE": "application/openstack-images-v2.1-json-patch",
         "CONTENT_LENGTH": "12",
-        "HTTP_X_AUTH_TOKEN": "secret",
+        "HTTP_X_AUTH_TOKEN": CALLER,
         "glance.context": "the caller's context",
         "wsgi.input": io.BytesIO(b"not for you!"),
     }
@@ -274,7 +278,7 @@ def test_a_sub_request_carries_the_callers_credentials_and_no_body():
     assert (reply.status, reply.body) == (200, b'{"id": "1"}')
     seen = app.seen[0]
     assert seen["REQUEST_METHOD"] == "GET" and seen["body"] == b"" and seen["QUERY_STRING"] == ""
-    assert seen["HTTP_X_AUTH_TOKEN"] == "secret" and seen["glance.context"] == "the caller's context"
+    assert seen["HTTP_X_AUTH_TOKEN"] == CALLER and seen["glance.context"] == "the caller's context"
     assert "CONTENT_TYPE" not in seen and app.closed == 1
     assert caller["REQUEST_METHOD"] == "PATCH" and caller["wsgi.input"].read() == b"not for you!"
 
