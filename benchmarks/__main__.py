@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import api, audit, capabilities, docs, extra_specs, flavors, images
+from benchmarks import (
+    api,
+    audit,
+    capabilities,
+    cloud,
+    docs,
+    extra_specs,
+    flavors,
+    images,
+    nova_filter,
+)
 
 
 def main() -> int:
@@ -21,6 +31,10 @@ def main() -> int:
     missed += audit.run()
     print()
     missed += flavors.run()
+    print()
+    missed += nova_filter.run()
+    print()
+    missed += cloud.run()
     print()
     if missed:
         print(f"{missed} target(s) missed.")

@@ -39,6 +39,12 @@ NOT_YAML = {
     ("validate", "image-properties", "image_file"),
     ("validate", "fleet", "flavors_file"),
     ("validate", "fleet", "images_file"),
+    ("validate", "resize", "old_flavor_file"),
+    ("validate", "resize", "new_flavor_file"),
+    ("validate", "resize", "image_file"),
+    ("validate", "rebuild", "flavor_file"),
+    ("validate", "rebuild", "old_image_file"),
+    ("validate", "rebuild", "new_image_file"),
 }
 
 #: How to give each read file to its command; ``@`` stands for the file.
@@ -63,6 +69,12 @@ FILE_ARGS: dict[tuple[str, ...], list[str]] = {
     ("validate", "image-properties", "image_file"): ["@"],
     ("validate", "fleet", "flavors_file"): ["--flavors", "@", "--images", "@@JSON"],
     ("validate", "fleet", "images_file"): ["--flavors", "@@JSON", "--images", "@"],
+    ("validate", "resize", "old_flavor_file"): ["@", "@@JSON"],
+    ("validate", "resize", "new_flavor_file"): ["@@JSON", "@"],
+    ("validate", "resize", "image_file"): ["@@JSON", "@@JSON", "--image", "@"],
+    ("validate", "rebuild", "flavor_file"): ["@", "--from-image", "@@JSON", "--image", "@@JSON"],
+    ("validate", "rebuild", "old_image_file"): ["@@JSON", "--from-image", "@", "--image", "@@JSON"],
+    ("validate", "rebuild", "new_image_file"): ["@@JSON", "--from-image", "@@JSON", "--image", "@"],
 }
 
 
@@ -282,6 +294,8 @@ TWICE = {
     ("component", "validate"): ["-", "-"],
     ("validate", "flavor"): ["-", "--image", "-"],
     ("validate", "fleet"): ["--flavors", "-", "--images", "-"],
+    ("validate", "resize"): ["-", "-"],
+    ("validate", "rebuild"): ["-", "--from-image", "-", "--image", "-"],
 }
 
 

@@ -13,12 +13,16 @@ a reader of the source sees them too)::
     .. doc-blocks: cwd capabilities                (reST; in the README: <!-- doc-blocks: ... -->)
     .. doc-blocks: link spark sahara-plugin-spark/sahara_plugin_spark/plugins/spark
     .. doc-block: skip needs an OpenStack cloud (openstack flavor show)
+    .. doc-block: cloud
 
 ``cwd`` is a folder of ``examples/``; ``link NAME PEER/PATH`` puts a peer program's files
 (``tests/peers``) in the working folder under NAME; ``service`` starts the real API service
 (``onespec serve``, on its own SQLite database) on 127.0.0.1:8386, where the API guide says it
 listens, for each following block, and the state directory is a fresh one, so ``onespec db
-upgrade`` starts from empty; ``skip REASON`` skips the next block and says why. A block
+upgrade`` starts from empty; ``cloud`` runs the next block against the cloud in a box
+(``tests/cloud``: real nova-api and glance-api), named ``prod`` in a ``clouds.yaml`` that
+``OS_CLIENT_CONFIG_FILE`` names, with the flavor and image the guides read
+(:data:`CLOUD_SEED`); ``skip REASON`` skips the next block and says why. A block
 with commands in any other form (a literal block) fails the test that finds command blocks,
 so none is left unchecked.
 """
@@ -65,6 +69,7 @@ class Block:
     links: dict[str, str] = field(default_factory=dict)
     skip: str | None = None
     service: bool = False
+    cloud: bool = False
 
     @property
     def name(self) -> str:
@@ -145,7 +150,7 @@ def console_blocks(document: Path) -> list[Block]:
     blocks: list[Block] = []
     cwd, links, service = "", {}, False
     for line, language, body, markers in _block_bodies(document):
-        skip = None
+        skip, cloud = None, False
         for marker in markers:
             match = _MARKER.match(marker)
             assert match is not None
@@ -157,12 +162,16 @@ def console_blocks(document: Path) -> list[Block]:
                 links[name] = target.strip()
             elif what == "skip":
                 skip = rest
+            elif what == "cloud":
+                cloud = True
             elif what == "service":
                 service = True
             else:
                 raise AssertionError(f"{document}:{line}: unknown doc-block marker {what!r}")
         if language == "console":
-            blocks.append(Block(document, line, _commands(body), cwd, dict(links), skip, service))
+            blocks.append(
+                Block(document, line, _commands(body), cwd, dict(links), skip, service, cloud)
+            )
     return blocks
 
 
@@ -269,12 +278,46 @@ def _service(block: Block, tmp_path: Path, env: dict[str, str]) -> Iterator[None
 
 
 def _marked(block: Block) -> object:
-    """A block that reads a peer program's files needs the peers (and takes seconds)."""
-    return pytest.param(block, marks=[pytest.mark.peers] if block.links else [], id=block.name)
+    """A block that reads a peer program's files, or runs against the cloud in a box (Nova's
+    and Glance's peers), needs the peers (and takes seconds)."""
+    needs_peers = bool(block.links) or block.cloud
+    return pytest.param(block, marks=[pytest.mark.peers] if needs_peers else [], id=block.name)
+
+
+#: What the guides' cloud blocks read: flavors (vCPUs, RAM MiB, disk GiB, extra specs) and
+#: images (properties), by name.
+CLOUD_SEED = {
+    "flavors": {"m1.rt": (3, 4096, 20, {"hw:numa_nodes": "2"})},
+    "images": {"centos-9": {"os_distro": "centos"}},
+}
+
+
+@pytest.fixture(scope="session")
+def doc_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A cloud in a box (``tests/cloud``) of the guides' own, seeded with :data:`CLOUD_SEED`
+    (its names are the guides' names, which no other test's box should hold); the path of a
+    clouds.yaml that names it ``prod``."""
+    import yaml
+
+    from tests.cloud.box import start
+
+    peers.require("nova")
+    peers.require("glance")
+    box = start(tmp_path_factory.mktemp("doc-cloud-box"), os.getpid())
+    try:
+        for name, (vcpus, ram, disk, specs) in CLOUD_SEED["flavors"].items():
+            box.create_flavor(vcpus, ram, disk, specs, name=name)
+        for name, properties in CLOUD_SEED["images"].items():
+            box.create_image(properties, name=name)
+        clouds = tmp_path_factory.mktemp("doc-cloud") / "clouds.yaml"
+        clouds.write_text(yaml.safe_dump(box.clouds_yaml("prod")))
+        yield clouds
+    finally:
+        box.stop()
 
 
 @pytest.mark.parametrize("block", [_marked(block) for block in BLOCKS])
-def test_the_block_runs_as_written(block: Block, tmp_path: Path):
+def test_the_block_runs_as_written(block: Block, tmp_path: Path, request: pytest.FixtureRequest):
     if block.skip:
         pytest.skip(block.skip)
     cwd = _workspace(block, tmp_path)
@@ -287,6 +330,10 @@ def test_the_block_runs_as_written(block: Block, tmp_path: Path):
     for variable in ("ONESPEC_URL", "ONESPEC_DATABASE_URL", "ONESPEC_PROJECT_ID", "ONESPEC_ROLES"):
         env.pop(variable, None)
     env["XDG_STATE_HOME"] = str(tmp_path / "state")
+    for variable in [name for name in env if name.startswith("OS_")]:
+        del env[variable]  # a cloud of the machine's is never the one a block reads
+    if block.cloud:
+        env["OS_CLIENT_CONFIG_FILE"] = str(request.getfixturevalue("doc_cloud"))
     with _service(block, tmp_path, env):
         result = subprocess.run(
             ["bash", "--noprofile", "--norc"],

@@ -113,6 +113,32 @@ FED: dict[tuple[str, ...], Feed] = {
     ("validate", "flavor", "image_file", "stdin"): Feed(
         ("@FLAVOR", "--image", "-"), "json", "stdin"
     ),
+    ("validate", "resize", "old_flavor_file"): Feed(("@", "@FLAVOR"), "json"),
+    ("validate", "resize", "old_flavor_file", "stdin"): Feed(("-", "@FLAVOR"), "json", "stdin"),
+    ("validate", "resize", "new_flavor_file"): Feed(("@FLAVOR", "@"), "json"),
+    ("validate", "resize", "new_flavor_file", "stdin"): Feed(("@FLAVOR", "-"), "json", "stdin"),
+    ("validate", "resize", "image_file"): Feed(("@FLAVOR", "@FLAVOR", "--image", "@"), "json"),
+    ("validate", "resize", "image_file", "stdin"): Feed(
+        ("@FLAVOR", "@FLAVOR", "--image", "-"), "json", "stdin"
+    ),
+    ("validate", "rebuild", "flavor_file"): Feed(
+        ("@", "--from-image", "@IMAGE", "--image", "@IMAGE"), "json"
+    ),
+    ("validate", "rebuild", "flavor_file", "stdin"): Feed(
+        ("-", "--from-image", "@IMAGE", "--image", "@IMAGE"), "json", "stdin"
+    ),
+    ("validate", "rebuild", "old_image_file"): Feed(
+        ("@FLAVOR", "--from-image", "@", "--image", "@IMAGE"), "json"
+    ),
+    ("validate", "rebuild", "old_image_file", "stdin"): Feed(
+        ("@FLAVOR", "--from-image", "-", "--image", "@IMAGE"), "json", "stdin"
+    ),
+    ("validate", "rebuild", "new_image_file"): Feed(
+        ("@FLAVOR", "--from-image", "@IMAGE", "--image", "@"), "json"
+    ),
+    ("validate", "rebuild", "new_image_file", "stdin"): Feed(
+        ("@FLAVOR", "--from-image", "@IMAGE", "--image", "-"), "json", "stdin"
+    ),
     ("validate", "image-properties", "image_file"): Feed(("@",), "json"),
     ("validate", "image-properties", "image_file", "stdin"): Feed(("-",), "json", "stdin"),
     ("validate", "fleet", "flavors_file"): Feed(("--flavors", "@", "--images", "@FLAVORS"), "json"),
@@ -343,6 +369,7 @@ def _prepare(case: Path, key: tuple[str, ...], kind: str) -> tuple[list[str], Pa
     (case / "spec.yaml").write_bytes(_MINIMAL_SPEC)
     (case / "empty").mkdir()
     (case / "flavor.json").write_text('{"name": "m1", "vcpus": 2, "ram": 2048, "extra_specs": {}}')
+    (case / "image.json").write_text('{"id": "i1", "name": "i1", "status": "active"}')
     (case / "flavors.json").write_text(
         '[{"Name": "m1", "VCPUs": 2, "RAM": 2048, "Properties": {}}]'
     )
@@ -354,6 +381,7 @@ def _prepare(case: Path, key: tuple[str, ...], kind: str) -> tuple[list[str], Pa
         "@OUT": str(case / "out"),
         "@FLAVOR": str(case / "flavor.json"),
         "@FLAVORS": str(case / "flavors.json"),
+        "@IMAGE": str(case / "image.json"),
     }
     args = [replaced.get(arg, arg) for arg in feed.args]
     command = [part for part in key if part in _command_names(key)]

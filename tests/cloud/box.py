@@ -42,7 +42,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -92,10 +92,10 @@ state_path = {folder}/state
 debug = false
 
 [api_database]
-connection = sqlite:///nova_api.sqlite
+connection = sqlite:///nova_api.sqlite?timeout=60
 
 [database]
-connection = sqlite:///nova.sqlite
+connection = sqlite:///nova.sqlite?timeout=60
 
 [glance]
 endpoint_override = {glance_url}/plain
@@ -148,7 +148,7 @@ def _glance_conf(folder: Path) -> str:
 debug = false
 
 [database]
-connection = sqlite:///glance.sqlite
+connection = sqlite:///glance.sqlite?timeout=60
 
 [paste_deploy]
 flavor = box
@@ -267,7 +267,9 @@ def _template_key() -> str:
     for name in ("nova", "glance"):
         digest.update(PROGRAMS[name].fingerprint().encode())
     digest.update((HERE / "prepare.py").read_bytes())
-    digest.update((HERE / "box.py").read_bytes())
+    # What the migrations read of the configuration: the databases' connections.
+    digest.update(_nova_conf(Path("/box"), "http://box").encode())
+    digest.update(_glance_conf(Path("/box")).encode())
     return digest.hexdigest()[:16]
 
 
@@ -304,11 +306,22 @@ def migrated_databases() -> Path:
         missing = [name for name in DATABASES if not (building / name).is_file()]
         if missing:
             raise BoxError(f"migrating left no {missing} in {building}")
+        # Several test processes share one box: with write-ahead logging, readers never wait
+        # for a writer, and writers wait their turn (the connections' timeout) instead of
+        # failing with "database is locked". The mode is kept in each database file.
+        for name in DATABASES:
+            database = sqlite3.connect(building / name)
+            with contextlib.closing(database):
+                database.execute("PRAGMA journal_mode=WAL")
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir()
         for name in DATABASES:
             shutil.copy(building / name, folder / name)
         shutil.rmtree(building, ignore_errors=True)
+        # Databases migrated for other pins are not used again.
+        for other in folder.parent.iterdir():
+            if other.is_dir() and other != folder:
+                shutil.rmtree(other, ignore_errors=True)
     return folder
 
 
@@ -524,8 +537,11 @@ class Box:
             self.call("GET", f"{self.glance_plain}/v2/images/{created['id']}"), "show image"
         )
 
-    def boot(self, flavor_id: str, image_id: str | None, url: str | None = None) -> Answer:
-        """``POST /servers`` of the pair, with no network: 400 if refused, 202 if accepted."""
+    def boot(
+        self, flavor_id: str, image_id: str | None, url: str | None = None, *, admin: bool = True
+    ) -> Answer:
+        """``POST /servers`` of the pair, with no network: 400 if refused, 202 if accepted;
+        as a member of the project rather than an admin with ``admin=False``."""
         server: dict[str, Any] = {
             "name": f"box-{uuid.uuid4().hex[:12]}",
             "flavorRef": flavor_id,
@@ -534,7 +550,11 @@ class Box:
         if image_id is not None:
             server["imageRef"] = image_id
         return self.call(
-            "POST", f"{url or self.nova}/servers", {"server": server}, microversion=MICROVERSION
+            "POST",
+            f"{url or self.nova}/servers",
+            {"server": server},
+            admin=admin,
+            microversion=MICROVERSION,
         )
 
     # -- life
@@ -635,48 +655,3 @@ def _wait_ready(box: Box) -> None:
             tails = "\n".join(f"--- {name}\n{box.log_text(name)[-3000:]}" for name in waiting)
             raise BoxError(f"{sorted(waiting)} did not start in {START_TIMEOUT:.0f} s:\n{tails}")
         time.sleep(0.1)
-
-
-# --- One box shared by the test processes of a run -----------------------------------------
-
-
-@contextlib.contextmanager
-def shared(folder: Path, watched: int) -> Iterator[Box]:
-    """The box under *folder*, started by the first user and stopped by the last.
-
-    pytest-xdist runs the suite in several processes; each asks for the box, and one box serves
-    them all. Who uses it is counted in ``state.json`` under a lock; the last to leave stops it.
-    """
-    folder.mkdir(parents=True, exist_ok=True)
-    state_file = folder / "state.json"
-    with _lock(folder):
-        state = json.loads(state_file.read_text()) if state_file.is_file() else None
-        box = Box.from_dict(state["box"]) if state else None
-        if box is None or not box.alive():
-            if box is not None:
-                box.stop()
-            box = start(folder / "box", watched)
-            state = {"users": 0, "box": box.to_dict()}
-        state["users"] += 1
-        state_file.write_text(json.dumps(state))
-    try:
-        yield box
-    finally:
-        with _lock(folder):
-            state = json.loads(state_file.read_text())
-            state["users"] -= 1
-            if state["users"] <= 0:
-                Box.from_dict(state["box"]).stop()
-                state_file.unlink()
-            else:
-                state_file.write_text(json.dumps(state))
-
-
-@contextlib.contextmanager
-def _lock(folder: Path) -> Iterator[None]:
-    with (folder / ".lock").open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)

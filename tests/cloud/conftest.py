@@ -1,4 +1,4 @@
-"""The box for the tests: ``cloud``, shared by the whole run; ``private_cloud``, a module's own."""
+"""The box for the tests: ``cloud``, one per test process; ``private_cloud``, a module's own."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.cloud.box import Box, shared, start
+from tests.cloud.box import Box, start
 from tests.peers import require
 
 
@@ -17,19 +17,19 @@ def _require_services() -> None:
 
 
 @pytest.fixture(scope="session")
-def cloud(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[Box]:
-    """One box for every test of the run: started by the first test process that asks, stopped
-    by the last to finish. Tests create their own, uniquely named, objects in it."""
+def cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Box]:
+    """One box for every test of this test process, started when the first test asks. Tests
+    create their own, uniquely named, objects in it.
+
+    Each pytest-xdist worker has a box of its own: Nova and Glance keep SQLite databases here,
+    and two processes writing to one of them at once get "database is locked" from the
+    services (a 500), which a shared box turned into failures of unrelated tests."""
     _require_services()
-    base = tmp_path_factory.getbasetemp()
-    # pytest-xdist's workers each have a base folder under the run's: the box lives beside
-    # them, and stops itself if the controlling pytest process (the workers' parent) is gone.
-    if worker_id != "master":
-        base, watched = base.parent, os.getppid()
-    else:
-        watched = os.getpid()
-    with shared(base / "cloud", watched) as box:
+    box = start(tmp_path_factory.mktemp("cloud"), os.getpid())
+    try:
         yield box
+    finally:
+        box.stop()
 
 
 @pytest.fixture(scope="module")

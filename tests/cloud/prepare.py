@@ -31,10 +31,14 @@ def nova():
     objects.register_all()
     results = [
         manage.ApiDbCommands().sync(),
-        manage.CellV2Commands().map_cell0(database_connection="sqlite:///nova_cell0.sqlite"),
+        manage.CellV2Commands().map_cell0(
+            database_connection="sqlite:///nova_cell0.sqlite?timeout=60"
+        ),
         manage.DbCommands().sync(),
         manage.CellV2Commands().create_cell(
-            name="cell1", database_connection="sqlite:///nova.sqlite", transport_url="fake:/"
+            name="cell1",
+            database_connection="sqlite:///nova.sqlite?timeout=60",
+            transport_url="fake:/",
         ),
     ]
     if any(result not in (None, 0) for result in results):

@@ -721,3 +721,37 @@ def test_definitions_differing_in_any_field_are_unequal():
     assert base != dataclasses.replace(base, value=Value(type=int, min=2))
     assert base != dataclasses.replace(base, status=Status(Support.DEPRECATED))
     assert base != dataclasses.replace(base, virt_drivers=("libvirt",))
+
+
+@pytest.mark.parametrize(
+    ("version", "shown"),
+    [
+        ("22.0.0", "22.0.0 (Victoria)"),
+        ("13.0.0", "13.0.0 (Mitaka)"),
+        ("29.1.2", "29.1.2 (2024.1 Caracal)"),
+        ("34.0.0", "34.0.0 (2026.2 Hibiscus)"),
+        # Not one of Nova's releases: left as written, never given a wrong name.
+        ("1.0", "1.0"),
+        ("12.0.0", "12.0.0"),
+        ("99.0.0", "99.0.0"),
+        ("22", "22"),
+        ("22.x", "22.x"),
+        ("٢٢.0.0", "٢٢.0.0"),
+        (None, None),
+    ],
+)
+def test_a_nova_version_is_shown_with_its_release_name(
+    version: str | None, shown: str | None
+) -> None:
+    from onespec.definitions.model import nova_release
+
+    assert nova_release(version) == shown
+
+
+def test_a_deprecation_names_nova_releases_by_name() -> None:
+    from onespec.definitions.model import deprecation_sentence
+
+    assert deprecation_sentence("This extra spec", "21.0.0", "23.0.0", "x") == (
+        "This extra spec is deprecated since 21.0.0 (Ussuri) and will be removed in "
+        "23.0.0 (Wallaby). Use x instead."
+    )

@@ -4,18 +4,22 @@ Reads ``[{"flavor": {...}, "image": {...}}, ...]`` as JSON on standard input; pr
 case, the class name of the exception Nova raises in each phase (or null):
 
 ``api``
-    what server create runs, in its order: ``API._validate_flavor_image_nostatus`` (config
-    drive, min_ram, packed rings, disk sizes, then ``_validate_flavor_image_numa_pci``, which
-    types the image's properties -- ``InvalidRequest`` when one cannot be read -- and runs the
-    NUMA checks),
-    ``get_pci_numa_policy_constraint``, ``get_sound_model`` and the ephemeral encryption
-    checks of ``_update_ephemeral_encryption_bdms``;
+    what server create (``API._create_instance``) runs, in its order: the disabled flavor
+    (``FlavorNotFound``), typing the image's properties (``InvalidRequest`` when one cannot be
+    read), ``numa_get_constraints`` and ``get_pci_numa_policy_constraint`` (all in
+    ``_validate_and_build_base_options``), the ephemeral encryption checks of
+    ``_update_ephemeral_encryption_bdms``, then ``_checks_for_create_and_rebuild``: an image
+    from an encrypted volume (``ImageUnacceptable``), ``_validate_flavor_image`` (an image that
+    is not active, then config drive, min_ram, packed rings, disk sizes, the zero-disk policy
+    for a member's request context, and ``_validate_flavor_image_numa_pci``) and
+    ``get_sound_model``. A case with ``"as_admin": true`` is judged for an admin;
 ``scheduler``
     what the scheduler's request builder runs: ``get_vtpm_constraint``,
     ``get_secure_boot_constraint``, ``get_maxphysaddr_mode``;
 ``spawn``
     what the libvirt driver runs on the host: ``get_best_cpu_topology``, ``get_usb_model``,
-    ``get_redirected_usb_ports``.
+    ``get_redirected_usb_ports`` and its own ``_add_video_driver`` (the image's video RAM
+    against the flavor's ``hw_video:ram_max_mb``), on a driver object built without a host.
 
 One process checks a whole batch, so Nova is imported once.
 """
@@ -26,18 +30,35 @@ import warnings
 
 warnings.simplefilter("ignore")
 
-from nova import exception, objects  # noqa: E402
+from nova import config, context, exception, objects  # noqa: E402
 
 objects.register_all()
+config.parse_args([], default_config_files=[])
 
 from nova.compute import api as compute_api  # noqa: E402
 from nova.virt import hardware  # noqa: E402
+from nova.virt.libvirt import config as libvirt_config  # noqa: E402
+from nova.virt.libvirt import driver as libvirt_driver  # noqa: E402
+
+#: The request contexts of a member and of an admin of a project, judged by Nova's default
+#: policies (the zero-disk flavor policy is admin only).
+CONTEXTS = {
+    False: context.RequestContext(user_id="u", project_id="p", roles=["member", "reader"]),
+    True: context.RequestContext(
+        user_id="u", project_id="p", roles=["admin", "member", "reader"], is_admin=True
+    ),
+}
+#: The libvirt driver's methods that read only the flavor and the image, called on an object
+#: the driver's own class makes without a host (its ``__init__`` would connect to libvirt).
+DRIVER = libvirt_driver.LibvirtDriver.__new__(libvirt_driver.LibvirtDriver)
 
 
 def flavor_object(flavor):
     return objects.Flavor(
+        id=1,
         name="checked",
         flavorid="checked",
+        disabled=bool(flavor.get("OS-FLV-DISABLED:disabled", False)),
         vcpus=flavor["vcpus"],
         memory_mb=flavor["ram"],
         root_gb=flavor.get("disk", 0),
@@ -51,7 +72,7 @@ def image_dict(image):
     return {
         "id": "1f8c4ae5-0d07-4a0b-a8d3-2d8d11c2b6b4",
         "name": "checked",
-        "status": "active",
+        "status": image.get("status") or "active",
         "min_ram": image.get("min_ram", 0),
         "min_disk": image.get("min_disk", 0),
         "size": image.get("size", 0),
@@ -74,24 +95,41 @@ def first_refusal(*checks):
     return None
 
 
+def _flavor_enabled(flavor):
+    """``_validate_and_build_base_options``'s first check."""
+    if flavor["disabled"]:
+        raise exception.FlavorNotFound(flavor_id=flavor["id"])
+
+
+def _image_meta(image):
+    """``_get_image_meta_obj``: an image whose properties cannot be typed is InvalidRequest."""
+    return compute_api._get_image_meta_obj(image)
+
+
+def video_ram(flavor, image_meta):
+    """The libvirt driver's check of the image's video RAM against the flavor's limit."""
+    DRIVER._add_video_driver(libvirt_config.LibvirtConfigGuest(), image_meta, flavor)
+
+
 def verdict(case):
     flavor = flavor_object(case["flavor"])
     image = image_dict(case.get("image") or {})
-    # Server create checks the image's raw properties (config drive, min_ram, packed rings,
-    # sizes) before it types them; typing an unreadable property is InvalidRequest.
-    first = first_refusal(
-        lambda: compute_api.API._validate_flavor_image_nostatus(None, image, flavor, None)
-    )
-    try:
-        image_meta = objects.ImageMeta.from_dict(image)
-    except ValueError:
-        return {"api": first or "InvalidRequest", "scheduler": None, "spawn": None}
+    request = CONTEXTS[bool(case.get("as_admin"))]
+    api = compute_api.API
+    first = first_refusal(lambda: _flavor_enabled(flavor), lambda: _image_meta(image))
+    if first is not None:
+        return {"api": first, "scheduler": None, "spawn": None}
+    image_meta = objects.ImageMeta.from_dict(image)
     return {
-        "api": first
-        or first_refusal(
+        "api": first_refusal(
+            lambda: hardware.numa_get_constraints(flavor, image_meta),
             lambda: hardware.get_pci_numa_policy_constraint(flavor, image_meta),
-            lambda: hardware.get_sound_model(flavor, image_meta),
             lambda: ephemeral_encryption(flavor, image_meta),
+            lambda: api._detect_nonbootable_image_from_properties(image["id"], image),
+            lambda: api._validate_flavor_image(
+                api, request, image["id"], image, flavor, None, validate_numa=False
+            ),
+            lambda: hardware.get_sound_model(flavor, image_meta),
         ),
         "scheduler": first_refusal(
             lambda: hardware.get_vtpm_constraint(flavor, image_meta),
@@ -102,6 +140,7 @@ def verdict(case):
             lambda: hardware.get_best_cpu_topology(flavor, image_meta),
             lambda: hardware.get_usb_model(flavor, image_meta),
             lambda: hardware.get_redirected_usb_ports(flavor, image_meta),
+            lambda: video_ram(flavor, image_meta),
         ),
     }
 
@@ -111,8 +150,9 @@ def create_time(case):
     from the same input."""
     flavor = flavor_object(case["flavor"])
     image = image_dict(case.get("image") or {})
+    member = CONTEXTS[False]
     return first_refusal(
-        lambda: compute_api.API._validate_flavor_image_nostatus(None, image, flavor, None)
+        lambda: compute_api.API._validate_flavor_image_nostatus(member, image, flavor, None)
     )
 
 

@@ -194,7 +194,7 @@ def test_a_deprecated_spec_is_marked_in_its_signature_and_boxed(site: Build):
     html = site.html("deprecated")
     assert "(deprecated)" in html
     assert "admonition warning" in html
-    assert "This extra spec is deprecated since 21.0.0." in html
+    assert "This extra spec is deprecated since 21.0.0 (Ussuri)." in html
 
 
 def test_deprecated_only_renders_only_the_deprecated_spec(site: Build):
@@ -437,7 +437,8 @@ def test_hand_built_definitions_show_every_field(edge: Build):
         "admonition note",
         "experimental, since 31.0.0",
         "admonition warning",
-        "deprecated since 30.0.0 and will be removed in 32.0.0",
+        "deprecated since 30.0.0 (2024.2 Dalmatian) and will be removed in 32.0.0 "
+        "(2025.2 Flamingo)",
         "digits, e.g. 42",
         "Second paragraph with",
         "Definitions that use every field.",

@@ -376,8 +376,8 @@ def test_deprecation_carries_release_and_removal_when_known():
     )
     (warning,) = registry.validate({"x:old": "1"})
     assert warning.message == (
-        "Extra spec 'x:old' is deprecated since 31.0.0 and will be removed in 33.0.0. "
-        "Use 'x:new' instead."
+        "Extra spec 'x:old' is deprecated since 31.0.0 (2025.1 Epoxy) and will be removed in "
+        "33.0.0 (2026.1 Gazpacho). Use 'x:new' instead."
     )
 
 

@@ -56,6 +56,29 @@ EXTRA_SPEC_VALUE_PATTERN = r"[^\u0000]*"
 #: ``-`` and the space), not starting with a dot or a space, nor ending with a space.
 FLAVOR_ID_PATTERN = r"[A-Za-z0-9_-](?:[A-Za-z0-9._ -]{0,253}[A-Za-z0-9._-])?"
 
+#: The URL prefix of the endpoints that stand in for Nova's: the flavor extra specs.
+NOVA_PATHS_PREFIX = "/flavors/"
+
+#: Errors of those endpoints have Nova's fault shape, ``{"badRequest": {"code": 400,
+#: "message": "..."}}``, its one member named after the status as Nova names it, so a client
+#: written for Nova (openstacksdk, novaclient) reads their message unchanged; the rest of the API
+#: answers in its own shape (``{"error": {...}}``). A status not named here is Nova's
+#: :data:`NOVA_OTHER_FAULT`.
+NOVA_FAULT_NAMES = {
+    400: "badRequest",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "itemNotFound",
+    405: "badMethod",
+    409: "conflictingRequest",
+    413: "overLimit",
+    415: "badMediaType",
+    429: "overLimit",
+    501: "notImplemented",
+    503: "serviceUnavailable",
+}
+NOVA_OTHER_FAULT = "computeFault"
+
 #: The largest request body, in bytes; a bigger one is refused with 413 before it is parsed.
 MAX_BODY_BYTES = 1024 * 1024
 

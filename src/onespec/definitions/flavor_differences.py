@@ -37,4 +37,21 @@ DIFFERENCES: tuple[FlavorDifference, ...] = (
         "the key (a misspelt one).",
         ("nova-unit-tests",),
     ),
+    FlavorDifference(
+        "memory-encryption-after-locked-memory",
+        "Nova checks memory encryption while it reads locked memory in numa_get_constraints, "
+        "unless locked memory is on (hw:locked_memory or hw_locked_memory true): then only "
+        "_validate_flavor_image_numa_pci checks it, after the PCI NUMA policy, the ephemeral "
+        "encryption and the image's state and sizes. onespec keeps one place for the "
+        "memory-encryption rules, so with locked memory on, a memory-encryption refusal may "
+        "come before one of those in its findings (both are reported).",
+        ("generated",),
+    ),
+    FlavorDifference(
+        "page-size-digits-int-refuses",
+        "A page size of digits that str.isdigit takes and int() refuses (hw_mem_page_size=²) "
+        "makes Nova fail with a ValueError, an HTTP 500; onespec refuses it as Nova refuses "
+        "any unreadable page size (MemoryPageSizeInvalid).",
+        ("create-order",),
+    ),
 )

@@ -2,8 +2,10 @@
 
 Each rule below is one refusal that ``nova/virt/hardware.py`` or ``nova/compute/api.py`` makes
 from the flavor and the image alone (no host, no configuration), in the vocabulary of
-:mod:`onespec.definitions.flavor_rules`. The order follows the order in which Nova checks them,
-so the first finding of a phase is the exception Nova raises in that phase. ``api`` rules are
+:mod:`onespec.definitions.flavor_rules`. The order follows the order in which Nova checks them
+(for ``api``, the order of ``API._create_instance``: the flavor and the NUMA constraints while
+it builds the base options, then the image's state, then ``_validate_flavor_image``), so the
+first finding of a phase is the exception Nova raises in that phase. ``api`` rules are
 what server create refuses with HTTP 400; ``scheduler`` rules fail the instance while the
 scheduler builds its request; ``spawn`` rules fail it on the compute host. The differential
 test (``tests/validators_runtime/flavors/test_against_nova.py``) runs Nova's own functions on
@@ -34,6 +36,7 @@ from onespec.definitions.flavor_rules import (
     PerNodeComplete,
     Present,
     Prop,
+    Readable,
     Requires,
     Spec,
     SumsTo,
@@ -43,6 +46,10 @@ from onespec.definitions.flavor_rules import (
 )
 
 PINNED = ("dedicated", "mixed")
+
+#: The policy of Nova's API that keeps non-admin users from booting an image on a flavor whose
+#: root disk is 0 (rule ``os_compute_api:servers:create:zero_disk_flavor``, admin only).
+ZERO_DISK_POLICY = "os_compute_api:servers:create:zero_disk_flavor"
 
 
 _MEM_ENC = Truthy(Fact("mem_encryption"))
@@ -99,181 +106,17 @@ def _numa_twin(name: str, spec_fact: str, prop: str, example: Example) -> Confli
 
 #: Every rule, in the order Nova checks them within each phase.
 RULES: tuple = (
-    # --- api: nova.compute.api.API._validate_flavor_image_nostatus ---------------------------
+    # --- api: API._validate_and_build_base_options ------------------------------------------
     Requires(
-        "image-config-drive-unknown",
-        "InvalidImageConfigDrive",
+        "flavor-disabled",
+        "FlavorNotFound",
         "api",
-        "Set the image's img_config_drive to 'optional' or 'mandatory'.",
-        when=Present(Prop("img_config_drive")),
-        needs=In(Prop("img_config_drive"), ("optional", "mandatory")),
-        example=Example.of(properties={"img_config_drive": "always"}),
+        "Boot from a flavor that is not disabled (OS-FLV-DISABLED:disabled), or enable this one: "
+        "server create answers as if the flavor did not exist (HTTP 400).",
+        needs=Not(Truthy(Field("disabled"))),
+        example=Example.of(disabled=True),
     ),
-    AtMost(
-        "flavor-ram-below-image-min-ram",
-        "FlavorMemoryTooSmall",
-        "api",
-        "Give the flavor at least the image's min_ram of RAM, or lower the image's min_ram.",
-        value=Field("image.min_ram"),
-        limit=Field("ram"),
-        example=Example.of(ram=1024, min_ram=2048),
-    ),
-    TwinClash(
-        "packed-ring-flavor-image-differ",
-        "FlavorImageConflict",
-        "api",
-        "Set hw:virtio_packed_ring and the image's hw_virtio_packed_ring alike, or drop one.",
-        spec="hw:virtio_packed_ring",
-        prop="hw_virtio_packed_ring",
-        policy=ClashPolicy.EQUAL,
-        kind="bool",
-        example=Example.of({"hw:virtio_packed_ring": "true"}, {"hw_virtio_packed_ring": "false"}),
-    ),
-    AtMost(
-        "flavor-disk-below-image-size",
-        "FlavorDiskSmallerThanImage",
-        "api",
-        "Give the flavor a root disk at least as large as the image (or boot from a volume).",
-        value=Field("image.size"),
-        limit=Field("disk"),
-        scale=1024**3,
-        when=Truthy(Field("disk")),
-        example=Example.of(disk=1, size=2 * 1024**3),
-    ),
-    AtMost(
-        "flavor-disk-below-image-min-disk",
-        "FlavorDiskSmallerThanMinDisk",
-        "api",
-        "Give the flavor a root disk of at least the image's min_disk GiB, or lower min_disk.",
-        value=Field("image.min_disk"),
-        limit=Field("disk"),
-        when=Truthy(Field("disk")),
-        example=Example.of(disk=1, min_disk=2),
-    ),
-    # --- api: _validate_flavor_image_numa_pci -> get_mem_encryption_constraint ---------------
-    TwinClash(
-        "mem-encryption-flavor-image-differ",
-        "FlavorImageConflict",
-        "api",
-        "Set hw:mem_encryption and the image's hw_mem_encryption alike, or drop one.",
-        spec="hw:mem_encryption",
-        prop="hw_mem_encryption",
-        policy=ClashPolicy.EQUAL,
-        kind="bool",
-        example=Example.of({"hw:mem_encryption": "true"}, {"hw_mem_encryption": "false"}),
-    ),
-    TwinClash(
-        "mem-encryption-model-flavor-image-differ",
-        "FlavorImageConflict",
-        "api",
-        "Set hw:mem_encryption_model and hw_mem_encryption_model alike, or drop one.",
-        spec="hw:mem_encryption_model",
-        prop="hw_mem_encryption_model",
-        policy=ClashPolicy.EQUAL,
-        when=_MEM_ENC,
-        example=Example.of(
-            {"hw:mem_encryption": "true", "hw:mem_encryption_model": "amd-sev"},
-            {"hw_mem_encryption_model": "amd-sev-snp"},
-        ),
-    ),
-    Requires(
-        "mem-encryption-needs-uefi",
-        "FlavorImageConflict",
-        "api",
-        "Boot an image with hw_firmware_type=uefi, or drop memory encryption.",
-        when=_MEM_ENC,
-        needs=In(Prop("hw_firmware_type"), ("uefi",)),
-        example=Example.of({"hw:mem_encryption": "true"}, {"hw_firmware_type": "bios"}),
-    ),
-    Requires(
-        "mem-encryption-needs-q35",
-        "InvalidMachineType",
-        "api",
-        "Set the image's hw_machine_type to a q35 machine type, or drop it.",
-        when=AllOf((_MEM_ENC, Present(Prop("hw_machine_type")))),
-        needs=Contains(Prop("hw_machine_type"), "q35"),
-        example=Example.of(
-            {"hw:mem_encryption": "true"},
-            {"hw_firmware_type": "uefi", "hw_machine_type": "pc-i440fx"},
-        ),
-    ),
-    Requires(
-        "mem-encryption-needs-stateless-firmware",
-        "StatelessFirmwareRequired",
-        "api",
-        "Set the image's hw_firmware_stateless=true (with hw_firmware_type=uefi) for this "
-        "memory encryption model.",
-        when=AllOf((_MEM_ENC, In(Fact("mem_encryption_model"), ("amd-sev-snp", "intel-tdx")))),
-        needs=Truthy(Fact("stateless_firmware")),
-        example=Example.of(
-            {"hw:mem_encryption": "true", "hw:mem_encryption_model": "amd-sev-snp"},
-            {"hw_firmware_type": "uefi"},
-        ),
-    ),
-    Requires(
-        "mem-encryption-tdx-forbids-video",
-        "InvalidVideoMode",
-        "api",
-        "Set the image's hw_video_model=none: intel-tdx cannot have a video device.",
-        when=AllOf((_MEM_ENC, In(Fact("mem_encryption_model"), ("intel-tdx",)))),
-        needs=In(Prop("hw_video_model"), ("none",)),
-        example=Example.of(
-            {"hw:mem_encryption": "true", "hw:mem_encryption_model": "intel-tdx"},
-            {"hw_firmware_type": "uefi", "hw_firmware_stateless": "true"},
-        ),
-    ),
-    TwinClash(
-        "pmu-flavor-image-differ",
-        "FlavorImageConflict",
-        "api",
-        "Set hw:pmu and the image's hw_pmu alike, or drop one.",
-        spec="hw:pmu",
-        prop="hw_pmu",
-        policy=ClashPolicy.EQUAL,
-        kind="bool",
-        example=Example.of({"hw:pmu": "true"}, {"hw_pmu": "false"}),
-    ),
-    TwinClash(
-        "image-serial-ports-above-flavor",
-        "ImageSerialPortNumberExceedFlavorValue",
-        "api",
-        "Lower the image's hw_serial_port_count to at most the flavor's hw:serial_port_count.",
-        spec="hw:serial_port_count",
-        prop="hw_serial_port_count",
-        policy=ClashPolicy.FLAVOR_LIMITS,
-        kind="int",
-        example=Example.of({"hw:serial_port_count": "1"}, {"hw_serial_port_count": "2"}),
-    ),
-    MaskWithinVcpus(
-        "realtime-mask-invalid",
-        "RealtimeMaskNotFoundOrInvalid",
-        "api",
-        "Give hw:cpu_realtime_mask (or the image's hw_cpu_realtime_mask) a non-empty set of "
-        "vCPUs below the flavor's vcpus that leaves at least one vCPU out (for example "
-        "'^0'), or set hw:emulator_threads_policy.",
-        mask=Fact("realtime_cpus"),
-        written_as=(Spec("hw:cpu_realtime_mask"), Prop("hw_cpu_realtime_mask")),
-        all_allowed_when=Present(Spec("hw:emulator_threads_policy")),
-        when=Truthy(Spec("hw:cpu_realtime")),
-        example=Example.of({"hw:cpu_realtime": "yes"}),
-    ),
-    *_topology_rules(),
-    TwinClash(
-        "multiqueue-flavor-image-differ",
-        "FlavorImageConflict",
-        "api",
-        "Set hw:vif_multiqueue_enabled and the image's hw_vif_multiqueue_enabled alike, or "
-        "drop one.",
-        spec="hw:vif_multiqueue_enabled",
-        prop="hw_vif_multiqueue_enabled",
-        policy=ClashPolicy.EQUAL,
-        kind="bool",
-        when=Truthy(Fact("several_vcpus")),
-        example=Example.of(
-            {"hw:vif_multiqueue_enabled": "true"}, {"hw_vif_multiqueue_enabled": "false"}, vcpus=2
-        ),
-    ),
-    # --- api: numa_get_constraints ------------------------------------------------------------
+    # --- api: _validate_and_build_base_options -> numa_get_constraints ---------------------
     Conflicts(
         "image-pins-shared-flavor",
         "ImageCPUPinningForbidden",
@@ -304,6 +147,19 @@ RULES: tuple = (
         example=Example.of(
             {"hw:cpu_thread_policy": "isolate"}, {"hw_cpu_thread_policy": "require"}
         ),
+    ),
+    MaskWithinVcpus(
+        "realtime-mask-invalid",
+        "RealtimeMaskNotFoundOrInvalid",
+        "api",
+        "Give hw:cpu_realtime_mask (or the image's hw_cpu_realtime_mask) a non-empty set of "
+        "vCPUs below the flavor's vcpus that leaves at least one vCPU out (for example "
+        "'^0'), or set hw:emulator_threads_policy.",
+        mask=Fact("realtime_cpus"),
+        written_as=(Spec("hw:cpu_realtime_mask"), Prop("hw_cpu_realtime_mask")),
+        all_allowed_when=Present(Spec("hw:emulator_threads_policy")),
+        when=Truthy(Spec("hw:cpu_realtime")),
+        example=Example.of({"hw:cpu_realtime": "yes"}),
     ),
     MaskWithinVcpus(
         "dedicated-mask-invalid",
@@ -433,6 +289,27 @@ RULES: tuple = (
         kind="int",
         example=Example.of({"hw:numa_nodes": "1"}, {"hw_numa_nodes": "1"}),
     ),
+    Readable(
+        "numa-nodes-unreadable",
+        "InvalidNUMANodesNumber",
+        "api",
+        "Write the NUMA node count as a plain number of 1 or more (hw:numa_nodes=2, not '02' "
+        "or ' 2'; the image's hw_numa_nodes at least 1).",
+        values=(Spec("hw:numa_nodes"), Prop("hw_numa_nodes")),
+        reader="numa-nodes",
+        example=Example.of(properties={"hw_numa_nodes": "0"}),
+    ),
+    Readable(
+        "page-size-unreadable",
+        "MemoryPageSizeInvalid",
+        "api",
+        "Write the page size as small, large, any, a number of KiB or a size ending in B "
+        "(2048, 2MB, 1GiB; not 1G). A number Nova's isdigit() takes but int() refuses (²) "
+        "makes Nova fail with an HTTP 500 instead.",
+        values=(Spec("hw:mem_page_size"), Prop("hw_mem_page_size")),
+        reader="page-sizes",
+        example=Example.of({"hw:mem_page_size": "any"}, {"hw_mem_page_size": "foo"}),
+    ),
     TwinClash(
         "image-page-size-not-allowed",
         "MemoryPageSizeForbidden",
@@ -464,6 +341,79 @@ RULES: tuple = (
         when=Truthy(Fact("locked_memory")),
         needs=AnyOf((Present(Spec("hw:mem_page_size")), Present(Prop("hw_mem_page_size")))),
         example=Example.of({"hw:locked_memory": "true"}),
+    ),
+    # get_locked_memory_constraint checks memory encryption here unless locked memory is on
+    # (then _validate_flavor_image_numa_pci does, after the image's state and sizes).
+    TwinClash(
+        "mem-encryption-flavor-image-differ",
+        "FlavorImageConflict",
+        "api",
+        "Set hw:mem_encryption and the image's hw_mem_encryption alike, or drop one.",
+        spec="hw:mem_encryption",
+        prop="hw_mem_encryption",
+        policy=ClashPolicy.EQUAL,
+        kind="bool",
+        example=Example.of({"hw:mem_encryption": "true"}, {"hw_mem_encryption": "false"}),
+    ),
+    TwinClash(
+        "mem-encryption-model-flavor-image-differ",
+        "FlavorImageConflict",
+        "api",
+        "Set hw:mem_encryption_model and hw_mem_encryption_model alike, or drop one.",
+        spec="hw:mem_encryption_model",
+        prop="hw_mem_encryption_model",
+        policy=ClashPolicy.EQUAL,
+        when=_MEM_ENC,
+        example=Example.of(
+            {"hw:mem_encryption": "true", "hw:mem_encryption_model": "amd-sev"},
+            {"hw_mem_encryption_model": "amd-sev-snp"},
+        ),
+    ),
+    Requires(
+        "mem-encryption-needs-uefi",
+        "FlavorImageConflict",
+        "api",
+        "Boot an image with hw_firmware_type=uefi, or drop memory encryption.",
+        when=_MEM_ENC,
+        needs=In(Prop("hw_firmware_type"), ("uefi",)),
+        example=Example.of({"hw:mem_encryption": "true"}, {"hw_firmware_type": "bios"}),
+    ),
+    Requires(
+        "mem-encryption-needs-q35",
+        "InvalidMachineType",
+        "api",
+        "Set the image's hw_machine_type to a q35 machine type, or drop it.",
+        when=AllOf((_MEM_ENC, Present(Prop("hw_machine_type")))),
+        needs=Contains(Prop("hw_machine_type"), "q35"),
+        example=Example.of(
+            {"hw:mem_encryption": "true"},
+            {"hw_firmware_type": "uefi", "hw_machine_type": "pc-i440fx"},
+        ),
+    ),
+    Requires(
+        "mem-encryption-needs-stateless-firmware",
+        "StatelessFirmwareRequired",
+        "api",
+        "Set the image's hw_firmware_stateless=true (with hw_firmware_type=uefi) for this "
+        "memory encryption model.",
+        when=AllOf((_MEM_ENC, In(Fact("mem_encryption_model"), ("amd-sev-snp", "intel-tdx")))),
+        needs=Truthy(Fact("stateless_firmware")),
+        example=Example.of(
+            {"hw:mem_encryption": "true", "hw:mem_encryption_model": "amd-sev-snp"},
+            {"hw_firmware_type": "uefi"},
+        ),
+    ),
+    Requires(
+        "mem-encryption-tdx-forbids-video",
+        "InvalidVideoMode",
+        "api",
+        "Set the image's hw_video_model=none: intel-tdx cannot have a video device.",
+        when=AllOf((_MEM_ENC, In(Fact("mem_encryption_model"), ("intel-tdx",)))),
+        needs=In(Prop("hw_video_model"), ("none",)),
+        example=Example.of(
+            {"hw:mem_encryption": "true", "hw:mem_encryption_model": "intel-tdx"},
+            {"hw_firmware_type": "uefi", "hw_firmware_stateless": "true"},
+        ),
     ),
     _numa_twin(
         "cpus",
@@ -557,7 +507,7 @@ RULES: tuple = (
         when=_MANUAL,
         example=Example.of({"hw:numa_nodes": "1", "hw:numa_cpus.0": "0", "hw:numa_mem.0": "512"}),
     ),
-    # --- api: _validate_and_build_base_options, _checks_for_create_and_rebuild --------------
+    # --- api: _validate_and_build_base_options -> get_pci_numa_policy_constraint -----------
     TwinClash(
         "pci-numa-policy-flavor-image-differ",
         "ImagePCINUMAPolicyForbidden",
@@ -570,16 +520,6 @@ RULES: tuple = (
             {"hw:pci_numa_affinity_policy": "required"},
             {"hw_pci_numa_affinity_policy": "preferred"},
         ),
-    ),
-    TwinClash(
-        "sound-model-flavor-image-differ",
-        "FlavorImageConflict",
-        "api",
-        "Set hw:sound_model and the image's hw_sound_model alike, or drop one.",
-        spec="hw:sound_model",
-        prop="hw_sound_model",
-        policy=ClashPolicy.EQUAL,
-        example=Example.of({"hw:sound_model": "ich9"}, {"hw_sound_model": "virtio"}),
     ),
     # --- api: _update_ephemeral_encryption_bdms ---------------------------------------------
     TwinClash(
@@ -608,6 +548,131 @@ RULES: tuple = (
             {"hw:ephemeral_encryption": "true", "hw:ephemeral_encryption_format": "luks"},
             {"hw_ephemeral_encryption_format": "plain"},
         ),
+    ),
+    # --- api: _checks_for_create_and_rebuild: the image, then _validate_flavor_image --------
+    Requires(
+        "image-from-encrypted-volume",
+        "ImageUnacceptable",
+        "api",
+        "Boot from a volume created from this image instead: Nova does not boot an image "
+        "uploaded from an encrypted volume (it has cinder_encryption_key_id) directly.",
+        needs=Not(Present(Field("image.cinder_encryption_key_id"))),
+        example=Example.of(encryption_key="0b3fe6a4-8c29-4a6e-9f06-2f3c0c6e7d11"),
+    ),
+    Requires(
+        "image-not-active",
+        "ImageNotActive",
+        "api",
+        "Boot from an image whose Glance status is 'active' (wait for its upload or import to "
+        "finish, or reactivate it).",
+        when=Present(Field("image.status")),
+        needs=In(Field("image.status"), ("active",)),
+        example=Example.of(status="queued"),
+    ),
+    # --- api: _validate_flavor_image_nostatus ----------------------------------------------
+    # (An unknown img_config_drive, which _validate_flavor_image refuses with
+    # InvalidImageConfigDrive, never gets there on server create: typing the image's properties
+    # in _validate_and_build_base_options refuses it first, InvalidRequest.)
+    AtMost(
+        "flavor-ram-below-image-min-ram",
+        "FlavorMemoryTooSmall",
+        "api",
+        "Give the flavor at least the image's min_ram of RAM, or lower the image's min_ram.",
+        value=Field("image.min_ram"),
+        limit=Field("ram"),
+        example=Example.of(ram=1024, min_ram=2048),
+    ),
+    TwinClash(
+        "packed-ring-flavor-image-differ",
+        "FlavorImageConflict",
+        "api",
+        "Set hw:virtio_packed_ring and the image's hw_virtio_packed_ring alike, or drop one.",
+        spec="hw:virtio_packed_ring",
+        prop="hw_virtio_packed_ring",
+        policy=ClashPolicy.EQUAL,
+        kind="bool",
+        example=Example.of({"hw:virtio_packed_ring": "true"}, {"hw_virtio_packed_ring": "false"}),
+    ),
+    AtMost(
+        "flavor-disk-below-image-size",
+        "FlavorDiskSmallerThanImage",
+        "api",
+        "Give the flavor a root disk at least as large as the image (or boot from a volume).",
+        value=Field("image.size"),
+        limit=Field("disk"),
+        scale=1024**3,
+        when=Truthy(Field("disk")),
+        example=Example.of(disk=1, size=2 * 1024**3),
+    ),
+    AtMost(
+        "flavor-disk-below-image-min-disk",
+        "FlavorDiskSmallerThanMinDisk",
+        "api",
+        "Give the flavor a root disk of at least the image's min_disk GiB, or lower min_disk.",
+        value=Field("image.min_disk"),
+        limit=Field("disk"),
+        when=Truthy(Field("disk")),
+        example=Example.of(disk=1, min_disk=2),
+    ),
+    Requires(
+        "zero-disk-needs-volume",
+        "BootFromVolumeRequiredForZeroDiskFlavor",
+        "api",
+        "Give the flavor a root disk, or boot from a volume: by default only an admin may boot "
+        "an image on a flavor whose root disk is 0.",
+        needs=Truthy(Field("disk")),
+        by_policy=ZERO_DISK_POLICY,
+        example=Example.of(disk=0, size=1),
+    ),
+    # --- api: _validate_flavor_image_numa_pci (validate_numa=False: checked above) ---------
+    TwinClash(
+        "pmu-flavor-image-differ",
+        "FlavorImageConflict",
+        "api",
+        "Set hw:pmu and the image's hw_pmu alike, or drop one.",
+        spec="hw:pmu",
+        prop="hw_pmu",
+        policy=ClashPolicy.EQUAL,
+        kind="bool",
+        example=Example.of({"hw:pmu": "true"}, {"hw_pmu": "false"}),
+    ),
+    TwinClash(
+        "image-serial-ports-above-flavor",
+        "ImageSerialPortNumberExceedFlavorValue",
+        "api",
+        "Lower the image's hw_serial_port_count to at most the flavor's hw:serial_port_count.",
+        spec="hw:serial_port_count",
+        prop="hw_serial_port_count",
+        policy=ClashPolicy.FLAVOR_LIMITS,
+        kind="int",
+        example=Example.of({"hw:serial_port_count": "1"}, {"hw_serial_port_count": "2"}),
+    ),
+    *_topology_rules(),
+    TwinClash(
+        "multiqueue-flavor-image-differ",
+        "FlavorImageConflict",
+        "api",
+        "Set hw:vif_multiqueue_enabled and the image's hw_vif_multiqueue_enabled alike, or "
+        "drop one.",
+        spec="hw:vif_multiqueue_enabled",
+        prop="hw_vif_multiqueue_enabled",
+        policy=ClashPolicy.EQUAL,
+        kind="bool",
+        when=Truthy(Fact("several_vcpus")),
+        example=Example.of(
+            {"hw:vif_multiqueue_enabled": "true"}, {"hw_vif_multiqueue_enabled": "false"}, vcpus=2
+        ),
+    ),
+    # --- api: _checks_for_create_and_rebuild -> get_sound_model -----------------------------
+    TwinClash(
+        "sound-model-flavor-image-differ",
+        "FlavorImageConflict",
+        "api",
+        "Set hw:sound_model and the image's hw_sound_model alike, or drop one.",
+        spec="hw:sound_model",
+        prop="hw_sound_model",
+        policy=ClashPolicy.EQUAL,
+        example=Example.of({"hw:sound_model": "ich9"}, {"hw_sound_model": "virtio"}),
     ),
     # --- scheduler: nova.scheduler.utils.ResourceRequest (vTPM, secure boot) -----------------
     TwinClash(
@@ -704,6 +769,16 @@ RULES: tuple = (
         policy=ClashPolicy.ONE_SIDE,
         kind="int",
         example=Example.of({"hw:redirected_usb_ports": "2"}, {"hw_redirected_usb_ports": "2"}),
+    ),
+    AtMost(
+        "image-video-ram-above-flavor",
+        "RequestedVRamTooHigh",
+        "spawn",
+        "Lower the image's hw_video_ram to at most the flavor's hw_video:ram_max_mb, or set "
+        "hw_video:ram_max_mb: without it no video memory may be asked for.",
+        value=Prop("hw_video_ram"),
+        limit=Fact("video_ram_max_mb"),
+        example=Example.of({"hw_video:ram_max_mb": "8"}, {"hw_video_ram": "16"}),
     ),
 )
 

@@ -69,11 +69,25 @@ FLAVOR_FIELDS: Mapping[str, int] = MappingProxyType(
     {"vcpus": 1, "ram": 1, "disk": 0, "swap": 0, "ephemeral": 0}
 )
 
+#: The flavor's own fields that are not sizes: ``disabled`` (Nova's API shows it as
+#: ``OS-FLV-DISABLED:disabled``), which server create refuses to boot.
+FLAVOR_FLAGS: tuple[str, ...] = ("disabled",)
+
+#: The image's own fields the rules read beside its sizes: its Glance ``status`` and the
+#: ``cinder_encryption_key_id`` property of an image uploaded from an encrypted volume.
+IMAGE_FIELDS: tuple[str, ...] = (
+    "image.min_ram",
+    "image.min_disk",
+    "image.size",
+    "image.status",
+    "image.cinder_encryption_key_id",
+)
+
 
 @dataclass(frozen=True)
 class Field:
     """A flavor's own field (``vcpus``, ``ram``, ``disk``, ``swap``, ``ephemeral``) or an image's
-    (``image.min_ram``, ``image.min_disk``, ``image.size``)."""
+    (:data:`IMAGE_FIELDS`: ``image.min_ram``, ``image.status``...)."""
 
     name: str
 
@@ -117,6 +131,13 @@ class FactDefinition:
     description: str
     reads: tuple[str, ...]
     blank: object = None
+    #: How messages name the fact, with the keys a user sets: ``the CPU policy (hw:cpu_policy
+    #: or hw_cpu_policy)``. A user never sees the fact's own name, which is Nova's variable.
+    spoken: str = ""
+    #: The fact being on, as a clause (``memory encryption is asked for``), where "SPOKEN is
+    #: on" would not read; ``fails`` the fact being off.
+    holds: str = ""
+    fails: str = ""
 
 
 # --- Conditions --------------------------------------------------------------------------------
@@ -185,24 +206,62 @@ def sources_of(condition: Condition | None) -> tuple[Source, ...]:
     return (condition.source,)
 
 
-def describe(condition: Condition | None, *, needed: bool = False) -> str:
-    """A condition in words, for messages: ``cpu_policy is 'dedicated'``, or with ``needed``
-    what must hold, for "Nova needs ..." (``cpu_policy to be 'dedicated'``)."""
+def spoken(source: Source, facts: Mapping[str, FactDefinition] | None = None) -> str:
+    """How messages name a source: a key or field by its name, a fact as its definition says
+    (with the keys that set it), when ``facts`` gives the definitions."""
+    if isinstance(source, Fact) and facts and facts.get(source.name) is not None:
+        return facts[source.name].spoken or source.name
+    if isinstance(source, Field):
+        side, _, name = source.name.rpartition(".")
+        return f"the image's {name}" if side == "image" else f"the flavor's {source.name}"
+    return str(source)
+
+
+def describe(
+    condition: Condition | None,
+    *,
+    needed: bool = False,
+    facts: Mapping[str, FactDefinition] | None = None,
+) -> str:
+    """A condition in words, for messages: ``hw:cpu_policy is 'dedicated'``, or with
+    ``needed`` what must hold, for "Nova needs ..." (``... to be 'dedicated'``). Facts are named
+    as ``facts`` (the definitions, by name) says, else by their own name."""
     be, contain = ("to be", "to contain") if needed else ("is", "contains")
+
+    def said(source: Source) -> str:
+        return spoken(source, facts)
+
+    def clause(source: Source, on: bool) -> str | None:
+        if not (isinstance(source, Fact) and facts and source.name in facts) or needed:
+            return None
+        definition = facts[source.name]
+        return (definition.holds if on else definition.fails) or None
+
+    if isinstance(condition, Not) and isinstance(condition.condition, Present | Truthy):
+        source = condition.condition.source
+        if isinstance(condition.condition, Truthy) and (text := clause(source, False)):
+            return text
+        unset = "unset" if isinstance(condition.condition, Present) else "off"
+        return f"{said(source)} {be} {unset}"
+    if isinstance(condition, Truthy) and isinstance(condition.source, Field):
+        return f"{said(condition.source)} {be} more than 0"
     if isinstance(condition, Present):
-        return f"{condition.source} {be} set"
+        return f"{said(condition.source)} {be} set"
     if isinstance(condition, Truthy):
-        return f"{condition.source} {be} on"
+        return clause(condition.source, True) or f"{said(condition.source)} {be} on"
     if isinstance(condition, In):
-        return f"{condition.source} {be} {' or '.join(repr(v) for v in condition.values)}"
+        values = " or ".join(repr(v) for v in condition.values)
+        return f"{said(condition.source)} {be} {values}"
     if isinstance(condition, Contains):
-        return f"{condition.source} {contain} {condition.text!r}"
+        return f"{said(condition.source)} {contain} {condition.text!r}"
     if isinstance(condition, AnyOf):
-        return " or ".join(describe(part, needed=needed) for part in condition.conditions)
+        parts = condition.conditions
+        return " or ".join(describe(part, needed=needed, facts=facts) for part in parts)
     if isinstance(condition, AllOf):
-        return " and ".join(describe(part, needed=needed) for part in condition.conditions)
+        parts = condition.conditions
+        return " and ".join(describe(part, needed=needed, facts=facts) for part in parts)
     if isinstance(condition, Not):
-        return f"not ({describe(condition.condition)})"
+        return f"not ({describe(condition.condition, facts=facts)})"
     return str(condition)
 
 
@@ -216,9 +275,11 @@ class Example:
 
     ``specs`` are the flavor's extra specs and ``properties`` the image's, as (name, value)
     pairs, so that the rule stays hashable. The sizes default to a flavor of one vCPU, 1 GiB of
-    RAM and a 1 GiB root disk (a root disk of 0 would be judged by a policy of Nova's API, which
-    no rule states), and to an image that sets no size. An example without properties or sizes
-    has no image at all.
+    RAM and a 1 GiB root disk (a root disk of 0 is refused to non-admin users by a policy of
+    Nova's API, a rule of its own), and to an active image that sets no size. ``disabled`` marks
+    the flavor disabled; ``status`` and ``encryption_key`` set the image's Glance status and
+    its ``cinder_encryption_key_id``. An example without properties, sizes or those has no
+    image at all.
     """
 
     specs: tuple[tuple[str, str], ...] = ()
@@ -229,37 +290,55 @@ class Example:
     min_ram: int = 0
     min_disk: int = 0
     size: int = 0
+    disabled: bool = False
+    status: str = ""
+    encryption_key: str = ""
 
     @classmethod
     def of(
         cls,
         specs: Mapping[str, str] | None = None,
         properties: Mapping[str, str] | None = None,
-        **sizes: int,
+        **fields: Any,
     ) -> Example:
         """An example written with mappings, as flavors and images are written elsewhere."""
-        return cls(tuple((specs or {}).items()), tuple((properties or {}).items()), **sizes)
+        return cls(tuple((specs or {}).items()), tuple((properties or {}).items()), **fields)
 
     @property
     def has_image(self) -> bool:
-        """Whether the rule needs an image to break: the example sets a property or a size."""
-        return bool(self.properties or self.min_ram or self.min_disk or self.size)
+        """Whether the rule needs an image to break: the example sets a property, a size, a
+        status or an encryption key."""
+        return bool(
+            self.properties
+            or self.min_ram
+            or self.min_disk
+            or self.size
+            or self.status
+            or self.encryption_key
+        )
 
     def flavor_document(self) -> dict[str, Any]:
         """The flavor as Nova's API shows it, the shape ``validate_flavor`` reads."""
-        return {
+        document: dict[str, Any] = {
             "vcpus": self.vcpus,
             "ram": self.ram,
             "disk": self.disk,
             "extra_specs": dict(self.specs),
         }
+        if self.disabled:
+            document["OS-FLV-DISABLED:disabled"] = True
+        return document
 
     def image_document(self) -> dict[str, Any] | None:
         """The image as Glance shows it (properties nested), or None without an image."""
         if not self.has_image:
             return None
+        properties = dict(self.properties)
+        if self.encryption_key:
+            properties["cinder_encryption_key_id"] = self.encryption_key
         return {
-            "properties": dict(self.properties),
+            "status": self.status or "active",
+            "properties": properties,
             "min_ram": self.min_ram,
             "min_disk": self.min_disk,
             "size": self.size,
@@ -291,6 +370,9 @@ class Rule:
     severity: Severity = field(default="error", kw_only=True)
     #: The smallest flavor (and image) that breaks the rule.
     example: Example | None = field(default=None, kw_only=True)
+    #: The Nova policy that makes this refusal, where one does: the default policy refuses
+    #: the users it names, and an admin (or a cloud whose policy allows it) is not refused.
+    by_policy: str | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         refused = self.nova_exception is not None and self.phase in PHASES
@@ -432,6 +514,26 @@ class AtMost(Rule):
         return _merged((self.value, self.limit), sources_of(self.when))
 
 
+#: How Nova reads a value it can refuse as unreadable: ``numa-nodes`` is
+#: ``_get_numa_node_count_constraint`` (the flavor's text must be the integer's own spelling,
+#: as oslo's ``is_int_like`` says, and at least 1), ``page-sizes`` is
+#: ``_get_numa_pagesize_constraint`` (a keyword, digits, or a size with a unit ending in B,
+#: b or bit; the image's is read only where the flavor lets it choose).
+Reader = Literal["numa-nodes", "page-sizes"]
+
+
+@dataclass(frozen=True)
+class Readable(Rule):
+    """Nova reads ``values`` (a flavor's spec and its image twin, in that order) with
+    ``reader`` and refuses what it cannot read."""
+
+    values: tuple[Source, ...] = field(kw_only=True)
+    reader: Reader = field(kw_only=True)
+
+    def sources(self) -> tuple[Source, ...]:
+        return _merged(self.values, sources_of(self.when))
+
+
 class ClashPolicy(enum.Enum):
     """How Nova settles a flavor key and the image property of the same meaning, when both are
     set: the five kinds its code uses."""
@@ -487,4 +589,5 @@ AnyRule = (
     | TopologyAdmits
     | AtMost
     | TwinClash
+    | Readable
 )

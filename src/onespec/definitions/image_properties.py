@@ -605,6 +605,60 @@ IMAGE_PROPERTIES: tuple[ImageProperty, ...] = (
 
 BY_NAME: dict[str, ImageProperty] = {prop.name: prop for prop in IMAGE_PROPERTIES}
 
+#: The older names ``ImageMetaProps.from_dict`` still reads, each with the property it sets
+#: (Nova's ``_legacy_property_map``). Nova reads the older name first and the current one
+#: over it, so a value it cannot read under the older name is refused even beside the
+#: current one.
+LEGACY_NAMES: dict[str, str] = {
+    "architecture": "hw_architecture",
+    "owner_id": "img_owner_id",
+    "vmware_disktype": "hw_disk_type",
+    "vmware_image_version": "img_version",
+    "vmware_ostype": "os_distro",
+    "auto_disk_config": "hw_auto_disk_config",
+    "ipxe_boot": "hw_ipxe_boot",
+    "xenapi_device_id": "hw_device_id",
+    "xenapi_image_compression_level": "img_compression_level",
+    "vmware_linked_clone": "img_linked_clone",
+    "xenapi_use_agent": "img_use_agent",
+    "xenapi_skip_agent_inject_ssh": "os_skip_agent_inject_ssh",
+    "xenapi_skip_agent_inject_files_at_boot": "os_skip_agent_inject_files_at_boot",
+    "cache_in_nova": "img_cache_in_nova",
+    "vm_mode": "hw_vm_mode",
+    "bittorrent": "img_bittorrent",
+    "mappings": "img_mappings",
+    "block_device_mapping": "img_block_device_mapping",
+    "bdm_v2": "img_bdm_v2",
+    "root_device_name": "img_root_device_name",
+    "hypervisor_version_requires": "img_hv_requested_version",
+    "hypervisor_type": "img_hv_type",
+}
+
+_ARCHITECTURE_ALIASES = {
+    **dict.fromkeys(("i386", "i486", "i586", "x86_32", "x86_32p"), "i686"),
+    "amd64": "x86_64",
+}
+
+#: The enumerations Nova canonicalizes before it checks a value (their field's ``coerce``):
+#: each is lower-cased, then an older spelling becomes the one it stands for
+#: (``hw_architecture=i386`` is ``i686``, ``hw_vif_model=VirtIO`` is ``virtio``).
+CANONICAL_SPELLINGS: dict[str, dict[str, str]] = {
+    "hw_architecture": _ARCHITECTURE_ALIASES,
+    "hw_emulation_architecture": _ARCHITECTURE_ALIASES,
+    "img_hv_type": {"xapi": "xen"},
+    "hw_vm_mode": {"pv": "xen", "hv": "hvm", "baremetal": "hvm"},
+    "hw_vif_model": {
+        "virtuale1000": "e1000",
+        "virtuale1000e": "e1000e",
+        "virtualpcnet32": "pcnet",
+        "virtualsriovethernetcard": "sriov",
+        "virtualvmxnet": "vmxnet",
+        "virtualvmxnet3": "vmxnet3",
+    },
+    "hw_scsi_model": {"lsilogicsas": "lsisas1068", "paravirtual": "vmpvscsi"},
+    "os_type": {},
+}
+
 
 @dataclass(frozen=True)
 class Twin:

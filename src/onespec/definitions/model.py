@@ -313,6 +313,48 @@ class Status:
 
 SUPPORTED = Status()
 
+#: Nova's major versions and the names of the OpenStack releases that shipped them: a reader
+#: plans an upgrade by release name ("Victoria"), Nova's packages carry the number ("22.0.0").
+NOVA_RELEASES: dict[int, str] = {
+    13: "Mitaka",
+    14: "Newton",
+    15: "Ocata",
+    16: "Pike",
+    17: "Queens",
+    18: "Rocky",
+    19: "Stein",
+    20: "Train",
+    21: "Ussuri",
+    22: "Victoria",
+    23: "Wallaby",
+    24: "Xena",
+    25: "Yoga",
+    26: "Zed",
+    27: "2023.1 Antelope",
+    28: "2023.2 Bobcat",
+    29: "2024.1 Caracal",
+    30: "2024.2 Dalmatian",
+    31: "2025.1 Epoxy",
+    32: "2025.2 Flamingo",
+    33: "2026.1 Gazpacho",
+    34: "2026.2 Hibiscus",
+}
+
+
+def nova_release(version: str | None) -> str | None:
+    """A Nova version as every output names it: ``"22.0.0 (Victoria)"``.
+
+    An extra spec's ``since`` and ``removal`` are Nova's versions; a version that is not one
+    of Nova's releases (``"1.0"``, a major Nova has not shipped) is left as written.
+    """
+    if version is None:
+        return None
+    major, dot, rest = version.partition(".")
+    name = NOVA_RELEASES.get(int(major)) if major.isascii() and major.isdigit() else None
+    if name is None or not dot or not rest.replace(".", "").isdigit():
+        return version
+    return f"{version} ({name})"
+
 
 def deprecation_sentence(
     subject: str, since: str | None, removal: str | None, replacement: str | None = None
@@ -324,9 +366,9 @@ def deprecation_sentence(
     """
     sentence = f"{subject} is deprecated"
     if since:
-        sentence += f" since {since}"
+        sentence += f" since {nova_release(since)}"
     if removal:
-        sentence += f" and will be removed in {removal}"
+        sentence += f" and will be removed in {nova_release(removal)}"
     sentence += "."
     if replacement:
         sentence += f" Use {replacement} instead."

@@ -25,6 +25,7 @@ from onespec.generator.components.schema import SOFTWARE_COMPONENT, software_com
 from onespec.generator.extra_specs import metadefs
 from onespec.generator.extra_specs import runtime as extra_specs_runtime
 from onespec.generator.extra_specs.schema import FLAVOR_EXTRA_SPECS, flavor_extra_specs_schema
+from onespec.generator.flavors import change_runtime as flavor_change_runtime
 from onespec.generator.flavors import image_metadefs
 from onespec.generator.flavors import runtime as flavors_runtime
 from onespec.generator.flavors.flavor_schema import FLAVOR_SCHEMA, flavor_schema
@@ -165,6 +166,7 @@ OUTPUT_FACTORIES: dict[str, Callable[[], Output]] = {
     "template-capabilities": template_capabilities_runtime.output,
     "images": images.output,
     "flavor-rules": flavors_runtime.output,
+    "flavor-change-rules": flavor_change_runtime.output,
 }
 
 

@@ -353,9 +353,12 @@ def validate_extra_specs(
 
 
 # The whole-flavor commands live with their runtime: validate flavor, validate image-properties.
+from onespec.validators_runtime.flavor_change_cli import (  # noqa: E402
+    COMMANDS as _CHANGE_COMMANDS,
+)
 from onespec.validators_runtime.flavor_cli import COMMANDS as _FLAVOR_COMMANDS  # noqa: E402
 
-for _command in _FLAVOR_COMMANDS:
+for _command in (*_FLAVOR_COMMANDS, *_CHANGE_COMMANDS):
     validate.add_command(_command)
 
 

@@ -1,4 +1,5 @@
-"""``onespec validate flavor``, ``validate image-properties`` and ``validate fleet``.
+"""``onespec validate flavor``, ``validate image-properties``, ``validate fleet`` and
+``validate cloud``.
 
 They read what the OpenStack client prints (``openstack flavor show -f json``, ``openstack
 image show -f json``) or what Nova's and Glance's APIs return, and follow the one command-line
@@ -12,8 +13,10 @@ imports none of the rules: each command imports the runtime when it runs.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import click
 import yaml
@@ -29,6 +32,7 @@ from onespec.validators_runtime.cli_grammar import (
     UnusableInput,
     echo_json,
     input_error,
+    progress,
     progress_bar,
     warning,
     with_content,
@@ -36,6 +40,9 @@ from onespec.validators_runtime.cli_grammar import (
 )
 from onespec.validators_runtime.flavor_parts.image_props import glance_fields
 from onespec.validators_runtime.problems import shown
+
+if TYPE_CHECKING:
+    from onespec.validators_runtime.flavors.fleet import FleetReport
 
 #: The largest flavor or image file read (a flavor's JSON is a few kilobytes).
 MAX_BYTES = 1024 * 1024
@@ -151,6 +158,15 @@ def _report(
         raise Invalid()
 
 
+#: Checks as an admin: what a policy of Nova's API refuses only non-admin users is left out.
+AS_ADMIN_OPTION = click.option(
+    "--as-admin",
+    is_flag=True,
+    help="Check as an admin would boot: leave out what Nova's default policy refuses only "
+    "non-admin users (a flavor whose root disk is 0).",
+)
+
+
 @click.command("flavor", cls=GrammarCommand)
 @click.argument("flavor_file", metavar="FLAVOR_FILE", type=InputFile())
 @click.option(
@@ -162,9 +178,10 @@ def _report(
     "Glance's v2 JSON.",
 )
 @MODE_OPTION
+@AS_ADMIN_OPTION
 @FORMAT_OPTION
 def validate_flavor_command(
-    flavor_file: str, image_file: str | None, mode: str, output_format: str
+    flavor_file: str, image_file: str | None, mode: str, as_admin: bool, output_format: str
 ) -> None:
     """Check a whole flavor, and the flavor with an image, as Nova would at boot.
 
@@ -187,7 +204,7 @@ def validate_flavor_command(
     flavor = _read_document(flavor_file, "FLAVOR_FILE")
     _expect(flavor, "flavor", f"FLAVOR_FILE {flavor_file}")
     try:
-        findings = validate_flavor(flavor, image, mode=mode)
+        findings = validate_flavor(flavor, image, mode=mode, as_admin=as_admin)
     except inputs.InputError as exc:
         raise InvalidInput(str(exc)) from None
     names = {"flavor": _name_of(flavor, "flavor")}
@@ -237,6 +254,39 @@ def _items(data: Any, plural: str, name: str) -> list[Any]:
     raise InvalidInput(f"{name}: holds the value {shown(data)}; expected a list of {plural}")
 
 
+def echo_fleet(report: FleetReport, marks: Mapping[str, str] | None = None) -> None:
+    """The fleet report as text, for ``validate fleet`` and ``validate cloud``: each flavor
+    refused on its own, each (flavor, rule) with the images it refuses, the flavors no image
+    can boot, and a summary. ``marks`` adds words after a flavor's name (``private``)."""
+    marks = marks or {}
+
+    def flavor(name: str) -> str:
+        return f"{name} ({marks[name]})" if marks.get(name) else name
+
+    for name, finding in report.alone:
+        click.echo(f"flavor {flavor(name)}: error: [{finding.code}] {finding.message}")
+    for cause in report.causes:
+        finding = cause.finding
+        more = cause.pairs - len(cause.images)
+        listed = ", ".join(cause.images) + (f" and {more} more" if more > 0 else "")
+        click.echo(
+            f"flavor {flavor(cause.flavor)} with {cause.pairs} "
+            f"image{'s' if cause.pairs != 1 else ''} ({listed}): [{finding.code}] "
+            f"({finding.nova_exception}, {finding.phase}) {finding.message}"
+        )
+    for name in report.unbootable:
+        click.echo(f"flavor {flavor(name)}: no image can boot it (each is refused above).")
+    refused = sum(cause.pairs for cause in report.causes)
+    alone = len({name for name, _ in report.alone})
+    click.echo(
+        f"{report.flavors} flavors, {report.images} images ({report.image_groups} distinct "
+        f"to Nova's checks): {alone} flavor{'s' if alone != 1 else ''} refused on "
+        f"{'their' if alone != 1 else 'its'} own, {refused} of "
+        f"{report.flavors * report.images} pairs refused, in {len(report.causes)} "
+        f"cause{'s' if len(report.causes) != 1 else ''}."
+    )
+
+
 @click.command("fleet", cls=GrammarCommand)
 @click.option(
     "--flavors",
@@ -255,9 +305,10 @@ def _items(data: Any, plural: str, name: str) -> list[Any]:
     help='`openstack image list --long -f json` (or Glance\'s {"images": [...]}).',
 )
 @MODE_OPTION
+@AS_ADMIN_OPTION
 @FORMAT_OPTION
 def validate_fleet_command(
-    flavors_file: str, images_file: str, mode: str, output_format: str
+    flavors_file: str, images_file: str, mode: str, as_admin: bool, output_format: str
 ) -> None:
     """Check every flavor, and every flavor with every image, as Nova would at boot.
 
@@ -296,32 +347,129 @@ def validate_fleet_command(
             "Glance's own GET /v2/images, which carries them"
         )
     with progress_bar("checking flavors", flavors, output_format=output_format) as checked:
-        report = check_fleet(checked, images, mode)
+        report = check_fleet(checked, images, mode, as_admin=as_admin)
     if output_format == "json":
         echo_json(report.to_dict())
     else:
-        for name, finding in report.alone:
-            click.echo(f"flavor {name}: error: [{finding.code}] {finding.message}")
-        for cause in report.causes:
-            finding = cause.finding
-            more = cause.pairs - len(cause.images)
-            listed = ", ".join(cause.images) + (f" and {more} more" if more > 0 else "")
-            click.echo(
-                f"flavor {cause.flavor} with {cause.pairs} image{'s' if cause.pairs != 1 else ''}"
-                f" ({listed}): [{finding.code}] ({finding.nova_exception}, {finding.phase}) "
-                f"{finding.message}"
-            )
-        refused = sum(cause.pairs for cause in report.causes)
-        alone = len({name for name, _ in report.alone})
+        echo_fleet(report)
+    if not report.valid:
+        raise Invalid()
+
+
+#: The most --flavor or --image names taken: each is a call to the cloud.
+MAX_NAMED = 256
+
+
+@click.command("cloud", cls=GrammarCommand)
+@click.option(
+    "--os-cloud",
+    "os_cloud",
+    metavar="NAME",
+    help="The cloud of clouds.yaml to read (default: OS_CLOUD, else the OS_* variables).",
+)
+@click.option(
+    "--flavor",
+    "flavor_names",
+    multiple=True,
+    metavar="NAME_OR_ID",
+    help="Check only this flavor (repeatable).",
+)
+@click.option(
+    "--image",
+    "image_names",
+    multiple=True,
+    metavar="NAME_OR_ID",
+    help="Check only this image (repeatable).",
+)
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Also print the time spent listing and checking."
+)
+@MODE_OPTION
+@FORMAT_OPTION
+def validate_cloud_command(
+    os_cloud: str | None,
+    flavor_names: tuple[str, ...],
+    image_names: tuple[str, ...],
+    verbose: bool,
+    mode: str,
+    output_format: str,
+) -> None:
+    """Check every flavor and image of a live cloud, and every flavor with every image.
+
+    The cloud is found as the openstack client finds it: --os-cloud NAME, else OS_CLOUD, in
+    clouds.yaml (OS_CLIENT_CONFIG_FILE, the current directory, ~/.config/openstack,
+    /etc/openstack), else the OS_* variables. Needs openstacksdk: pip install
+    'onespec[cloud]'. Every flavor is read with its extra specs (private and disabled ones
+    too, as an admin sees them) and every image of every visibility with its properties,
+    page by page.
+
+    Reports each flavor's extra specs Nova refuses and each flavor it refuses as a whole,
+    each image's properties Nova cannot read, then each (flavor, rule) that refuses some
+    active images, once, with their number and a few names (as `validate fleet`), and the
+    flavors no image can boot. Images that are not active are checked on their own but not
+    paired: Nova boots none of them. Exits 0 when nothing is refused, 1 otherwise, 2 on a
+    usage error or when the cloud cannot be found, reached or read.
+
+    \b
+    Example:
+      onespec validate cloud --os-cloud prod --flavor m1.rt -f json
+    """
+    import time
+
+    from onespec.validators_runtime.cloud import Cloud, CloudError, check_cloud
+
+    for option, names in (("--flavor", flavor_names), ("--image", image_names)):
+        if len(names) > MAX_NAMED:
+            raise click.UsageError(f"{option} is given {len(names)} times; at most {MAX_NAMED}")
+    started = time.perf_counter()
+    try:
+        cloud = Cloud(os_cloud)
+        with progress_bar("listing flavors", output_format=output_format) as bar:
+            flavors = cloud.flavors(flavor_names, seen=lambda: bar.update(1))
+        with progress_bar("listing images", output_format=output_format) as bar:
+            images = cloud.images(image_names, seen=lambda: bar.update(1))
+    except CloudError as exc:
+        raise click.UsageError(str(exc)) from None
+    listed = time.perf_counter()
+
+    def checked(items: list[Any]) -> Any:
+        return progress_bar("checking flavors", items, output_format=output_format)
+
+    with contextlib.ExitStack() as stack:
+        report = check_cloud(
+            cloud.name, flavors, images, mode, lambda items: stack.enter_context(checked(items))
+        )
+    done = time.perf_counter()
+    seconds = {"listing": round(listed - started, 3), "checking": round(done - listed, 3)}
+    if verbose:
+        share = seconds["checking"] / seconds["listing"] if seconds["listing"] else 0.0
+        progress(
+            f"listed {len(flavors)} flavors and {len(images)} images in "
+            f"{seconds['listing']:.2f} s, checked them in {seconds['checking']:.2f} s "
+            f"({share:.0%} of the listing)",
+            force=True,
+        )
+    if output_format == "json":
+        echo_json({**report.to_dict(), **({"seconds": seconds} if verbose else {})})
+    else:
+        for name, finding in report.image_findings:
+            click.echo(f"image {name}: {finding.severity}: [{finding.code}] {finding.message}")
+        echo_fleet(report.fleet, {flavor.label: flavor.marks for flavor in flavors})
+        private = sum(not flavor.is_public for flavor in flavors)
+        disabled = sum(flavor.disabled for flavor in flavors)
+        problems = len(report.image_findings)
         click.echo(
-            f"{report.flavors} flavors, {report.images} images ({report.image_groups} distinct "
-            f"to Nova's checks): {alone} flavor{'s' if alone != 1 else ''} refused on "
-            f"{'their' if alone != 1 else 'its'} own, {refused} of "
-            f"{report.flavors * report.images} pairs refused, in {len(report.causes)} "
-            f"cause{'s' if len(report.causes) != 1 else ''}."
+            f"{cloud.where()}: {len(flavors)} flavors listed ({private} private, {disabled} "
+            f"disabled), {len(images)} images ({len(report.not_active)} not active, checked "
+            f"on their own only), {problems} image problem{'s' if problems != 1 else ''}."
         )
     if not report.valid:
         raise Invalid()
 
 
-COMMANDS = (validate_flavor_command, validate_image_properties_command, validate_fleet_command)
+COMMANDS = (
+    validate_flavor_command,
+    validate_image_properties_command,
+    validate_fleet_command,
+    validate_cloud_command,
+)

@@ -453,7 +453,8 @@ def test_deprecated_keys_are_marked_in_title_and_description():
         first = schema["description"].split("\n\n", 1)[0]
         # The same wording as the reference and the runtime's warning.
         assert first == (
-            'This extra spec is deprecated since 21.0.0. Use "hw:hide_hypervisor_id" instead.'
+            "This extra spec is deprecated since 21.0.0 (Ussuri). "
+            'Use "hw:hide_hypervisor_id" instead.'
         )
     marked = {key for key, s in by_key.items() if s["title"].startswith(DEPRECATED_TITLE)}
     assert marked == {d.name for d in deprecated}
@@ -630,6 +631,6 @@ def test_a_deprecation_names_release_replacement_and_removal():
     schema = document["properties"]["old"]
     assert schema["title"] == "DEPRECATED: Old"
     assert schema["description"].startswith(
-        "This extra spec is deprecated since 30.0.0 and will be removed in 32.0.0. "
-        'Use "demo:new" instead.'
+        "This extra spec is deprecated since 30.0.0 (2024.2 Dalmatian) and will be removed in "
+        '32.0.0 (2025.2 Flamingo). Use "demo:new" instead.'
     )

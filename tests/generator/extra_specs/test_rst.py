@@ -266,14 +266,16 @@ def test_a_per_node_key_lists_the_rules_of_its_nodes():
 
 
 def test_the_status_of_a_supported_spec_with_and_without_since():
-    assert field(SPECS["hw:cpu_realtime"], "Status") == ["   :Status: supported, since 13.0.0"]
+    assert field(SPECS["hw:cpu_realtime"], "Status") == [
+        "   :Status: supported, since 13.0.0 (Mitaka)"
+    ]
     assert field(SPECS["hw:cpu_policy"], "Status") == ["   :Status: supported"]
 
 
 def test_an_experimental_spec_has_a_note_and_its_status():
     spec = small(status=Status(Support.EXPERIMENTAL, since="30.0.0"))
     lines = lines_of(spec)
-    assert field(spec, "Status") == ["   :Status: experimental, since 30.0.0"]
+    assert field(spec, "Status") == ["   :Status: experimental, since 30.0.0 (2024.2 Dalmatian)"]
     note = lines.index("   .. note::")
     assert "experimental" in lines[note + 2]
     assert lines[note + 2].startswith("      ")
@@ -294,7 +296,7 @@ def test_a_deprecated_spec_is_flagged_and_boxed_with_since_and_replacement():
     box = lines.index("   .. warning::")
     sentence = lines[box + 2]
     assert sentence == (
-        "      This extra spec is deprecated since 21.0.0. "
+        "      This extra spec is deprecated since 21.0.0 (Ussuri). "
         "Use :onespec:extra-spec:`hw:hide_hypervisor_id` instead."
     )
     assert box < lines.index(f"   {spec.description}"), "the warning comes before the description"

@@ -113,7 +113,10 @@ def test_the_description_states_every_difference():
 def test_deprecated_keys_carry_the_annotation_and_say_what_replaces_them():
     old = SCHEMA["properties"]["hide_hypervisor_id"]
     assert old["deprecated"] is True
-    assert "is deprecated since 21.0.0. Use hw:hide_hypervisor_id instead." in old["description"]
+    assert (
+        "is deprecated since 21.0.0 (Ussuri). Use hw:hide_hypervisor_id instead."
+        in old["description"]
+    )
     assert "deprecated" not in SCHEMA["properties"]["hw:hide_hypervisor_id"]
     deprecated = {d.name for d in in_tree() if d.deprecated}
     annotated = {

@@ -66,6 +66,6 @@ def test_a_flavor_built_by_hand_with_keys_that_are_not_text_is_reported_not_rais
     from onespec.validators_runtime.flavors import Flavor, Image
     from onespec.validators_runtime.flavors.fleet import check_fleet
 
-    flavor = Flavor(2, 1024, extra_specs={1: "x", "hw:cpu_policy": "mixed"}, name="odd")
+    flavor = Flavor(2, 1024, 1, extra_specs={1: "x", "hw:cpu_policy": "mixed"}, name="odd")
     report = check_fleet([flavor], [Image({"hw_pmu": "true"}, name="i")])
     assert {finding.code for _, finding in report.alone} == {"invalid-key", "mixed-needs-a-mask"}

@@ -40,6 +40,7 @@ PLUGIN_UPDATE = "plugin-update.schema.json"
 FLAVOR_EXTRA_SPECS = "flavor-extra-specs-body.schema.json"
 FLAVOR_EXTRA_SPEC = "flavor-extra-spec-body.schema.json"
 ERROR = "error.schema.json"
+NOVA_FAULT = "nova-fault.schema.json"
 API_ROOT = "api-root.schema.json"
 
 #: Where the runtime copy is written: inside the runtime package, wherever it is installed.
@@ -388,6 +389,39 @@ def error_schema() -> dict[str, Any]:
     }
 
 
+def nova_fault_schema() -> dict[str, Any]:
+    """The body of every error response of the flavor extra-specs endpoints: Nova's fault."""
+    names = sorted({*api.NOVA_FAULT_NAMES.values(), api.NOVA_OTHER_FAULT})
+    fault = _closed(
+        {
+            "code": {"type": "integer", "minimum": 400, "maximum": 599},
+            "message": {"type": "string", "minLength": 1},
+            "problems": {"type": "array", "minItems": 1, "items": problem_schema()},
+            "findings": {
+                "type": "array",
+                "minItems": 1,
+                "items": {"anyOf": [finding_schema(), flavor_finding_schema()]},
+            },
+        },
+        ["code", "message"],
+    )
+    return {
+        **_header(
+            NOVA_FAULT,
+            "Nova fault",
+            "The body of every error response of the flavor extra-specs endpoints, in Nova's "
+            "shape: one member, named after the status as Nova names it (badRequest, "
+            "itemNotFound, forbidden...), holding the status and a message a user can act on, "
+            "and, as the rest of the API's errors do, problems and findings when there are some.",
+        ),
+        "type": "object",
+        "minProperties": 1,
+        "maxProperties": 1,
+        "properties": dict.fromkeys(names, fault),
+        "additionalProperties": False,
+    }
+
+
 def api_root_schema() -> dict[str, Any]:
     """The body of ``GET /``: what the service is and which microversions it speaks."""
     version = {"type": "string", "pattern": anchored(r"[0-9]+\.[0-9]+")}
@@ -428,6 +462,7 @@ BUILDERS = {
     FLAVOR_EXTRA_SPECS: flavor_extra_specs_schema,
     FLAVOR_EXTRA_SPEC: flavor_extra_spec_schema,
     ERROR: error_schema,
+    NOVA_FAULT: nova_fault_schema,
 }
 
 
@@ -454,6 +489,9 @@ def render_lines() -> Iterator[str]:
     yield from assignment("EXTRA_SPEC_MAX_LENGTH", api.EXTRA_SPEC_MAX_LENGTH)
     yield from assignment("EXTRA_SPEC_VALUE_PATTERN", api.EXTRA_SPEC_VALUE_PATTERN)
     yield from assignment("FLAVOR_ID_PATTERN", api.FLAVOR_ID_PATTERN)
+    yield from assignment("NOVA_PATHS_PREFIX", api.NOVA_PATHS_PREFIX)
+    yield from assignment("NOVA_FAULT_NAMES", api.NOVA_FAULT_NAMES)
+    yield from assignment("NOVA_OTHER_FAULT", api.NOVA_OTHER_FAULT)
     yield from assignment("MAX_BODY_BYTES", api.MAX_BODY_BYTES)
     yield from assignment("MAX_EXTRA_SPECS_PER_REQUEST", api.MAX_EXTRA_SPECS_PER_REQUEST)
     yield from assignment("PROJECT_ID_MAX_LENGTH", api.PROJECT_ID_MAX_LENGTH)

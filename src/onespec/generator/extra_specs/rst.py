@@ -23,6 +23,7 @@ from onespec.definitions.model import (
     Parameter,
     Support,
     deprecation_sentence,
+    nova_release,
     type_name,
 )
 from onespec.definitions.nova_differences import NovaDifference
@@ -153,7 +154,7 @@ def _relation_fields(spec: ExtraSpec) -> Iterator[str]:
     if status.level is not Support.DEPRECATED:
         text = status.level.value
         if status.since:
-            text += f", since {status.since}"
+            text += f", since {nova_release(status.since)}"
         yield f":Status: {text}"
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from onespec.definitions.flavor_differences import DIFFERENCES
-from onespec.definitions.flavor_facts import FACTS
+from onespec.definitions.flavor_facts import FACTS, FACTS_BY_NAME
 from onespec.definitions.flavor_rule_catalogue import RULES, WARNINGS
 from onespec.definitions.flavor_rules import (
     PHASES,
@@ -21,6 +21,7 @@ from onespec.definitions.flavor_rules import (
     MaskWithinVcpus,
     MatchesCount,
     PerNodeComplete,
+    Readable,
     Requires,
     Rule,
     SumsTo,
@@ -53,14 +54,22 @@ _ASPECT = {
 }
 
 
+#: What each reader of a :class:`Readable` rule takes, in words.
+_READERS = {
+    "numa-nodes": "a count of 1 or more, the flavor's written as the integer's own spelling",
+    "page-sizes": "page sizes Nova reads (the image's where the flavor lets it choose)",
+}
+
+
 def _what(rule: object) -> str:
     """What a rule demands, in words."""
     if isinstance(rule, Requires):
-        said = f"needs {describe(rule.needs)}"
+        said = f"needs {describe(rule.needs, facts=FACTS_BY_NAME)}"
     elif isinstance(rule, TwinClash):
         said = f"{literal(rule.spec)} and {literal(rule.prop)}: {POLICY_MEANING[rule.policy]}"
     elif isinstance(rule, Conflicts):
-        said = f"{describe(rule.first)} conflicts with {describe(rule.second)}"
+        first = describe(rule.first, facts=FACTS_BY_NAME)
+        said = f"{first} conflicts with {describe(rule.second, facts=FACTS_BY_NAME)}"
     elif isinstance(rule, MaskWithinVcpus):
         said = f"the {rule.mask} are not empty, are vCPUs of the flavor and leave one out"
     elif isinstance(rule, CpuListsPartition):
@@ -77,11 +86,13 @@ def _what(rule: object) -> str:
         said = "sockets x cores x threads within the limits can equal the flavor's vcpus"
     elif isinstance(rule, AtMost):
         said = f"{rule.value} is at most {rule.limit}"
+    elif isinstance(rule, Readable):
+        said = f"{' and '.join(str(v) for v in rule.values)} are {_READERS[rule.reader]}"
     else:
         raise TypeError(f"no words for {type(rule).__name__}")
     if rule.when is None:
         return f"Demands that {said}."
-    return f"When {describe(rule.when)}, demands that {said}."
+    return f"When {describe(rule.when, facts=FACTS_BY_NAME)}, demands that {said}."
 
 
 def _settings(pairs: tuple[tuple[str, object], ...]) -> str:
@@ -93,6 +104,12 @@ def _image_sizes(example: Example) -> tuple[tuple[str, int], ...]:
     """The image's size fields the example sets."""
     sizes = (("min_ram", example.min_ram), ("min_disk", example.min_disk), ("size", example.size))
     return tuple((name, value) for name, value in sizes if value)
+
+
+def _image_state(example: Example) -> tuple[tuple[str, str], ...]:
+    """The image's status and encryption key, where the example sets them."""
+    state = (("status", example.status), ("cinder_encryption_key_id", example.encryption_key))
+    return tuple((name, value) for name, value in state if value)
 
 
 def _listed(parts: list[str]) -> str:
@@ -107,12 +124,15 @@ def _example(example: Example) -> str:
         f"{example.ram} MiB of RAM",
         f"a {example.disk} GiB disk",
     ]
+    if example.disabled:
+        flavor.append(literal("OS-FLV-DISABLED:disabled=true"))
     if example.specs:
         noun = "extra spec" if len(example.specs) == 1 else "extra specs"
         flavor.append(f"{noun} {_settings(example.specs)}")
     said = f"Example: a flavor with {_listed(flavor)}"
     if example.has_image:
-        said += f"; an image with {_settings((*example.properties, *_image_sizes(example)))}"
+        image = (*example.properties, *_image_sizes(example), *_image_state(example))
+        said += f"; an image with {_settings(image)}"
     return f"{said}."
 
 
@@ -150,6 +170,12 @@ def rules_lines() -> Iterator[str]:
             yield from _rule_head(rule, phase)
             yield f"   Nova raises ``{rule.nova_exception}``. {_what(rule)}"
             yield ""
+            if rule.by_policy:
+                yield (
+                    f"   Depends on policy: ``{rule.by_policy}``, whose default refuses "
+                    "non-admin users. ``--as-admin`` (``as_admin=True``) leaves it out."
+                )
+                yield ""
             yield from _example_lines(rule)
             yield f"   To fix: {rule.fix}"
             yield ""

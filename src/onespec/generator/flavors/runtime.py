@@ -21,7 +21,10 @@ keys are absent costs one test and computes no fact. Beside ``broken`` the modul
     the flavor's own fields (its sizes) and the least value Nova accepts for each;
 ``SIZE_RULES``
     the rules that compare an image's size field with a flavor's, which the fleet counts per
-    flavor instead of per pair.
+    flavor instead of per pair;
+``BY_POLICY``
+    the refusals that a Nova policy makes (a root disk of 0), each with the policy, which a
+    check made as an admin leaves out.
 
 A second module, ``_generated/image_properties.py``, holds ``PROPERTY_KINDS``: how Nova types
 each image property (kind and allowed values), which the runtime reads to type an image.
@@ -59,6 +62,7 @@ from onespec.definitions.flavor_rules import (
     PerNodeComplete,
     Present,
     Prop,
+    Readable,
     Requires,
     Spec,
     SumsTo,
@@ -67,12 +71,15 @@ from onespec.definitions.flavor_rules import (
     TwinClash,
     describe,
     sources_of,
+    spoken,
 )
 from onespec.definitions.image_properties import BY_NAME as IMAGE_PROPERTIES_BY_NAME
 from onespec.definitions.image_properties import (
+    CANONICAL_SPELLINGS,
     GLANCE_IMAGE_FIELDS,
     GLANCE_RESERVED_PREFIX,
     IMAGE_PROPERTIES,
+    LEGACY_NAMES,
 )
 from onespec.errors import OnespecError
 from onespec.generator.literals import literal, module_header, module_text
@@ -98,6 +105,8 @@ _HELPERS = (
     "mask_within",
     "matches",
     "on",
+    "readable_numa_nodes",
+    "readable_page_sizes",
     "sums_to",
     "topology",
     "twin_equal",
@@ -245,6 +254,8 @@ def rule_needs(rule: Any) -> list[frozenset[str]]:
         groups += needed(Present(rule.mask))
     elif isinstance(rule, AtMost):
         groups += needed(Truthy(rule.value))
+    elif isinstance(rule, Readable):
+        groups += [frozenset(str(value) for value in rule.values)]
     unique: list[frozenset[str]] = []
     for group in groups:
         if group not in unique and not any(kept <= group for kept in unique):
@@ -292,16 +303,20 @@ def presence_test(rule: Any, constants: dict[frozenset[str], str]) -> str:
 
 
 def _requires(rule: Requires) -> tuple[str, str]:
-    message = f"When {describe(rule.when)}, Nova needs {describe(rule.needs, needed=True)}"
+    message = f"Nova needs {describe(rule.needs, needed=True, facts=FACTS_BY_NAME)}"
+    if rule.when is not None:
+        message = f"When {describe(rule.when, facts=FACTS_BY_NAME)}, {message}"
     if rule.severity == "warning":
-        message = f"{describe(rule.when)}, but what makes it count does not hold: " + describe(
-            rule.needs
+        message = (
+            f"{describe(rule.when, facts=FACTS_BY_NAME)}, but what makes it count does not hold: "
+            + describe(rule.needs, facts=FACTS_BY_NAME)
         )
     return negation(rule.needs), literal(message)
 
 
 def _conflicts(rule: Conflicts) -> tuple[str, str]:
-    message = f"{describe(rule.first)} while {describe(rule.second)}"
+    first = describe(rule.first, facts=FACTS_BY_NAME)
+    message = f"{first} while {describe(rule.second, facts=FACTS_BY_NAME)}"
     return f"{expression(rule.first)} and {expression(rule.second)}", literal(message)
 
 
@@ -311,7 +326,7 @@ def _found(call: str) -> tuple[str, str]:
 
 def _mask_within(rule: MaskWithinVcpus) -> tuple[str, str]:
     allowed = "False" if rule.all_allowed_when is None else expression(rule.all_allowed_when)
-    name = literal(rule.mask.name)
+    name = literal(spoken(rule.mask, FACTS_BY_NAME))
     return _found(f"mask_within({name}, {read(rule.mask)}, v.vcpus, {allowed})")
 
 
@@ -342,10 +357,16 @@ def _topology(rule: TopologyAdmits) -> tuple[str, str]:
 
 
 def _at_most(rule: AtMost) -> tuple[str, str]:
-    value, limit = literal(str(rule.value)), literal(str(rule.limit))
+    value = literal(spoken(rule.value, FACTS_BY_NAME))
+    limit = literal(spoken(rule.limit, FACTS_BY_NAME))
     return _found(
         f"at_most({value}, {read(rule.value)}, {limit}, {read(rule.limit)}, {rule.scale})"
     )
+
+
+def _readable(rule: Readable) -> tuple[str, str]:
+    values = ", ".join(read(value) for value in rule.values)
+    return _found(f"readable_{rule.reader.replace('-', '_')}({values})")
 
 
 def _twin(rule: TwinClash) -> tuple[str, str] | None:
@@ -401,6 +422,7 @@ _TESTS: dict[type, Callable[[Any], tuple[str, str] | None]] = {
     TopologyAdmits: _topology,
     AtMost: _at_most,
     TwinClash: _twin,
+    Readable: _readable,
 }
 
 
@@ -574,6 +596,8 @@ def render_lines() -> Iterator[str]:
     yield from _mapping("TRIGGERS", triggers())
     yield "#: The flavor's own fields (its sizes), each with the least value Nova accepts."
     yield from _mapping("FLAVOR_FIELDS", dict(FLAVOR_FIELDS))
+    yield "#: The refusals a Nova policy makes, each with the policy: an admin is not refused."
+    yield from _mapping("BY_POLICY", {r.name: r.by_policy for r in ALL_RULES if r.by_policy})
     yield "#: The rules whose verdict depends on the flavor's sizes (vcpus, ram, disk...)."
     yield f"SIZED_RULES = frozenset({literal(tuple(r.name for r in ALL_RULES if reads_a_size(r)))})"
     yield ""
@@ -589,6 +613,15 @@ def property_lines() -> Iterator[str]:
         "How Nova types each image property: its kind and, for an enumeration, its values.",
     )
     yield from _mapping("PROPERTY_KINDS", _property_kinds())
+    yield "#: The older property names Nova still reads, each with the property it sets."
+    yield from _mapping("LEGACY_NAMES", LEGACY_NAMES)
+    yield "#: The enumerations Nova lower-cases before checking, with the older spellings of each."
+    yield "CANONICAL_SPELLINGS = {"
+    for name, spellings in CANONICAL_SPELLINGS.items():
+        yield f"    {literal(name)}: {{"
+        yield from (f"        {literal(old)}: {literal(new)}," for old, new in spellings.items())
+        yield "    },"
+    yield "}"
     yield ""
     yield "#: Glance's own fields, which the client prints among an image's properties."
     yield f"GLANCE_IMAGE_FIELDS = frozenset({literal(GLANCE_IMAGE_FIELDS)})"

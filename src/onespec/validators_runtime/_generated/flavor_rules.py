@@ -18,6 +18,8 @@ from onespec.validators_runtime.flavor_parts.checks import (
     mask_within,
     matches,
     on,
+    readable_numa_nodes,
+    readable_page_sizes,
     sums_to,
     topology,
     twin_equal,
@@ -45,277 +47,276 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     has_names_2 = not n.isdisjoint(_NAMES_2)
     has_names_3 = not n.isdisjoint(_NAMES_3)
     has_names_4 = not n.isdisjoint(_NAMES_4)
-    # 0: image-config-drive-unknown
-    if 'img_config_drive' in n and p.get('img_config_drive') not in (None, '') and p.get('img_config_drive') not in ('optional', 'mandatory'):
-        found.append((0, "When img_config_drive is set, Nova needs img_config_drive to be 'optional' or 'mandatory'"))
-    # 1: flavor-ram-below-image-min-ram
-    if 'image.min_ram' in n and (what := at_most('image.min_ram', v.field('image.min_ram'), 'ram', v.flavor.ram, 1)) is not None:
-        found.append((1, what))
-    # 2: packed-ring-flavor-image-differ
-    if 'hw_virtio_packed_ring' in n and 'hw:virtio_packed_ring' in n and (flavor_value := s.get('hw:virtio_packed_ring')) is not None and (image_value := p.get('hw_virtio_packed_ring')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:virtio_packed_ring', 'hw_virtio_packed_ring', 'bool', flavor_value, image_value)) is not None:
-        found.append((2, what))
-    # 3: flavor-disk-below-image-size
-    if 'image.size' in n and v.flavor.disk and (what := at_most('image.size', v.field('image.size'), 'disk', v.flavor.disk, 1073741824)) is not None:
-        found.append((3, what))
-    # 4: flavor-disk-below-image-min-disk
-    if 'image.min_disk' in n and v.flavor.disk and (what := at_most('image.min_disk', v.field('image.min_disk'), 'disk', v.flavor.disk, 1)) is not None:
-        found.append((4, what))
-    # 5: mem-encryption-flavor-image-differ
-    if 'hw_mem_encryption' in n and 'hw:mem_encryption' in n and (flavor_value := s.get('hw:mem_encryption')) is not None and (image_value := p.get('hw_mem_encryption')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:mem_encryption', 'hw_mem_encryption', 'bool', flavor_value, image_value)) is not None:
-        found.append((5, what))
-    # 6: mem-encryption-model-flavor-image-differ
-    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and 'hw_mem_encryption_model' in n and 'hw:mem_encryption_model' in n and v.mem_encryption and (flavor_value := s.get('hw:mem_encryption_model')) and (image_value := p.get('hw_mem_encryption_model')) and flavor_value != image_value and (what := twin_equal('hw:mem_encryption_model', 'hw_mem_encryption_model', 'str', flavor_value, image_value)) is not None:
-        found.append((6, what))
-    # 7: mem-encryption-needs-uefi
-    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and v.mem_encryption and p.get('hw_firmware_type') not in ('uefi',):
-        found.append((7, "When mem_encryption is on, Nova needs hw_firmware_type to be 'uefi'"))
-    # 8: mem-encryption-needs-q35
-    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and 'hw_machine_type' in n and (v.mem_encryption and p.get('hw_machine_type') not in (None, '')) and not contains(p.get('hw_machine_type'), 'q35'):
-        found.append((8, "When mem_encryption is on and hw_machine_type is set, Nova needs hw_machine_type to contain 'q35'"))
-    # 9: mem-encryption-needs-stateless-firmware
-    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and ('hw:mem_encryption_model' in n or 'hw_mem_encryption_model' in n) and (v.mem_encryption and v.mem_encryption_model in ('amd-sev-snp', 'intel-tdx')) and not v.stateless_firmware:
-        found.append((9, "When mem_encryption is on and mem_encryption_model is 'amd-sev-snp' or 'intel-tdx', Nova needs stateless_firmware to be on"))
-    # 10: mem-encryption-tdx-forbids-video
-    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and ('hw:mem_encryption_model' in n or 'hw_mem_encryption_model' in n) and (v.mem_encryption and v.mem_encryption_model in ('intel-tdx',)) and p.get('hw_video_model') not in ('none',):
-        found.append((10, "When mem_encryption is on and mem_encryption_model is 'intel-tdx', Nova needs hw_video_model to be 'none'"))
-    # 11: pmu-flavor-image-differ
-    if 'hw_pmu' in n and 'hw:pmu' in n and (flavor_value := s.get('hw:pmu')) is not None and (image_value := p.get('hw_pmu')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:pmu', 'hw_pmu', 'bool', flavor_value, image_value)) is not None:
-        found.append((11, what))
-    # 12: image-serial-ports-above-flavor
-    if 'hw_serial_port_count' in n and 'hw:serial_port_count' in n and (flavor_value := s.get('hw:serial_port_count')) and (image_value := p.get('hw_serial_port_count')) and not (flavor_value in SMALL_COUNTS and image_value <= SMALL_COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:serial_port_count', 'hw_serial_port_count', 'int', flavor_value, image_value, ())) is not None:
-        found.append((12, what))
-    # 13: realtime-mask-invalid
-    if 'hw:cpu_realtime' in n and on(s.get('hw:cpu_realtime')) and (what := mask_within('realtime_cpus', v.realtime_cpus, v.vcpus, s.get('hw:emulator_threads_policy') not in (None, ''))) is not None:
-        found.append((13, what))
-    # 14: image-sockets-limit-above-flavor
-    if 'hw_cpu_max_sockets' in n and 'hw:cpu_max_sockets' in n and (flavor_value := s.get('hw:cpu_max_sockets')) and (image_value := p.get('hw_cpu_max_sockets')) and not (flavor_value in SMALL_COUNTS and image_value <= SMALL_COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:cpu_max_sockets', 'hw_cpu_max_sockets', 'int', flavor_value, image_value, ())) is not None:
-        found.append((14, what))
-    # 15: image-cores-limit-above-flavor
-    if 'hw_cpu_max_cores' in n and 'hw:cpu_max_cores' in n and (flavor_value := s.get('hw:cpu_max_cores')) and (image_value := p.get('hw_cpu_max_cores')) and not (flavor_value in SMALL_COUNTS and image_value <= SMALL_COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:cpu_max_cores', 'hw_cpu_max_cores', 'int', flavor_value, image_value, ())) is not None:
-        found.append((15, what))
-    # 16: image-threads-limit-above-flavor
-    if 'hw_cpu_max_threads' in n and 'hw:cpu_max_threads' in n and (flavor_value := s.get('hw:cpu_max_threads')) and (image_value := p.get('hw_cpu_max_threads')) and not (flavor_value in SMALL_COUNTS and image_value <= SMALL_COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:cpu_max_threads', 'hw_cpu_max_threads', 'int', flavor_value, image_value, ())) is not None:
-        found.append((16, what))
-    # 17: image-sockets-above-limit
-    if 'hw_cpu_sockets' in n and (what := at_most('hw_cpu_sockets', p.get('hw_cpu_sockets'), 'max_sockets', v.max_sockets, 1)) is not None:
-        found.append((17, what))
-    # 18: image-cores-above-limit
-    if 'hw_cpu_cores' in n and (what := at_most('hw_cpu_cores', p.get('hw_cpu_cores'), 'max_cores', v.max_cores, 1)) is not None:
-        found.append((18, what))
-    # 19: image-threads-above-limit
-    if 'hw_cpu_threads' in n and (what := at_most('hw_cpu_threads', p.get('hw_cpu_threads'), 'max_threads', v.max_threads, 1)) is not None:
-        found.append((19, what))
-    # 20: multiqueue-flavor-image-differ
-    if 'hw_vif_multiqueue_enabled' in n and 'hw:vif_multiqueue_enabled' in n and v.several_vcpus and (flavor_value := s.get('hw:vif_multiqueue_enabled')) is not None and (image_value := p.get('hw_vif_multiqueue_enabled')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:vif_multiqueue_enabled', 'hw_vif_multiqueue_enabled', 'bool', flavor_value, image_value)) is not None:
-        found.append((20, what))
-    # 21: image-pins-shared-flavor
+    # 0: flavor-disabled
+    if v.field('disabled'):
+        found.append((0, "Nova needs the flavor's disabled to be off"))
+    # 1: image-pins-shared-flavor
     if 'hw:cpu_policy' in n and 'hw_cpu_policy' in n and s.get('hw:cpu_policy') in ('shared',) and p.get('hw_cpu_policy') in ('dedicated', 'mixed'):
-        found.append((21, "hw:cpu_policy is 'shared' while hw_cpu_policy is 'dedicated' or 'mixed'"))
-    # 22: image-dedicates-mixed-flavor
+        found.append((1, "hw:cpu_policy is 'shared' while hw_cpu_policy is 'dedicated' or 'mixed'"))
+    # 2: image-dedicates-mixed-flavor
     if 'hw:cpu_policy' in n and 'hw_cpu_policy' in n and s.get('hw:cpu_policy') in ('mixed',) and p.get('hw_cpu_policy') in ('dedicated',):
-        found.append((22, "hw:cpu_policy is 'mixed' while hw_cpu_policy is 'dedicated'"))
-    # 23: thread-policy-flavor-image-differ
+        found.append((2, "hw:cpu_policy is 'mixed' while hw_cpu_policy is 'dedicated'"))
+    # 3: thread-policy-flavor-image-differ
     if 'hw:cpu_thread_policy' in n and 'hw_cpu_thread_policy' in n and s.get('hw:cpu_thread_policy') in ('isolate', 'require') and (flavor_value := s.get('hw:cpu_thread_policy')) and (image_value := p.get('hw_cpu_thread_policy')) and flavor_value != image_value and (what := twin_equal('hw:cpu_thread_policy', 'hw_cpu_thread_policy', 'str', flavor_value, image_value)) is not None:
-        found.append((23, what))
-    # 24: dedicated-mask-invalid
-    if 'hw:cpu_dedicated_mask' in n and s.get('hw:cpu_dedicated_mask') not in (None, '') and (what := mask_within('dedicated_cpus', v.dedicated_cpus, v.vcpus, False)) is not None:
-        found.append((24, what))
-    # 25: cpu-resources-with-cpu-policy
+        found.append((3, what))
+    # 4: realtime-mask-invalid
+    if 'hw:cpu_realtime' in n and on(s.get('hw:cpu_realtime')) and (what := mask_within('the real-time vCPUs (hw:cpu_realtime_mask)', v.realtime_cpus, v.vcpus, s.get('hw:emulator_threads_policy') not in (None, ''))) is not None:
+        found.append((4, what))
+    # 5: dedicated-mask-invalid
+    if 'hw:cpu_dedicated_mask' in n and s.get('hw:cpu_dedicated_mask') not in (None, '') and (what := mask_within('the dedicated vCPUs (hw:cpu_dedicated_mask)', v.dedicated_cpus, v.vcpus, False)) is not None:
+        found.append((5, what))
+    # 6: cpu-resources-with-cpu-policy
     if ('hw:cpu_policy' in n or 'hw_cpu_policy' in n) and ('resources:PCPU' in n or 'resources:VCPU' in n) and v.requested_cpu_policy not in (None, '') and (v.requested_vcpu or v.requested_pcpu):
-        found.append((25, 'requested_cpu_policy is set while requested_vcpu is on or requested_pcpu is on'))
-    # 26: vcpu-and-pcpu-resources
+        found.append((6, 'the CPU policy asked for (hw:cpu_policy or hw_cpu_policy) is set while resources:VCPU is requested or resources:PCPU is requested'))
+    # 7: vcpu-and-pcpu-resources
     if 'resources:VCPU' in n and 'resources:PCPU' in n and v.requested_vcpu and v.requested_pcpu:
-        found.append((26, 'requested_vcpu is on while requested_pcpu is on'))
-    # 27: pcpu-resources-not-vcpus
+        found.append((7, 'resources:VCPU is requested while resources:PCPU is requested'))
+    # 8: pcpu-resources-not-vcpus
     if 'resources:PCPU' in n and v.requested_pcpu and (what := matches(v.requested_pcpu, v.expected_pcpu)) is not None:
-        found.append((27, what))
-    # 28: thread-policy-with-hyperthreading-trait
+        found.append((8, what))
+    # 9: thread-policy-with-hyperthreading-trait
     if ('hw:cpu_thread_policy' in n or 'hw_cpu_thread_policy' in n) and ('trait:HW_CPU_HYPERTHREADING' in n or 'traits_required' in n) and v.requested_cpu_thread_policy not in (None, '') and v.hyperthreading_trait not in (None, ''):
-        found.append((28, 'requested_cpu_thread_policy is set while hyperthreading_trait is set'))
-    # 29: thread-policy-needs-pinning
+        found.append((9, 'the CPU thread policy asked for (hw:cpu_thread_policy or hw_cpu_thread_policy) is set while trait:HW_CPU_HYPERTHREADING is set'))
+    # 10: thread-policy-needs-pinning
     if has_names_0 and v.cpu_thread_policy not in (None, '') and v.cpu_policy not in ('dedicated', 'mixed'):
-        found.append((29, "When cpu_thread_policy is set, Nova needs cpu_policy to be 'dedicated' or 'mixed'"))
-    # 30: isolated-emulator-needs-pinning
+        found.append((10, "When the CPU thread policy (hw:cpu_thread_policy or hw_cpu_thread_policy, or trait:HW_CPU_HYPERTHREADING) is set, Nova needs the CPU policy (hw:cpu_policy or hw_cpu_policy, or resources:PCPU) to be 'dedicated' or 'mixed'"))
+    # 11: isolated-emulator-needs-pinning
     if 'hw:emulator_threads_policy' in n and s.get('hw:emulator_threads_policy') in ('isolate',) and v.cpu_policy not in ('dedicated', 'mixed'):
-        found.append((30, "When hw:emulator_threads_policy is 'isolate', Nova needs cpu_policy to be 'dedicated' or 'mixed'"))
-    # 31: dedicated-mask-needs-mixed
+        found.append((11, "When hw:emulator_threads_policy is 'isolate', Nova needs the CPU policy (hw:cpu_policy or hw_cpu_policy, or resources:PCPU) to be 'dedicated' or 'mixed'"))
+    # 12: dedicated-mask-needs-mixed
     if 'hw:cpu_dedicated_mask' in n and v.dedicated_cpus and v.cpu_policy not in ('mixed',):
-        found.append((31, "When dedicated_cpus is on, Nova needs cpu_policy to be 'mixed'"))
-    # 32: realtime-needs-pinning
+        found.append((12, "When hw:cpu_dedicated_mask is set, Nova needs the CPU policy (hw:cpu_policy or hw_cpu_policy, or resources:PCPU) to be 'mixed'"))
+    # 13: realtime-needs-pinning
     if ('hw:cpu_realtime' in n or 'hw:cpu_realtime_mask' in n or 'hw_cpu_realtime_mask' in n) and v.realtime_cpus and v.cpu_policy not in ('dedicated', 'mixed'):
-        found.append((32, "When realtime_cpus is on, Nova needs cpu_policy to be 'dedicated' or 'mixed'"))
-    # 33: mixed-with-two-masks
+        found.append((13, "When hw:cpu_realtime is on, Nova needs the CPU policy (hw:cpu_policy or hw_cpu_policy, or resources:PCPU) to be 'dedicated' or 'mixed'"))
+    # 14: mixed-with-two-masks
     if has_names_1 and ('hw:cpu_realtime' in n or 'hw:cpu_realtime_mask' in n or 'hw_cpu_realtime_mask' in n) and 'hw:cpu_dedicated_mask' in n and v.cpu_policy in ('mixed',) and v.realtime_cpus and v.dedicated_cpus:
-        found.append((33, 'realtime_cpus is on while dedicated_cpus is on'))
-    # 34: mixed-needs-a-mask
+        found.append((14, 'hw:cpu_realtime is on while hw:cpu_dedicated_mask is set'))
+    # 15: mixed-needs-a-mask
     if has_names_1 and v.cpu_policy in ('mixed',) and not (v.realtime_cpus or v.dedicated_cpus):
-        found.append((34, "When cpu_policy is 'mixed', Nova needs realtime_cpus to be on or dedicated_cpus to be on"))
-    # 35: numa-nodes-on-both-sides
+        found.append((15, "When the CPU policy (hw:cpu_policy or hw_cpu_policy, or resources:PCPU) is 'mixed', Nova needs the real-time vCPUs (hw:cpu_realtime_mask) to be on or the dedicated vCPUs (hw:cpu_dedicated_mask) to be on"))
+    # 16: numa-nodes-on-both-sides
     if 'hw_numa_nodes' in n and 'hw:numa_nodes' in n and (flavor_value := s.get('hw:numa_nodes')) and (image_value := p.get('hw_numa_nodes')) and (what := twin_one_side('hw:numa_nodes', 'hw_numa_nodes', 'int', flavor_value, image_value)) is not None:
-        found.append((35, what))
-    # 36: image-page-size-not-allowed
+        found.append((16, what))
+    # 17: numa-nodes-unreadable
+    if ('hw:numa_nodes' in n or 'hw_numa_nodes' in n) and (what := readable_numa_nodes(s.get('hw:numa_nodes'), p.get('hw_numa_nodes'))) is not None:
+        found.append((17, what))
+    # 18: page-size-unreadable
+    if ('hw:mem_page_size' in n or 'hw_mem_page_size' in n) and (what := readable_page_sizes(s.get('hw:mem_page_size'), p.get('hw_mem_page_size'))) is not None:
+        found.append((18, what))
+    # 19: image-page-size-not-allowed
     if 'hw_mem_page_size' in n and (image_value := p.get('hw_mem_page_size')) and (flavor_value := s.get('hw:mem_page_size')) not in ('any', 'large') and (what := twin_flavor_limits('hw:mem_page_size', 'hw_mem_page_size', 'str', flavor_value, image_value, ('any', 'large'))) is not None:
-        found.append((36, what))
-    # 37: locked-memory-flavor-image-differ
+        found.append((19, what))
+    # 20: locked-memory-flavor-image-differ
     if 'hw_locked_memory' in n and 'hw:locked_memory' in n and (flavor_value := s.get('hw:locked_memory')) is not None and (image_value := p.get('hw_locked_memory')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:locked_memory', 'hw_locked_memory', 'bool', flavor_value, image_value)) is not None:
-        found.append((37, what))
-    # 38: locked-memory-needs-page-size
+        found.append((20, what))
+    # 21: locked-memory-needs-page-size
     if ('hw:locked_memory' in n or 'hw_locked_memory' in n) and v.locked_memory and not (s.get('hw:mem_page_size') not in (None, '') or p.get('hw_mem_page_size') not in (None, '')):
-        found.append((38, 'When locked_memory is on, Nova needs hw:mem_page_size to be set or hw_mem_page_size to be set'))
-    # 39: numa-cpus-on-both-sides
+        found.append((21, 'When memory is locked (hw:locked_memory or hw_locked_memory), Nova needs hw:mem_page_size to be set or hw_mem_page_size to be set'))
+    # 22: mem-encryption-flavor-image-differ
+    if 'hw_mem_encryption' in n and 'hw:mem_encryption' in n and (flavor_value := s.get('hw:mem_encryption')) is not None and (image_value := p.get('hw_mem_encryption')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:mem_encryption', 'hw_mem_encryption', 'bool', flavor_value, image_value)) is not None:
+        found.append((22, what))
+    # 23: mem-encryption-model-flavor-image-differ
+    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and 'hw_mem_encryption_model' in n and 'hw:mem_encryption_model' in n and v.mem_encryption and (flavor_value := s.get('hw:mem_encryption_model')) and (image_value := p.get('hw_mem_encryption_model')) and flavor_value != image_value and (what := twin_equal('hw:mem_encryption_model', 'hw_mem_encryption_model', 'str', flavor_value, image_value)) is not None:
+        found.append((23, what))
+    # 24: mem-encryption-needs-uefi
+    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and v.mem_encryption and p.get('hw_firmware_type') not in ('uefi',):
+        found.append((24, "When memory encryption is asked for (hw:mem_encryption or hw_mem_encryption), Nova needs hw_firmware_type to be 'uefi'"))
+    # 25: mem-encryption-needs-q35
+    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and 'hw_machine_type' in n and (v.mem_encryption and p.get('hw_machine_type') not in (None, '')) and not contains(p.get('hw_machine_type'), 'q35'):
+        found.append((25, "When memory encryption is asked for (hw:mem_encryption or hw_mem_encryption) and hw_machine_type is set, Nova needs hw_machine_type to contain 'q35'"))
+    # 26: mem-encryption-needs-stateless-firmware
+    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and ('hw:mem_encryption_model' in n or 'hw_mem_encryption_model' in n) and (v.mem_encryption and v.mem_encryption_model in ('amd-sev-snp', 'intel-tdx')) and not v.stateless_firmware:
+        found.append((26, "When memory encryption is asked for (hw:mem_encryption or hw_mem_encryption) and the memory encryption model (hw:mem_encryption_model or hw_mem_encryption_model) is 'amd-sev-snp' or 'intel-tdx', Nova needs stateless firmware (hw_firmware_stateless) to be on"))
+    # 27: mem-encryption-tdx-forbids-video
+    if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and ('hw:mem_encryption_model' in n or 'hw_mem_encryption_model' in n) and (v.mem_encryption and v.mem_encryption_model in ('intel-tdx',)) and p.get('hw_video_model') not in ('none',):
+        found.append((27, "When memory encryption is asked for (hw:mem_encryption or hw_mem_encryption) and the memory encryption model (hw:mem_encryption_model or hw_mem_encryption_model) is 'intel-tdx', Nova needs hw_video_model to be 'none'"))
+    # 28: numa-cpus-on-both-sides
     if has_names_2 and 'hw:numa_cpus.N' in n and 'hw_numa_cpus' in n and v.numa_topology and v.flavor_numa_cpus not in (None, '') and p.get('hw_numa_cpus') not in (None, ''):
-        found.append((39, 'flavor_numa_cpus is set while hw_numa_cpus is set'))
-    # 40: numa-mem-on-both-sides
+        found.append((28, "the flavor's per-node CPU lists (hw:numa_cpus.N) is set while hw_numa_cpus is set"))
+    # 29: numa-mem-on-both-sides
     if has_names_2 and 'hw:numa_mem.N' in n and 'hw_numa_mem' in n and v.numa_topology and v.flavor_numa_mem not in (None, '') and p.get('hw_numa_mem') not in (None, ''):
-        found.append((40, 'flavor_numa_mem is set while hw_numa_mem is set'))
-    # 41: numa-nodes-split-unevenly
+        found.append((29, "the flavor's per-node memory (hw:numa_mem.N) is set while hw_numa_mem is set"))
+    # 30: numa-nodes-split-unevenly
     if has_names_3 and v.automatic_numa and (what := divides(v.numa_node_count, (('vcpus', v.flavor.vcpus), ('ram', v.flavor.ram),))) is not None:
-        found.append((41, what))
-    # 42: numa-lists-incomplete
+        found.append((30, what))
+    # 31: numa-lists-incomplete
     if has_names_2 and (v.numa_topology and not v.automatic_numa) and (what := complete((v.numa_cpus, v.numa_mem,), v.numa_node_count)) is not None:
-        found.append((42, what))
-    # 43: numa-cpu-out-of-range
+        found.append((31, what))
+    # 32: numa-cpu-out-of-range
     if has_names_3 and v.manual_numa and (what := cpus_within(v.numa_cpus, v.vcpus)) is not None:
-        found.append((43, what))
-    # 44: numa-cpu-duplicated
+        found.append((32, what))
+    # 33: numa-cpu-duplicated
     if has_names_3 and v.manual_numa and (what := cpus_disjoint(v.numa_cpus, v.vcpus)) is not None:
-        found.append((44, what))
-    # 45: numa-cpu-unassigned
+        found.append((33, what))
+    # 34: numa-cpu-unassigned
     if has_names_3 and v.manual_numa and (what := cpus_cover(v.numa_cpus, v.vcpus)) is not None:
-        found.append((45, what))
-    # 46: numa-memory-not-ram
+        found.append((34, what))
+    # 35: numa-memory-not-ram
     if has_names_3 and v.manual_numa and (what := sums_to(v.numa_mem, v.flavor.ram)) is not None:
-        found.append((46, what))
-    # 47: pci-numa-policy-flavor-image-differ
+        found.append((35, what))
+    # 36: pci-numa-policy-flavor-image-differ
     if 'hw_pci_numa_affinity_policy' in n and 'hw:pci_numa_affinity_policy' in n and (flavor_value := s.get('hw:pci_numa_affinity_policy')) and (image_value := p.get('hw_pci_numa_affinity_policy')) and flavor_value != image_value and (what := twin_equal('hw:pci_numa_affinity_policy', 'hw_pci_numa_affinity_policy', 'str', flavor_value, image_value)) is not None:
-        found.append((47, what))
-    # 48: sound-model-flavor-image-differ
-    if 'hw_sound_model' in n and 'hw:sound_model' in n and (flavor_value := s.get('hw:sound_model')) and (image_value := p.get('hw_sound_model')) and flavor_value != image_value and (what := twin_equal('hw:sound_model', 'hw_sound_model', 'str', flavor_value, image_value)) is not None:
-        found.append((48, what))
-    # 49: ephemeral-encryption-flavor-image-differ
+        found.append((36, what))
+    # 37: ephemeral-encryption-flavor-image-differ
     if 'hw_ephemeral_encryption' in n and 'hw:ephemeral_encryption' in n and (flavor_value := s.get('hw:ephemeral_encryption')) is not None and (image_value := p.get('hw_ephemeral_encryption')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:ephemeral_encryption', 'hw_ephemeral_encryption', 'bool', flavor_value, image_value)) is not None:
-        found.append((49, what))
-    # 50: ephemeral-encryption-format-flavor-image-differ
+        found.append((37, what))
+    # 38: ephemeral-encryption-format-flavor-image-differ
     if ('hw:ephemeral_encryption' in n or 'hw_ephemeral_encryption' in n) and 'hw_ephemeral_encryption_format' in n and 'hw:ephemeral_encryption_format' in n and v.ephemeral_encryption and (flavor_value := s.get('hw:ephemeral_encryption_format')) and (image_value := p.get('hw_ephemeral_encryption_format')) and flavor_value != image_value and (what := twin_equal('hw:ephemeral_encryption_format', 'hw_ephemeral_encryption_format', 'str', flavor_value, image_value)) is not None:
+        found.append((38, what))
+    # 39: image-from-encrypted-volume
+    if 'image.cinder_encryption_key_id' in n and v.field('image.cinder_encryption_key_id') not in (None, ''):
+        found.append((39, "Nova needs the image's cinder_encryption_key_id to be unset"))
+    # 40: image-not-active
+    if 'image.status' in n and v.field('image.status') not in (None, '') and v.field('image.status') not in ('active',):
+        found.append((40, "When the image's status is set, Nova needs the image's status to be 'active'"))
+    # 41: flavor-ram-below-image-min-ram
+    if 'image.min_ram' in n and (what := at_most("the image's min_ram", v.field('image.min_ram'), "the flavor's ram", v.flavor.ram, 1)) is not None:
+        found.append((41, what))
+    # 42: packed-ring-flavor-image-differ
+    if 'hw_virtio_packed_ring' in n and 'hw:virtio_packed_ring' in n and (flavor_value := s.get('hw:virtio_packed_ring')) is not None and (image_value := p.get('hw_virtio_packed_ring')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:virtio_packed_ring', 'hw_virtio_packed_ring', 'bool', flavor_value, image_value)) is not None:
+        found.append((42, what))
+    # 43: flavor-disk-below-image-size
+    if 'image.size' in n and v.flavor.disk and (what := at_most("the image's size", v.field('image.size'), "the flavor's disk", v.flavor.disk, 1073741824)) is not None:
+        found.append((43, what))
+    # 44: flavor-disk-below-image-min-disk
+    if 'image.min_disk' in n and v.flavor.disk and (what := at_most("the image's min_disk", v.field('image.min_disk'), "the flavor's disk", v.flavor.disk, 1)) is not None:
+        found.append((44, what))
+    # 45: zero-disk-needs-volume
+    if not v.flavor.disk:
+        found.append((45, "Nova needs the flavor's disk to be more than 0"))
+    # 46: pmu-flavor-image-differ
+    if 'hw_pmu' in n and 'hw:pmu' in n and (flavor_value := s.get('hw:pmu')) is not None and (image_value := p.get('hw_pmu')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:pmu', 'hw_pmu', 'bool', flavor_value, image_value)) is not None:
+        found.append((46, what))
+    # 47: image-serial-ports-above-flavor
+    if 'hw_serial_port_count' in n and 'hw:serial_port_count' in n and (flavor_value := s.get('hw:serial_port_count')) and (image_value := p.get('hw_serial_port_count')) and not (flavor_value in SMALL_COUNTS and image_value <= SMALL_COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:serial_port_count', 'hw_serial_port_count', 'int', flavor_value, image_value, ())) is not None:
+        found.append((47, what))
+    # 48: image-sockets-limit-above-flavor
+    if 'hw_cpu_max_sockets' in n and 'hw:cpu_max_sockets' in n and (flavor_value := s.get('hw:cpu_max_sockets')) and (image_value := p.get('hw_cpu_max_sockets')) and not (flavor_value in SMALL_COUNTS and image_value <= SMALL_COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:cpu_max_sockets', 'hw_cpu_max_sockets', 'int', flavor_value, image_value, ())) is not None:
+        found.append((48, what))
+    # 49: image-cores-limit-above-flavor
+    if 'hw_cpu_max_cores' in n and 'hw:cpu_max_cores' in n and (flavor_value := s.get('hw:cpu_max_cores')) and (image_value := p.get('hw_cpu_max_cores')) and not (flavor_value in SMALL_COUNTS and image_value <= SMALL_COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:cpu_max_cores', 'hw_cpu_max_cores', 'int', flavor_value, image_value, ())) is not None:
+        found.append((49, what))
+    # 50: image-threads-limit-above-flavor
+    if 'hw_cpu_max_threads' in n and 'hw:cpu_max_threads' in n and (flavor_value := s.get('hw:cpu_max_threads')) and (image_value := p.get('hw_cpu_max_threads')) and not (flavor_value in SMALL_COUNTS and image_value <= SMALL_COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:cpu_max_threads', 'hw_cpu_max_threads', 'int', flavor_value, image_value, ())) is not None:
         found.append((50, what))
-    # 51: tpm-version-flavor-image-differ
-    if 'hw_tpm_version' in n and 'hw:tpm_version' in n and (flavor_value := s.get('hw:tpm_version')) and (image_value := p.get('hw_tpm_version')) and flavor_value != image_value and (what := twin_equal('hw:tpm_version', 'hw_tpm_version', 'str', flavor_value, image_value)) is not None:
+    # 51: image-sockets-above-limit
+    if 'hw_cpu_sockets' in n and (what := at_most('hw_cpu_sockets', p.get('hw_cpu_sockets'), 'the socket limit (hw:cpu_max_sockets or hw_cpu_max_sockets)', v.max_sockets, 1)) is not None:
         found.append((51, what))
-    # 52: tpm-model-flavor-image-differ
-    if ('hw:tpm_version' in n or 'hw_tpm_version' in n) and 'hw_tpm_model' in n and 'hw:tpm_model' in n and v.tpm_version not in (None, '') and (flavor_value := s.get('hw:tpm_model')) and (image_value := p.get('hw_tpm_model')) and flavor_value != image_value and (what := twin_equal('hw:tpm_model', 'hw_tpm_model', 'str', flavor_value, image_value)) is not None:
+    # 52: image-cores-above-limit
+    if 'hw_cpu_cores' in n and (what := at_most('hw_cpu_cores', p.get('hw_cpu_cores'), 'the core limit (hw:cpu_max_cores or hw_cpu_max_cores)', v.max_cores, 1)) is not None:
         found.append((52, what))
-    # 53: tpm-crb-needs-version-2
-    if ('hw:tpm_version' in n or 'hw_tpm_version' in n) and ('hw:tpm_model' in n or 'hw_tpm_model' in n) and (v.tpm_version not in (None, '') and v.tpm_model in ('tpm-crb',)) and v.tpm_version not in ('2.0',):
-        found.append((53, "When tpm_version is set and tpm_model is 'tpm-crb', Nova needs tpm_version to be '2.0'"))
-    # 54: secure-boot-flavor-image-differ
-    if 'os_secure_boot' in n and 'os:secure_boot' in n and (flavor_value := s.get('os:secure_boot')) and (image_value := p.get('os_secure_boot')) and flavor_value != image_value and (what := twin_equal('os:secure_boot', 'os_secure_boot', 'str', flavor_value, image_value)) is not None:
+    # 53: image-threads-above-limit
+    if 'hw_cpu_threads' in n and (what := at_most('hw_cpu_threads', p.get('hw_cpu_threads'), 'the thread limit (hw:cpu_max_threads or hw_cpu_max_threads)', v.max_threads, 1)) is not None:
+        found.append((53, what))
+    # 54: multiqueue-flavor-image-differ
+    if 'hw_vif_multiqueue_enabled' in n and 'hw:vif_multiqueue_enabled' in n and v.several_vcpus and (flavor_value := s.get('hw:vif_multiqueue_enabled')) is not None and (image_value := p.get('hw_vif_multiqueue_enabled')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:vif_multiqueue_enabled', 'hw_vif_multiqueue_enabled', 'bool', flavor_value, image_value)) is not None:
         found.append((54, what))
-    # 55: maxphysaddr-mode-flavor-image-differ
-    if 'hw_maxphysaddr_mode' in n and 'hw:maxphysaddr_mode' in n and (flavor_value := s.get('hw:maxphysaddr_mode')) and (image_value := p.get('hw_maxphysaddr_mode')) and flavor_value != image_value and (what := twin_equal('hw:maxphysaddr_mode', 'hw_maxphysaddr_mode', 'str', flavor_value, image_value)) is not None:
+    # 55: sound-model-flavor-image-differ
+    if 'hw_sound_model' in n and 'hw:sound_model' in n and (flavor_value := s.get('hw:sound_model')) and (image_value := p.get('hw_sound_model')) and flavor_value != image_value and (what := twin_equal('hw:sound_model', 'hw_sound_model', 'str', flavor_value, image_value)) is not None:
         found.append((55, what))
-    # 56: topology-limits-exclude-vcpus
-    if has_names_4 and (what := topology(v.vcpus, v.max_sockets, v.max_cores, v.max_threads)) is not None:
+    # 56: tpm-version-flavor-image-differ
+    if 'hw_tpm_version' in n and 'hw:tpm_version' in n and (flavor_value := s.get('hw:tpm_version')) and (image_value := p.get('hw_tpm_version')) and flavor_value != image_value and (what := twin_equal('hw:tpm_version', 'hw_tpm_version', 'str', flavor_value, image_value)) is not None:
         found.append((56, what))
-    # 57: usb-model-flavor-image-differ
-    if 'hw_usb_model' in n and 'hw:usb_model' in n and (flavor_value := s.get('hw:usb_model')) and (image_value := p.get('hw_usb_model')) and flavor_value != image_value and (what := twin_equal('hw:usb_model', 'hw_usb_model', 'str', flavor_value, image_value)) is not None:
+    # 57: tpm-model-flavor-image-differ
+    if ('hw:tpm_version' in n or 'hw_tpm_version' in n) and 'hw_tpm_model' in n and 'hw:tpm_model' in n and v.tpm_version not in (None, '') and (flavor_value := s.get('hw:tpm_model')) and (image_value := p.get('hw_tpm_model')) and flavor_value != image_value and (what := twin_equal('hw:tpm_model', 'hw_tpm_model', 'str', flavor_value, image_value)) is not None:
         found.append((57, what))
-    # 58: redirected-usb-ports-on-both-sides
+    # 58: tpm-crb-needs-version-2
+    if ('hw:tpm_version' in n or 'hw_tpm_version' in n) and ('hw:tpm_model' in n or 'hw_tpm_model' in n) and (v.tpm_version not in (None, '') and v.tpm_model in ('tpm-crb',)) and v.tpm_version not in ('2.0',):
+        found.append((58, "When the vTPM version (hw:tpm_version or hw_tpm_version) is set and the vTPM model (hw:tpm_model or hw_tpm_model) is 'tpm-crb', Nova needs the vTPM version (hw:tpm_version or hw_tpm_version) to be '2.0'"))
+    # 59: secure-boot-flavor-image-differ
+    if 'os_secure_boot' in n and 'os:secure_boot' in n and (flavor_value := s.get('os:secure_boot')) and (image_value := p.get('os_secure_boot')) and flavor_value != image_value and (what := twin_equal('os:secure_boot', 'os_secure_boot', 'str', flavor_value, image_value)) is not None:
+        found.append((59, what))
+    # 60: maxphysaddr-mode-flavor-image-differ
+    if 'hw_maxphysaddr_mode' in n and 'hw:maxphysaddr_mode' in n and (flavor_value := s.get('hw:maxphysaddr_mode')) and (image_value := p.get('hw_maxphysaddr_mode')) and flavor_value != image_value and (what := twin_equal('hw:maxphysaddr_mode', 'hw_maxphysaddr_mode', 'str', flavor_value, image_value)) is not None:
+        found.append((60, what))
+    # 61: topology-limits-exclude-vcpus
+    if has_names_4 and (what := topology(v.vcpus, v.max_sockets, v.max_cores, v.max_threads)) is not None:
+        found.append((61, what))
+    # 62: usb-model-flavor-image-differ
+    if 'hw_usb_model' in n and 'hw:usb_model' in n and (flavor_value := s.get('hw:usb_model')) and (image_value := p.get('hw_usb_model')) and flavor_value != image_value and (what := twin_equal('hw:usb_model', 'hw_usb_model', 'str', flavor_value, image_value)) is not None:
+        found.append((62, what))
+    # 63: redirected-usb-ports-on-both-sides
     if 'hw_redirected_usb_ports' in n and 'hw:redirected_usb_ports' in n and (flavor_value := s.get('hw:redirected_usb_ports')) and (image_value := p.get('hw_redirected_usb_ports')) and (what := twin_one_side('hw:redirected_usb_ports', 'hw_redirected_usb_ports', 'int', flavor_value, image_value)) is not None:
-        found.append((58, what))
-    # 59: realtime-mask-without-realtime
+        found.append((63, what))
+    # 64: image-video-ram-above-flavor
+    if 'hw_video_ram' in n and (what := at_most('hw_video_ram', p.get('hw_video_ram'), 'the video RAM limit (hw_video:ram_max_mb)', v.video_ram_max_mb, 1)) is not None:
+        found.append((64, what))
+    # 65: realtime-mask-without-realtime
     if 'hw:cpu_realtime_mask' in n and s.get('hw:cpu_realtime_mask') not in (None, '') and not on(s.get('hw:cpu_realtime')):
-        found.append((59, 'hw:cpu_realtime_mask is set, but what makes it count does not hold: hw:cpu_realtime is on'))
-    # 60: mem-encryption-model-without-encryption
+        found.append((65, 'hw:cpu_realtime_mask is set, but what makes it count does not hold: hw:cpu_realtime is on'))
+    # 66: mem-encryption-model-without-encryption
     if 'hw:mem_encryption_model' in n and s.get('hw:mem_encryption_model') not in (None, '') and not v.mem_encryption:
-        found.append((60, 'hw:mem_encryption_model is set, but what makes it count does not hold: mem_encryption is on'))
-    # 61: tpm-model-without-version
+        found.append((66, 'hw:mem_encryption_model is set, but what makes it count does not hold: memory encryption is asked for (hw:mem_encryption or hw_mem_encryption)'))
+    # 67: tpm-model-without-version
     if 'hw:tpm_model' in n and s.get('hw:tpm_model') not in (None, '') and v.tpm_version in (None, ''):
-        found.append((61, 'hw:tpm_model is set, but what makes it count does not hold: tpm_version is set'))
-    # 62: tpm-secret-security-without-version
+        found.append((67, 'hw:tpm_model is set, but what makes it count does not hold: the vTPM version (hw:tpm_version or hw_tpm_version) is set'))
+    # 68: tpm-secret-security-without-version
     if 'hw:tpm_secret_security' in n and s.get('hw:tpm_secret_security') not in (None, '') and v.tpm_version in (None, ''):
-        found.append((62, 'hw:tpm_secret_security is set, but what makes it count does not hold: tpm_version is set'))
-    # 63: redirected-usb-ports-without-usb-model
+        found.append((68, 'hw:tpm_secret_security is set, but what makes it count does not hold: the vTPM version (hw:tpm_version or hw_tpm_version) is set'))
+    # 69: redirected-usb-ports-without-usb-model
     if 'hw:redirected_usb_ports' in n and s.get('hw:redirected_usb_ports') not in (None, '') and s.get('hw:usb_model') in (None, ''):
-        found.append((63, 'hw:redirected_usb_ports is set, but what makes it count does not hold: hw:usb_model is set'))
-    # 64: ephemeral-encryption-format-without-encryption
+        found.append((69, 'hw:redirected_usb_ports is set, but what makes it count does not hold: hw:usb_model is set'))
+    # 70: ephemeral-encryption-format-without-encryption
     if 'hw:ephemeral_encryption_format' in n and s.get('hw:ephemeral_encryption_format') not in (None, '') and not v.ephemeral_encryption:
-        found.append((64, 'hw:ephemeral_encryption_format is set, but what makes it count does not hold: ephemeral_encryption is on'))
-    # 65: maxphysaddr-bits-without-mode
+        found.append((70, 'hw:ephemeral_encryption_format is set, but what makes it count does not hold: ephemeral encryption is asked for (hw:ephemeral_encryption or hw_ephemeral_encryption)'))
+    # 71: maxphysaddr-bits-without-mode
     if 'hw:maxphysaddr_bits' in n and s.get('hw:maxphysaddr_bits') not in (None, '') and s.get('hw:maxphysaddr_mode') in (None, ''):
-        found.append((65, 'hw:maxphysaddr_bits is set, but what makes it count does not hold: hw:maxphysaddr_mode is set'))
-    # 66: rng-rate-bytes-without-period
+        found.append((71, 'hw:maxphysaddr_bits is set, but what makes it count does not hold: hw:maxphysaddr_mode is set'))
+    # 72: rng-rate-bytes-without-period
     if 'hw_rng:rate_bytes' in n and s.get('hw_rng:rate_bytes') not in (None, '') and s.get('hw_rng:rate_period') in (None, ''):
-        found.append((66, 'hw_rng:rate_bytes is set, but what makes it count does not hold: hw_rng:rate_period is set'))
-    # 67: rng-rate-period-without-bytes
+        found.append((72, 'hw_rng:rate_bytes is set, but what makes it count does not hold: hw_rng:rate_period is set'))
+    # 73: rng-rate-period-without-bytes
     if 'hw_rng:rate_period' in n and s.get('hw_rng:rate_period') not in (None, '') and s.get('hw_rng:rate_bytes') in (None, ''):
-        found.append((67, 'hw_rng:rate_period is set, but what makes it count does not hold: hw_rng:rate_bytes is set'))
-    # 68: cpu-shares-share-without-level
+        found.append((73, 'hw_rng:rate_period is set, but what makes it count does not hold: hw_rng:rate_bytes is set'))
+    # 74: cpu-shares-share-without-level
     if 'quota:cpu_shares_share' in n and s.get('quota:cpu_shares_share') not in (None, '') and s.get('quota:cpu_shares_level') in (None, ''):
-        found.append((68, 'quota:cpu_shares_share is set, but what makes it count does not hold: quota:cpu_shares_level is set'))
-    # 69: memory-shares-share-without-level
+        found.append((74, 'quota:cpu_shares_share is set, but what makes it count does not hold: quota:cpu_shares_level is set'))
+    # 75: memory-shares-share-without-level
     if 'quota:memory_shares_share' in n and s.get('quota:memory_shares_share') not in (None, '') and s.get('quota:memory_shares_level') in (None, ''):
-        found.append((69, 'quota:memory_shares_share is set, but what makes it count does not hold: quota:memory_shares_level is set'))
-    # 70: disk-io-shares-share-without-level
+        found.append((75, 'quota:memory_shares_share is set, but what makes it count does not hold: quota:memory_shares_level is set'))
+    # 76: disk-io-shares-share-without-level
     if 'quota:disk_io_shares_share' in n and s.get('quota:disk_io_shares_share') not in (None, '') and s.get('quota:disk_io_shares_level') in (None, ''):
-        found.append((70, 'quota:disk_io_shares_share is set, but what makes it count does not hold: quota:disk_io_shares_level is set'))
-    # 71: vif-shares-share-without-level
+        found.append((76, 'quota:disk_io_shares_share is set, but what makes it count does not hold: quota:disk_io_shares_level is set'))
+    # 77: vif-shares-share-without-level
     if 'quota:vif_shares_share' in n and s.get('quota:vif_shares_share') not in (None, '') and s.get('quota:vif_shares_level') in (None, ''):
-        found.append((71, 'quota:vif_shares_share is set, but what makes it count does not hold: quota:vif_shares_level is set'))
-    # 72: cpu-quota-without-period
+        found.append((77, 'quota:vif_shares_share is set, but what makes it count does not hold: quota:vif_shares_level is set'))
+    # 78: cpu-quota-without-period
     if 'quota:cpu_quota' in n and s.get('quota:cpu_quota') not in (None, '') and s.get('quota:cpu_period') in (None, ''):
-        found.append((72, 'quota:cpu_quota is set, but what makes it count does not hold: quota:cpu_period is set'))
-    # 73: vif-inbound-peak-without-average
+        found.append((78, 'quota:cpu_quota is set, but what makes it count does not hold: quota:cpu_period is set'))
+    # 79: vif-inbound-peak-without-average
     if 'quota:vif_inbound_peak' in n and s.get('quota:vif_inbound_peak') not in (None, '') and s.get('quota:vif_inbound_average') in (None, ''):
-        found.append((73, 'quota:vif_inbound_peak is set, but what makes it count does not hold: quota:vif_inbound_average is set'))
-    # 74: vif-inbound-burst-without-average
+        found.append((79, 'quota:vif_inbound_peak is set, but what makes it count does not hold: quota:vif_inbound_average is set'))
+    # 80: vif-inbound-burst-without-average
     if 'quota:vif_inbound_burst' in n and s.get('quota:vif_inbound_burst') not in (None, '') and s.get('quota:vif_inbound_average') in (None, ''):
-        found.append((74, 'quota:vif_inbound_burst is set, but what makes it count does not hold: quota:vif_inbound_average is set'))
-    # 75: vif-outbound-peak-without-average
+        found.append((80, 'quota:vif_inbound_burst is set, but what makes it count does not hold: quota:vif_inbound_average is set'))
+    # 81: vif-outbound-peak-without-average
     if 'quota:vif_outbound_peak' in n and s.get('quota:vif_outbound_peak') not in (None, '') and s.get('quota:vif_outbound_average') in (None, ''):
-        found.append((75, 'quota:vif_outbound_peak is set, but what makes it count does not hold: quota:vif_outbound_average is set'))
-    # 76: vif-outbound-burst-without-average
+        found.append((81, 'quota:vif_outbound_peak is set, but what makes it count does not hold: quota:vif_outbound_average is set'))
+    # 82: vif-outbound-burst-without-average
     if 'quota:vif_outbound_burst' in n and s.get('quota:vif_outbound_burst') not in (None, '') and s.get('quota:vif_outbound_average') in (None, ''):
-        found.append((76, 'quota:vif_outbound_burst is set, but what makes it count does not hold: quota:vif_outbound_average is set'))
-    # 77: disk-read-bytes-with-total
+        found.append((82, 'quota:vif_outbound_burst is set, but what makes it count does not hold: quota:vif_outbound_average is set'))
+    # 83: disk-read-bytes-with-total
     if 'quota:disk_read_bytes_sec' in n and 'quota:disk_total_bytes_sec' in n and s.get('quota:disk_read_bytes_sec') not in (None, '') and s.get('quota:disk_total_bytes_sec') not in (None, ''):
-        found.append((77, 'quota:disk_read_bytes_sec is set while quota:disk_total_bytes_sec is set'))
-    # 78: disk-write-bytes-with-total
+        found.append((83, 'quota:disk_read_bytes_sec is set while quota:disk_total_bytes_sec is set'))
+    # 84: disk-write-bytes-with-total
     if 'quota:disk_write_bytes_sec' in n and 'quota:disk_total_bytes_sec' in n and s.get('quota:disk_write_bytes_sec') not in (None, '') and s.get('quota:disk_total_bytes_sec') not in (None, ''):
-        found.append((78, 'quota:disk_write_bytes_sec is set while quota:disk_total_bytes_sec is set'))
-    # 79: disk-read-iops-with-total
+        found.append((84, 'quota:disk_write_bytes_sec is set while quota:disk_total_bytes_sec is set'))
+    # 85: disk-read-iops-with-total
     if 'quota:disk_read_iops_sec' in n and 'quota:disk_total_iops_sec' in n and s.get('quota:disk_read_iops_sec') not in (None, '') and s.get('quota:disk_total_iops_sec') not in (None, ''):
-        found.append((79, 'quota:disk_read_iops_sec is set while quota:disk_total_iops_sec is set'))
-    # 80: disk-write-iops-with-total
+        found.append((85, 'quota:disk_read_iops_sec is set while quota:disk_total_iops_sec is set'))
+    # 86: disk-write-iops-with-total
     if 'quota:disk_write_iops_sec' in n and 'quota:disk_total_iops_sec' in n and s.get('quota:disk_write_iops_sec') not in (None, '') and s.get('quota:disk_total_iops_sec') not in (None, ''):
-        found.append((80, 'quota:disk_write_iops_sec is set while quota:disk_total_iops_sec is set'))
+        found.append((86, 'quota:disk_write_iops_sec is set while quota:disk_total_iops_sec is set'))
     return found
 
 
 RULES = (
-    ('image-config-drive-unknown', 'InvalidImageConfigDrive', 'api', 'error', "Set the image's img_config_drive to 'optional' or 'mandatory'.", True, ('img_config_drive',)),
-    ('flavor-ram-below-image-min-ram', 'FlavorMemoryTooSmall', 'api', 'error', "Give the flavor at least the image's min_ram of RAM, or lower the image's min_ram.", False, ('image.min_ram', 'ram')),
-    ('packed-ring-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:virtio_packed_ring and the image's hw_virtio_packed_ring alike, or drop one.", False, ('hw:virtio_packed_ring', 'hw_virtio_packed_ring')),
-    ('flavor-disk-below-image-size', 'FlavorDiskSmallerThanImage', 'api', 'error', 'Give the flavor a root disk at least as large as the image (or boot from a volume).', False, ('image.size', 'disk')),
-    ('flavor-disk-below-image-min-disk', 'FlavorDiskSmallerThanMinDisk', 'api', 'error', "Give the flavor a root disk of at least the image's min_disk GiB, or lower min_disk.", False, ('image.min_disk', 'disk')),
-    ('mem-encryption-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:mem_encryption and the image's hw_mem_encryption alike, or drop one.", False, ('hw:mem_encryption', 'hw_mem_encryption')),
-    ('mem-encryption-model-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', 'Set hw:mem_encryption_model and hw_mem_encryption_model alike, or drop one.', False, ('hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw:mem_encryption', 'hw_mem_encryption')),
-    ('mem-encryption-needs-uefi', 'FlavorImageConflict', 'api', 'error', 'Boot an image with hw_firmware_type=uefi, or drop memory encryption.', True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw_firmware_type')),
-    ('mem-encryption-needs-q35', 'InvalidMachineType', 'api', 'error', "Set the image's hw_machine_type to a q35 machine type, or drop it.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw_machine_type')),
-    ('mem-encryption-needs-stateless-firmware', 'StatelessFirmwareRequired', 'api', 'error', "Set the image's hw_firmware_stateless=true (with hw_firmware_type=uefi) for this memory encryption model.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw_firmware_stateless', 'hw_firmware_type')),
-    ('mem-encryption-tdx-forbids-video', 'InvalidVideoMode', 'api', 'error', "Set the image's hw_video_model=none: intel-tdx cannot have a video device.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw_video_model')),
-    ('pmu-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:pmu and the image's hw_pmu alike, or drop one.", False, ('hw:pmu', 'hw_pmu')),
-    ('image-serial-ports-above-flavor', 'ImageSerialPortNumberExceedFlavorValue', 'api', 'error', "Lower the image's hw_serial_port_count to at most the flavor's hw:serial_port_count.", False, ('hw:serial_port_count', 'hw_serial_port_count')),
-    ('realtime-mask-invalid', 'RealtimeMaskNotFoundOrInvalid', 'api', 'error', "Give hw:cpu_realtime_mask (or the image's hw_cpu_realtime_mask) a non-empty set of vCPUs below the flavor's vcpus that leaves at least one vCPU out (for example '^0'), or set hw:emulator_threads_policy.", False, ('hw:cpu_realtime', 'hw:cpu_realtime_mask', 'hw_cpu_realtime_mask', 'hw:emulator_threads_policy', 'vcpus')),
-    ('image-sockets-limit-above-flavor', 'ImageVCPULimitsRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_max_sockets to at most the flavor's hw:cpu_max_sockets, or raise the flavor's limit.", False, ('hw:cpu_max_sockets', 'hw_cpu_max_sockets')),
-    ('image-cores-limit-above-flavor', 'ImageVCPULimitsRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_max_cores to at most the flavor's hw:cpu_max_cores, or raise the flavor's limit.", False, ('hw:cpu_max_cores', 'hw_cpu_max_cores')),
-    ('image-threads-limit-above-flavor', 'ImageVCPULimitsRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_max_threads to at most the flavor's hw:cpu_max_threads, or raise the flavor's limit.", False, ('hw:cpu_max_threads', 'hw_cpu_max_threads')),
-    ('image-sockets-above-limit', 'ImageVCPUTopologyRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_sockets to at most the sockets limit (hw_cpu_max_sockets, else hw:cpu_max_sockets).", False, ('hw_cpu_sockets', 'hw:cpu_max_sockets', 'hw_cpu_max_sockets')),
-    ('image-cores-above-limit', 'ImageVCPUTopologyRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_cores to at most the cores limit (hw_cpu_max_cores, else hw:cpu_max_cores).", False, ('hw_cpu_cores', 'hw:cpu_max_cores', 'hw_cpu_max_cores')),
-    ('image-threads-above-limit', 'ImageVCPUTopologyRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_threads to at most the threads limit (hw_cpu_max_threads, else hw:cpu_max_threads).", False, ('hw_cpu_threads', 'hw:cpu_max_threads', 'hw_cpu_max_threads')),
-    ('multiqueue-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:vif_multiqueue_enabled and the image's hw_vif_multiqueue_enabled alike, or drop one.", False, ('hw:vif_multiqueue_enabled', 'hw_vif_multiqueue_enabled')),
+    ('flavor-disabled', 'FlavorNotFound', 'api', 'error', 'Boot from a flavor that is not disabled (OS-FLV-DISABLED:disabled), or enable this one: server create answers as if the flavor did not exist (HTTP 400).', False, ('disabled',)),
     ('image-pins-shared-flavor', 'ImageCPUPinningForbidden', 'api', 'error', "Drop the image's hw_cpu_policy, or give the flavor a pinned hw:cpu_policy.", False, ('hw:cpu_policy', 'hw_cpu_policy')),
     ('image-dedicates-mixed-flavor', 'ImageCPUPinningForbidden', 'api', 'error', "Drop the image's hw_cpu_policy=dedicated: the flavor's policy is 'mixed'.", False, ('hw:cpu_policy', 'hw_cpu_policy')),
     ('thread-policy-flavor-image-differ', 'ImageCPUThreadPolicyForbidden', 'api', 'error', "Drop the image's hw_cpu_thread_policy or make it equal to the flavor's.", False, ('hw:cpu_thread_policy', 'hw_cpu_thread_policy')),
+    ('realtime-mask-invalid', 'RealtimeMaskNotFoundOrInvalid', 'api', 'error', "Give hw:cpu_realtime_mask (or the image's hw_cpu_realtime_mask) a non-empty set of vCPUs below the flavor's vcpus that leaves at least one vCPU out (for example '^0'), or set hw:emulator_threads_policy.", False, ('hw:cpu_realtime', 'hw:cpu_realtime_mask', 'hw_cpu_realtime_mask', 'hw:emulator_threads_policy', 'vcpus')),
     ('dedicated-mask-invalid', 'InvalidMixedInstanceDedicatedMask', 'api', 'error', "Give hw:cpu_dedicated_mask a non-empty set of vCPUs below the flavor's vcpus that leaves at least one shared vCPU (for example '^0').", False, ('hw:cpu_dedicated_mask', 'vcpus')),
     ('cpu-resources-with-cpu-policy', 'InvalidRequest', 'api', 'error', 'Use either resources:VCPU/resources:PCPU or hw:cpu_policy (hw_cpu_policy), not both.', False, ('hw:cpu_policy', 'hw_cpu_policy', 'resources:VCPU', 'resources:PCPU')),
     ('vcpu-and-pcpu-resources', 'InvalidRequest', 'api', 'error', 'Request either resources:VCPU or resources:PCPU, not both.', False, ('resources:VCPU', 'resources:PCPU')),
@@ -328,9 +329,17 @@ RULES = (
     ('mixed-with-two-masks', 'RequiredMixedOrRealtimeCPUMask', 'api', 'error', "Give a 'mixed' flavor hw:cpu_dedicated_mask or a real-time mask, not both.", False, ('hw:cpu_realtime', 'hw:cpu_realtime_mask', 'hw_cpu_realtime_mask', 'hw:cpu_dedicated_mask', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
     ('mixed-needs-a-mask', 'RequiredMixedOrRealtimeCPUMask', 'api', 'error', "Give a 'mixed' flavor hw:cpu_dedicated_mask (or hw:cpu_realtime with a mask).", False, ('hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU', 'hw:cpu_realtime', 'hw:cpu_realtime_mask', 'hw_cpu_realtime_mask', 'hw:cpu_dedicated_mask')),
     ('numa-nodes-on-both-sides', 'ImageNUMATopologyForbidden', 'api', 'error', 'Set the NUMA node count in the flavor (hw:numa_nodes) or the image (hw_numa_nodes), not both.', False, ('hw:numa_nodes', 'hw_numa_nodes')),
+    ('numa-nodes-unreadable', 'InvalidNUMANodesNumber', 'api', 'error', "Write the NUMA node count as a plain number of 1 or more (hw:numa_nodes=2, not '02' or ' 2'; the image's hw_numa_nodes at least 1).", False, ('hw:numa_nodes', 'hw_numa_nodes')),
+    ('page-size-unreadable', 'MemoryPageSizeInvalid', 'api', 'error', "Write the page size as small, large, any, a number of KiB or a size ending in B (2048, 2MB, 1GiB; not 1G). A number Nova's isdigit() takes but int() refuses (²) makes Nova fail with an HTTP 500 instead.", False, ('hw:mem_page_size', 'hw_mem_page_size')),
     ('image-page-size-not-allowed', 'MemoryPageSizeForbidden', 'api', 'error', "Set the flavor's hw:mem_page_size to 'large' or 'any' so the image may choose, or drop the image's hw_mem_page_size.", False, ('hw:mem_page_size', 'hw_mem_page_size')),
     ('locked-memory-flavor-image-differ', 'FlavorImageLockedMemoryConflict', 'api', 'error', "Set hw:locked_memory and the image's hw_locked_memory alike, or drop one.", False, ('hw:locked_memory', 'hw_locked_memory')),
     ('locked-memory-needs-page-size', 'LockMemoryForbidden', 'api', 'error', "Set hw:mem_page_size (or the image's hw_mem_page_size), or drop locked memory.", False, ('hw:locked_memory', 'hw_locked_memory', 'hw:mem_page_size', 'hw_mem_page_size')),
+    ('mem-encryption-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:mem_encryption and the image's hw_mem_encryption alike, or drop one.", False, ('hw:mem_encryption', 'hw_mem_encryption')),
+    ('mem-encryption-model-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', 'Set hw:mem_encryption_model and hw_mem_encryption_model alike, or drop one.', False, ('hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw:mem_encryption', 'hw_mem_encryption')),
+    ('mem-encryption-needs-uefi', 'FlavorImageConflict', 'api', 'error', 'Boot an image with hw_firmware_type=uefi, or drop memory encryption.', True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw_firmware_type')),
+    ('mem-encryption-needs-q35', 'InvalidMachineType', 'api', 'error', "Set the image's hw_machine_type to a q35 machine type, or drop it.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw_machine_type')),
+    ('mem-encryption-needs-stateless-firmware', 'StatelessFirmwareRequired', 'api', 'error', "Set the image's hw_firmware_stateless=true (with hw_firmware_type=uefi) for this memory encryption model.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw_firmware_stateless', 'hw_firmware_type')),
+    ('mem-encryption-tdx-forbids-video', 'InvalidVideoMode', 'api', 'error', "Set the image's hw_video_model=none: intel-tdx cannot have a video device.", True, ('hw:mem_encryption', 'hw_mem_encryption', 'hw:mem_encryption_model', 'hw_mem_encryption_model', 'hw_video_model')),
     ('numa-cpus-on-both-sides', 'ImageNUMATopologyForbidden', 'api', 'error', 'Set the per-node cpus in the flavor (hw:numa_cpus.N) or the image (hw_numa_cpus.N), not both.', False, ('hw:numa_cpus.N', 'hw_numa_cpus', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
     ('numa-mem-on-both-sides', 'ImageNUMATopologyForbidden', 'api', 'error', 'Set the per-node mem in the flavor (hw:numa_mem.N) or the image (hw_numa_mem.N), not both.', False, ('hw:numa_mem.N', 'hw_numa_mem', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
     ('numa-nodes-split-unevenly', 'ImageNUMATopologyAsymmetric', 'api', 'error', 'Choose a NUMA node count that divides both the vCPUs and the RAM, or give per-node hw:numa_cpus.N and hw:numa_mem.N.', False, ('hw:numa_nodes', 'hw_numa_nodes', 'vcpus', 'ram', 'hw:numa_cpus.N', 'hw:numa_mem.N', 'hw_numa_cpus.N', 'hw_numa_mem.N', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
@@ -340,9 +349,25 @@ RULES = (
     ('numa-cpu-unassigned', 'ImageNUMATopologyCPUsUnassigned', 'api', 'error', 'Assign every vCPU from 0 to vcpus - 1 to one hw:numa_cpus.N.', False, ('hw:numa_cpus.N', 'hw_numa_cpus.N', 'vcpus', 'hw:numa_mem.N', 'hw_numa_mem.N', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
     ('numa-memory-not-ram', 'ImageNUMATopologyMemoryOutOfRange', 'api', 'error', "Make the hw:numa_mem.N add up to the flavor's RAM.", False, ('hw:numa_mem.N', 'hw_numa_mem.N', 'ram', 'hw:numa_cpus.N', 'hw_numa_cpus.N', 'hw:numa_nodes', 'hw_numa_nodes', 'hw:mem_page_size', 'hw:pmem', 'hw:cpu_policy', 'hw_cpu_policy', 'resources:PCPU', 'resources:VCPU')),
     ('pci-numa-policy-flavor-image-differ', 'ImagePCINUMAPolicyForbidden', 'api', 'error', 'Set hw:pci_numa_affinity_policy and hw_pci_numa_affinity_policy alike, or drop one.', False, ('hw:pci_numa_affinity_policy', 'hw_pci_numa_affinity_policy')),
-    ('sound-model-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:sound_model and the image's hw_sound_model alike, or drop one.", False, ('hw:sound_model', 'hw_sound_model')),
     ('ephemeral-encryption-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:ephemeral_encryption and the image's hw_ephemeral_encryption alike, or drop one.", False, ('hw:ephemeral_encryption', 'hw_ephemeral_encryption')),
     ('ephemeral-encryption-format-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', 'Set hw:ephemeral_encryption_format and hw_ephemeral_encryption_format alike, or drop one.', False, ('hw:ephemeral_encryption_format', 'hw_ephemeral_encryption_format', 'hw:ephemeral_encryption', 'hw_ephemeral_encryption')),
+    ('image-from-encrypted-volume', 'ImageUnacceptable', 'api', 'error', 'Boot from a volume created from this image instead: Nova does not boot an image uploaded from an encrypted volume (it has cinder_encryption_key_id) directly.', False, ('image.cinder_encryption_key_id',)),
+    ('image-not-active', 'ImageNotActive', 'api', 'error', "Boot from an image whose Glance status is 'active' (wait for its upload or import to finish, or reactivate it).", False, ('image.status',)),
+    ('flavor-ram-below-image-min-ram', 'FlavorMemoryTooSmall', 'api', 'error', "Give the flavor at least the image's min_ram of RAM, or lower the image's min_ram.", False, ('image.min_ram', 'ram')),
+    ('packed-ring-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:virtio_packed_ring and the image's hw_virtio_packed_ring alike, or drop one.", False, ('hw:virtio_packed_ring', 'hw_virtio_packed_ring')),
+    ('flavor-disk-below-image-size', 'FlavorDiskSmallerThanImage', 'api', 'error', 'Give the flavor a root disk at least as large as the image (or boot from a volume).', False, ('image.size', 'disk')),
+    ('flavor-disk-below-image-min-disk', 'FlavorDiskSmallerThanMinDisk', 'api', 'error', "Give the flavor a root disk of at least the image's min_disk GiB, or lower min_disk.", False, ('image.min_disk', 'disk')),
+    ('zero-disk-needs-volume', 'BootFromVolumeRequiredForZeroDiskFlavor', 'api', 'error', 'Give the flavor a root disk, or boot from a volume: by default only an admin may boot an image on a flavor whose root disk is 0.', False, ('disk',)),
+    ('pmu-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:pmu and the image's hw_pmu alike, or drop one.", False, ('hw:pmu', 'hw_pmu')),
+    ('image-serial-ports-above-flavor', 'ImageSerialPortNumberExceedFlavorValue', 'api', 'error', "Lower the image's hw_serial_port_count to at most the flavor's hw:serial_port_count.", False, ('hw:serial_port_count', 'hw_serial_port_count')),
+    ('image-sockets-limit-above-flavor', 'ImageVCPULimitsRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_max_sockets to at most the flavor's hw:cpu_max_sockets, or raise the flavor's limit.", False, ('hw:cpu_max_sockets', 'hw_cpu_max_sockets')),
+    ('image-cores-limit-above-flavor', 'ImageVCPULimitsRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_max_cores to at most the flavor's hw:cpu_max_cores, or raise the flavor's limit.", False, ('hw:cpu_max_cores', 'hw_cpu_max_cores')),
+    ('image-threads-limit-above-flavor', 'ImageVCPULimitsRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_max_threads to at most the flavor's hw:cpu_max_threads, or raise the flavor's limit.", False, ('hw:cpu_max_threads', 'hw_cpu_max_threads')),
+    ('image-sockets-above-limit', 'ImageVCPUTopologyRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_sockets to at most the sockets limit (hw_cpu_max_sockets, else hw:cpu_max_sockets).", False, ('hw_cpu_sockets', 'hw:cpu_max_sockets', 'hw_cpu_max_sockets')),
+    ('image-cores-above-limit', 'ImageVCPUTopologyRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_cores to at most the cores limit (hw_cpu_max_cores, else hw:cpu_max_cores).", False, ('hw_cpu_cores', 'hw:cpu_max_cores', 'hw_cpu_max_cores')),
+    ('image-threads-above-limit', 'ImageVCPUTopologyRangeExceeded', 'api', 'error', "Lower the image's hw_cpu_threads to at most the threads limit (hw_cpu_max_threads, else hw:cpu_max_threads).", False, ('hw_cpu_threads', 'hw:cpu_max_threads', 'hw_cpu_max_threads')),
+    ('multiqueue-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:vif_multiqueue_enabled and the image's hw_vif_multiqueue_enabled alike, or drop one.", False, ('hw:vif_multiqueue_enabled', 'hw_vif_multiqueue_enabled')),
+    ('sound-model-flavor-image-differ', 'FlavorImageConflict', 'api', 'error', "Set hw:sound_model and the image's hw_sound_model alike, or drop one.", False, ('hw:sound_model', 'hw_sound_model')),
     ('tpm-version-flavor-image-differ', 'FlavorImageConflict', 'scheduler', 'error', "Set hw:tpm_version and the image's hw_tpm_version alike, or drop one.", False, ('hw:tpm_version', 'hw_tpm_version')),
     ('tpm-model-flavor-image-differ', 'FlavorImageConflict', 'scheduler', 'error', "Set hw:tpm_model and the image's hw_tpm_model alike, or drop one.", False, ('hw:tpm_model', 'hw_tpm_model', 'hw:tpm_version', 'hw_tpm_version')),
     ('tpm-crb-needs-version-2', 'Invalid', 'scheduler', 'error', 'Use the tpm-crb model only with TPM version 2.0 (or choose tpm-tis).', False, ('hw:tpm_version', 'hw_tpm_version', 'hw:tpm_model', 'hw_tpm_model')),
@@ -351,6 +376,7 @@ RULES = (
     ('topology-limits-exclude-vcpus', 'ImageVCPULimitsRangeImpossible', 'spawn', 'error', "Raise hw:cpu_max_sockets, hw:cpu_max_cores or hw:cpu_max_threads (or the image's) so that sockets x cores x threads can equal the flavor's vcpus.", False, ('vcpus', 'hw:cpu_max_sockets', 'hw:cpu_max_cores', 'hw:cpu_max_threads', 'hw_cpu_max_sockets', 'hw_cpu_max_cores', 'hw_cpu_max_threads')),
     ('usb-model-flavor-image-differ', 'FlavorImageConflict', 'spawn', 'error', "Set hw:usb_model and the image's hw_usb_model alike, or drop one.", False, ('hw:usb_model', 'hw_usb_model')),
     ('redirected-usb-ports-on-both-sides', 'FlavorImageConflict', 'spawn', 'error', "Set the USB redirection port count in the flavor or the image, not both: Nova compares the flavor's string with the image's integer, so even equal counts clash.", False, ('hw:redirected_usb_ports', 'hw_redirected_usb_ports')),
+    ('image-video-ram-above-flavor', 'RequestedVRamTooHigh', 'spawn', 'error', "Lower the image's hw_video_ram to at most the flavor's hw_video:ram_max_mb, or set hw_video:ram_max_mb: without it no video memory may be asked for.", False, ('hw_video_ram', 'hw_video:ram_max_mb')),
     ('realtime-mask-without-realtime', None, None, 'warning', 'Set hw:cpu_realtime=yes, or drop hw:cpu_realtime_mask: alone it is ignored.', False, ('hw:cpu_realtime_mask', 'hw:cpu_realtime')),
     ('mem-encryption-model-without-encryption', None, None, 'warning', "Turn memory encryption on (hw:mem_encryption or the image's hw_mem_encryption), or drop hw:mem_encryption_model: alone it is ignored.", False, ('hw:mem_encryption_model', 'hw:mem_encryption', 'hw_mem_encryption')),
     ('tpm-model-without-version', None, None, 'warning', "Set hw:tpm_version (or the image's hw_tpm_version), or drop hw:tpm_model: alone it is ignored.", False, ('hw:tpm_model', 'hw:tpm_version', 'hw_tpm_version')),
@@ -376,107 +402,110 @@ RULES = (
 )
 
 TRIGGERS = {
-    'hw:cpu_dedicated_mask': (24, 31, 33, 34),
-    'hw:cpu_max_cores': (15, 18, 56),
-    'hw:cpu_max_sockets': (14, 17, 56),
-    'hw:cpu_max_threads': (16, 19, 56),
-    'hw:cpu_policy': (21, 22, 25, 29, 30, 31, 32, 33, 34, 39, 40, 41, 42, 43, 44, 45, 46),
-    'hw:cpu_realtime': (13, 32, 33, 34, 59),
-    'hw:cpu_realtime_mask': (13, 32, 33, 34, 59),
-    'hw:cpu_thread_policy': (23, 28, 29),
-    'hw:emulator_threads_policy': (13, 27, 30),
-    'hw:ephemeral_encryption': (49, 50, 64),
-    'hw:ephemeral_encryption_format': (50, 64),
-    'hw:locked_memory': (37, 38),
-    'hw:maxphysaddr_bits': (65,),
-    'hw:maxphysaddr_mode': (55, 65),
-    'hw:mem_encryption': (5, 6, 7, 8, 9, 10, 60),
-    'hw:mem_encryption_model': (6, 9, 10, 60),
-    'hw:mem_page_size': (36, 38, 39, 40, 41, 42, 43, 44, 45, 46),
-    'hw:numa_cpus.N': (39, 41, 42, 43, 44, 45, 46),
-    'hw:numa_mem.N': (40, 41, 42, 43, 44, 45, 46),
-    'hw:numa_nodes': (35, 39, 40, 41, 42, 43, 44, 45, 46),
-    'hw:pci_numa_affinity_policy': (47,),
-    'hw:pmem': (39, 40, 41, 42, 43, 44, 45, 46),
-    'hw:pmu': (11,),
-    'hw:redirected_usb_ports': (58, 63),
-    'hw:serial_port_count': (12,),
-    'hw:sound_model': (48,),
-    'hw:tpm_model': (52, 53, 61),
-    'hw:tpm_secret_security': (62,),
-    'hw:tpm_version': (51, 52, 53, 61, 62),
-    'hw:usb_model': (57, 63),
-    'hw:vif_multiqueue_enabled': (20,),
-    'hw:virtio_packed_ring': (2,),
-    'hw_cpu_cores': (18,),
-    'hw_cpu_max_cores': (15, 18, 56),
-    'hw_cpu_max_sockets': (14, 17, 56),
-    'hw_cpu_max_threads': (16, 19, 56),
-    'hw_cpu_policy': (21, 22, 25, 29, 30, 31, 32, 33, 34, 39, 40, 41, 42, 43, 44, 45, 46),
-    'hw_cpu_realtime_mask': (13, 32, 33, 34),
-    'hw_cpu_sockets': (17,),
-    'hw_cpu_thread_policy': (23, 28, 29),
-    'hw_cpu_threads': (19,),
-    'hw_ephemeral_encryption': (49, 50, 64),
-    'hw_ephemeral_encryption_format': (50,),
-    'hw_firmware_stateless': (9,),
-    'hw_firmware_type': (7, 9),
-    'hw_locked_memory': (37, 38),
-    'hw_machine_type': (8,),
-    'hw_maxphysaddr_mode': (55,),
-    'hw_mem_encryption': (5, 6, 7, 8, 9, 10, 60),
-    'hw_mem_encryption_model': (6, 9, 10),
-    'hw_mem_page_size': (36, 38),
-    'hw_numa_cpus': (39,),
-    'hw_numa_cpus.N': (41, 42, 43, 44, 45, 46),
-    'hw_numa_mem': (40,),
-    'hw_numa_mem.N': (41, 42, 43, 44, 45, 46),
-    'hw_numa_nodes': (35, 39, 40, 41, 42, 43, 44, 45, 46),
-    'hw_pci_numa_affinity_policy': (47,),
-    'hw_pmu': (11,),
-    'hw_redirected_usb_ports': (58,),
-    'hw_rng:rate_bytes': (66, 67),
-    'hw_rng:rate_period': (66, 67),
-    'hw_serial_port_count': (12,),
-    'hw_sound_model': (48,),
-    'hw_tpm_model': (52, 53),
-    'hw_tpm_version': (51, 52, 53, 61, 62),
-    'hw_usb_model': (57,),
-    'hw_video_model': (10,),
-    'hw_vif_multiqueue_enabled': (20,),
-    'hw_virtio_packed_ring': (2,),
-    'image.min_disk': (4,),
-    'image.min_ram': (1,),
-    'image.size': (3,),
-    'img_config_drive': (0,),
-    'os:secure_boot': (54,),
-    'os_secure_boot': (54,),
-    'quota:cpu_period': (72,),
-    'quota:cpu_quota': (72,),
-    'quota:cpu_shares_level': (68,),
-    'quota:cpu_shares_share': (68,),
-    'quota:disk_io_shares_level': (70,),
-    'quota:disk_io_shares_share': (70,),
-    'quota:disk_read_bytes_sec': (77,),
-    'quota:disk_read_iops_sec': (79,),
-    'quota:disk_total_bytes_sec': (77, 78),
-    'quota:disk_total_iops_sec': (79, 80),
-    'quota:disk_write_bytes_sec': (78,),
-    'quota:disk_write_iops_sec': (80,),
-    'quota:memory_shares_level': (69,),
-    'quota:memory_shares_share': (69,),
-    'quota:vif_inbound_average': (73, 74),
-    'quota:vif_inbound_burst': (74,),
-    'quota:vif_inbound_peak': (73,),
-    'quota:vif_outbound_average': (75, 76),
-    'quota:vif_outbound_burst': (76,),
-    'quota:vif_outbound_peak': (75,),
-    'quota:vif_shares_level': (71,),
-    'quota:vif_shares_share': (71,),
-    'resources:PCPU': (25, 26, 27, 29, 30, 31, 32, 33, 34, 39, 40, 41, 42, 43, 44, 45, 46),
-    'resources:VCPU': (25, 26, 29, 30, 31, 32, 33, 34, 39, 40, 41, 42, 43, 44, 45, 46),
-    'trait:HW_CPU_HYPERTHREADING': (28, 29),
-    'traits_required': (28, 29),
+    'hw:cpu_dedicated_mask': (5, 12, 14, 15),
+    'hw:cpu_max_cores': (49, 52, 61),
+    'hw:cpu_max_sockets': (48, 51, 61),
+    'hw:cpu_max_threads': (50, 53, 61),
+    'hw:cpu_policy': (1, 2, 6, 10, 11, 12, 13, 14, 15, 28, 29, 30, 31, 32, 33, 34, 35),
+    'hw:cpu_realtime': (4, 13, 14, 15, 65),
+    'hw:cpu_realtime_mask': (4, 13, 14, 15, 65),
+    'hw:cpu_thread_policy': (3, 9, 10),
+    'hw:emulator_threads_policy': (4, 8, 11),
+    'hw:ephemeral_encryption': (37, 38, 70),
+    'hw:ephemeral_encryption_format': (38, 70),
+    'hw:locked_memory': (20, 21),
+    'hw:maxphysaddr_bits': (71,),
+    'hw:maxphysaddr_mode': (60, 71),
+    'hw:mem_encryption': (22, 23, 24, 25, 26, 27, 66),
+    'hw:mem_encryption_model': (23, 26, 27, 66),
+    'hw:mem_page_size': (18, 19, 21, 28, 29, 30, 31, 32, 33, 34, 35),
+    'hw:numa_cpus.N': (28, 30, 31, 32, 33, 34, 35),
+    'hw:numa_mem.N': (29, 30, 31, 32, 33, 34, 35),
+    'hw:numa_nodes': (16, 17, 28, 29, 30, 31, 32, 33, 34, 35),
+    'hw:pci_numa_affinity_policy': (36,),
+    'hw:pmem': (28, 29, 30, 31, 32, 33, 34, 35),
+    'hw:pmu': (46,),
+    'hw:redirected_usb_ports': (63, 69),
+    'hw:serial_port_count': (47,),
+    'hw:sound_model': (55,),
+    'hw:tpm_model': (57, 58, 67),
+    'hw:tpm_secret_security': (68,),
+    'hw:tpm_version': (56, 57, 58, 67, 68),
+    'hw:usb_model': (62, 69),
+    'hw:vif_multiqueue_enabled': (54,),
+    'hw:virtio_packed_ring': (42,),
+    'hw_cpu_cores': (52,),
+    'hw_cpu_max_cores': (49, 52, 61),
+    'hw_cpu_max_sockets': (48, 51, 61),
+    'hw_cpu_max_threads': (50, 53, 61),
+    'hw_cpu_policy': (1, 2, 6, 10, 11, 12, 13, 14, 15, 28, 29, 30, 31, 32, 33, 34, 35),
+    'hw_cpu_realtime_mask': (4, 13, 14, 15),
+    'hw_cpu_sockets': (51,),
+    'hw_cpu_thread_policy': (3, 9, 10),
+    'hw_cpu_threads': (53,),
+    'hw_ephemeral_encryption': (37, 38, 70),
+    'hw_ephemeral_encryption_format': (38,),
+    'hw_firmware_stateless': (26,),
+    'hw_firmware_type': (24, 26),
+    'hw_locked_memory': (20, 21),
+    'hw_machine_type': (25,),
+    'hw_maxphysaddr_mode': (60,),
+    'hw_mem_encryption': (22, 23, 24, 25, 26, 27, 66),
+    'hw_mem_encryption_model': (23, 26, 27),
+    'hw_mem_page_size': (18, 19, 21),
+    'hw_numa_cpus': (28,),
+    'hw_numa_cpus.N': (30, 31, 32, 33, 34, 35),
+    'hw_numa_mem': (29,),
+    'hw_numa_mem.N': (30, 31, 32, 33, 34, 35),
+    'hw_numa_nodes': (16, 17, 28, 29, 30, 31, 32, 33, 34, 35),
+    'hw_pci_numa_affinity_policy': (36,),
+    'hw_pmu': (46,),
+    'hw_redirected_usb_ports': (63,),
+    'hw_rng:rate_bytes': (72, 73),
+    'hw_rng:rate_period': (72, 73),
+    'hw_serial_port_count': (47,),
+    'hw_sound_model': (55,),
+    'hw_tpm_model': (57, 58),
+    'hw_tpm_version': (56, 57, 58, 67, 68),
+    'hw_usb_model': (62,),
+    'hw_video:ram_max_mb': (64,),
+    'hw_video_model': (27,),
+    'hw_video_ram': (64,),
+    'hw_vif_multiqueue_enabled': (54,),
+    'hw_virtio_packed_ring': (42,),
+    'image.cinder_encryption_key_id': (39,),
+    'image.min_disk': (44,),
+    'image.min_ram': (41,),
+    'image.size': (43,),
+    'image.status': (40,),
+    'os:secure_boot': (59,),
+    'os_secure_boot': (59,),
+    'quota:cpu_period': (78,),
+    'quota:cpu_quota': (78,),
+    'quota:cpu_shares_level': (74,),
+    'quota:cpu_shares_share': (74,),
+    'quota:disk_io_shares_level': (76,),
+    'quota:disk_io_shares_share': (76,),
+    'quota:disk_read_bytes_sec': (83,),
+    'quota:disk_read_iops_sec': (85,),
+    'quota:disk_total_bytes_sec': (83, 84),
+    'quota:disk_total_iops_sec': (85, 86),
+    'quota:disk_write_bytes_sec': (84,),
+    'quota:disk_write_iops_sec': (86,),
+    'quota:memory_shares_level': (75,),
+    'quota:memory_shares_share': (75,),
+    'quota:vif_inbound_average': (79, 80),
+    'quota:vif_inbound_burst': (80,),
+    'quota:vif_inbound_peak': (79,),
+    'quota:vif_outbound_average': (81, 82),
+    'quota:vif_outbound_burst': (82,),
+    'quota:vif_outbound_peak': (81,),
+    'quota:vif_shares_level': (77,),
+    'quota:vif_shares_share': (77,),
+    'resources:PCPU': (6, 7, 8, 10, 11, 12, 13, 14, 15, 28, 29, 30, 31, 32, 33, 34, 35),
+    'resources:VCPU': (6, 7, 10, 11, 12, 13, 14, 15, 28, 29, 30, 31, 32, 33, 34, 35),
+    'trait:HW_CPU_HYPERTHREADING': (9, 10),
+    'traits_required': (9, 10),
 }
 
 #: The flavor's own fields (its sizes), each with the least value Nova accepts.
@@ -488,20 +517,25 @@ FLAVOR_FIELDS = {
     'ephemeral': 0,
 }
 
+#: The refusals a Nova policy makes, each with the policy: an admin is not refused.
+BY_POLICY = {
+    'zero-disk-needs-volume': 'os_compute_api:servers:create:zero_disk_flavor',
+}
+
 #: The rules whose verdict depends on the flavor's sizes (vcpus, ram, disk...).
-SIZED_RULES = frozenset(('flavor-ram-below-image-min-ram', 'flavor-disk-below-image-size', 'flavor-disk-below-image-min-disk', 'realtime-mask-invalid', 'multiqueue-flavor-image-differ', 'dedicated-mask-invalid', 'pcpu-resources-not-vcpus', 'numa-nodes-split-unevenly', 'numa-cpu-out-of-range', 'numa-cpu-unassigned', 'numa-memory-not-ram', 'topology-limits-exclude-vcpus'))
+SIZED_RULES = frozenset(('realtime-mask-invalid', 'dedicated-mask-invalid', 'pcpu-resources-not-vcpus', 'numa-nodes-split-unevenly', 'numa-cpu-out-of-range', 'numa-cpu-unassigned', 'numa-memory-not-ram', 'flavor-ram-below-image-min-ram', 'flavor-disk-below-image-size', 'flavor-disk-below-image-min-disk', 'zero-disk-needs-volume', 'multiqueue-flavor-image-differ', 'topology-limits-exclude-vcpus'))
 
 
-def _when_3(v: View, s: Mapping[str, str], p: Mapping[str, Any]) -> object:
+def _when_43(v: View, s: Mapping[str, str], p: Mapping[str, Any]) -> object:
     return v.flavor.disk
 
 
-def _when_4(v: View, s: Mapping[str, str], p: Mapping[str, Any]) -> object:
+def _when_44(v: View, s: Mapping[str, str], p: Mapping[str, Any]) -> object:
     return v.flavor.disk
 
 
 SIZE_RULES = (
-    (1, 'min_ram', 'ram', 1, None),
-    (3, 'size', 'disk', 1073741824, _when_3),
-    (4, 'min_disk', 'disk', 1, _when_4),
+    (41, 'min_ram', 'ram', 1, None),
+    (43, 'size', 'disk', 1073741824, _when_43),
+    (44, 'min_disk', 'disk', 1, _when_44),
 )

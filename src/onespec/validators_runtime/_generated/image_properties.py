@@ -91,6 +91,73 @@ PROPERTY_KINDS = {
     'traits_required': ('str-list', ()),
 }
 
+#: The older property names Nova still reads, each with the property it sets.
+LEGACY_NAMES = {
+    'architecture': 'hw_architecture',
+    'owner_id': 'img_owner_id',
+    'vmware_disktype': 'hw_disk_type',
+    'vmware_image_version': 'img_version',
+    'vmware_ostype': 'os_distro',
+    'auto_disk_config': 'hw_auto_disk_config',
+    'ipxe_boot': 'hw_ipxe_boot',
+    'xenapi_device_id': 'hw_device_id',
+    'xenapi_image_compression_level': 'img_compression_level',
+    'vmware_linked_clone': 'img_linked_clone',
+    'xenapi_use_agent': 'img_use_agent',
+    'xenapi_skip_agent_inject_ssh': 'os_skip_agent_inject_ssh',
+    'xenapi_skip_agent_inject_files_at_boot': 'os_skip_agent_inject_files_at_boot',
+    'cache_in_nova': 'img_cache_in_nova',
+    'vm_mode': 'hw_vm_mode',
+    'bittorrent': 'img_bittorrent',
+    'mappings': 'img_mappings',
+    'block_device_mapping': 'img_block_device_mapping',
+    'bdm_v2': 'img_bdm_v2',
+    'root_device_name': 'img_root_device_name',
+    'hypervisor_version_requires': 'img_hv_requested_version',
+    'hypervisor_type': 'img_hv_type',
+}
+
+#: The enumerations Nova lower-cases before checking, with the older spellings of each.
+CANONICAL_SPELLINGS = {
+    'hw_architecture': {
+        'i386': 'i686',
+        'i486': 'i686',
+        'i586': 'i686',
+        'x86_32': 'i686',
+        'x86_32p': 'i686',
+        'amd64': 'x86_64',
+    },
+    'hw_emulation_architecture': {
+        'i386': 'i686',
+        'i486': 'i686',
+        'i586': 'i686',
+        'x86_32': 'i686',
+        'x86_32p': 'i686',
+        'amd64': 'x86_64',
+    },
+    'img_hv_type': {
+        'xapi': 'xen',
+    },
+    'hw_vm_mode': {
+        'pv': 'xen',
+        'hv': 'hvm',
+        'baremetal': 'hvm',
+    },
+    'hw_vif_model': {
+        'virtuale1000': 'e1000',
+        'virtuale1000e': 'e1000e',
+        'virtualpcnet32': 'pcnet',
+        'virtualsriovethernetcard': 'sriov',
+        'virtualvmxnet': 'vmxnet',
+        'virtualvmxnet3': 'vmxnet3',
+    },
+    'hw_scsi_model': {
+        'lsilogicsas': 'lsisas1068',
+        'paravirtual': 'vmpvscsi',
+    },
+    'os_type': {
+    },
+}
 
 #: Glance's own fields, which the client prints among an image's properties.
 GLANCE_IMAGE_FIELDS = frozenset(('checksum', 'container_format', 'created_at', 'direct_url', 'disk_format', 'file', 'id', 'locations', 'min_disk', 'min_ram', 'name', 'os_hash_algo', 'os_hash_value', 'os_hidden', 'owner', 'protected', 'schema', 'self', 'size', 'status', 'stores', 'tags', 'updated_at', 'virtual_size', 'visibility'))

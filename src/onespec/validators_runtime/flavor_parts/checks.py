@@ -16,7 +16,7 @@ from typing import Any
 # The generated rules read the usual counts from here too, beside the boolean spellings: an
 # image's typed count within the flavor's small count is within its limit.
 from onespec.validators_runtime.extra_spec_values import SMALL_COUNTS as SMALL_COUNTS
-from onespec.validators_runtime.flavor_parts.cpusets import CpuSet
+from onespec.validators_runtime.flavor_parts.cpusets import PAGE_KEYWORDS, CpuSet, page_size
 from onespec.validators_runtime.flavor_parts.image_props import (
     FALSE_STRINGS,
     TRUE_STRINGS,
@@ -43,27 +43,49 @@ def _shown_set(cpus: CpuSet) -> str:
     return "{" + ", ".join(str(c) for c in first[:16]) + (", ..." if len(first) > 16 else "") + "}"
 
 
+def _opening(name: str) -> str:
+    """``name`` opening a sentence: ``the ...`` capitalised, a key (``hw_video_ram``) as spelt."""
+    return "The" + name[3:] if name.startswith("the ") else name
+
+
 def mask_within(name: str, mask: CpuSet | None, vcpus: int, all_allowed: bool) -> str | None:
     """A vCPU mask is not empty, lies within the vCPUs and, unless ``all_allowed``, leaves
     one out."""
     if mask is None:
         return None
+    named = _opening(name)
     if not mask:
-        return f"The {name} mask selects no vCPU"
+        return f"{named}: the mask selects no vCPU"
     mask = CpuSet.of(mask)
     every = CpuSet.below(vcpus)
     outside = mask - every
     if outside:
-        return f"The {name} mask lists vCPUs {_shown_set(outside)}, beyond the flavor's {vcpus}"
+        return f"{named}: the mask lists vCPUs {_shown_set(outside)}, beyond the flavor's {vcpus}"
     if mask == every and not all_allowed:
-        return f"The {name} mask covers all {vcpus} vCPUs"
+        return f"{named}: the mask covers all {vcpus} vCPUs"
     return None
 
 
+def _duplicate_first(lists: Sequence[CpuSet], vcpus: int) -> bool:
+    """Whether Nova's walk of the per-node lists (node by node, each CPU upwards) meets a CPU
+    listed on an earlier node before one beyond the vCPUs: it raises for the first it meets."""
+    every, seen = CpuSet.below(vcpus), CpuSet()
+    for cpus in lists:
+        cpus = CpuSet.of(cpus)
+        beyond, again = (cpus - every).first(1), (cpus & seen).first(1)
+        if beyond or again:
+            return bool(again) and (not beyond or again[0] < beyond[0])
+        seen |= cpus
+    return False
+
+
 def cpus_within(lists: Sequence[CpuSet] | None, vcpus: int) -> str | None:
-    """Every CPU of the per-node lists is one of the flavor's vCPUs."""
+    """Every CPU of the per-node lists is one of the flavor's vCPUs (told where Nova meets it
+    before any CPU listed twice, which it refuses first)."""
     outside = CpuSet.union(*lists) - CpuSet.below(vcpus) if lists else CpuSet()
-    return f"vCPUs {_shown_set(outside)} are beyond the flavor's {vcpus}" if outside else None
+    if not outside or _duplicate_first(lists or (), vcpus):
+        return None
+    return f"vCPUs {_shown_set(outside)} are beyond the flavor's {vcpus}"
 
 
 def cpus_disjoint(lists: Sequence[CpuSet] | None, vcpus: int) -> str | None:
@@ -154,7 +176,7 @@ def at_most(name: str, value: Any, limit_name: str, limit: Any, scale: int) -> s
     if not value or limit is None:
         return None
     if value > limit * scale:
-        return f"{name} ({value}) exceeds {limit_name} ({limit})"
+        return f"{_opening(name)} ({value}) exceeds {limit_name} ({limit})"
     return None
 
 
@@ -220,4 +242,40 @@ def twin_flavor_limits(
         return None
     if flavor and image and image > flavor:
         return f"The image's {prop}={image} exceeds the flavor's {spec}={flavor}"
+    return None
+
+
+def _int_like(value: Any) -> bool:
+    """oslo's ``is_int_like``, as Nova reads a NUMA node count: ``int()`` reads the value and
+    gives back its very spelling (so not ``02``, `` 2``, ``+2`` or ``٣``)."""
+    try:
+        return str(int(value)) == str(value)
+    except (TypeError, ValueError):
+        return False
+
+
+def readable_numa_nodes(flavor_raw: Any, image_value: Any) -> str | None:
+    """The NUMA node count Nova reads (the flavor's, else the image's) is an integer spelt as
+    one, and at least 1."""
+    nodes = flavor_raw or image_value
+    if nodes is None:
+        return None
+    if _int_like(nodes) and int(nodes) >= 1:
+        return None
+    side = "flavor's hw:numa_nodes" if flavor_raw else "image's hw_numa_nodes"
+    return f"The {side} is {shown(nodes)}, which Nova does not read as a count of 1 or more"
+
+
+def readable_page_sizes(flavor_raw: Any, image_raw: Any) -> str | None:
+    """The flavor's page size, and the image's where the flavor lets it choose, are sizes
+    Nova reads. (A number ``str.isdigit`` takes but ``int()`` refuses, such as ``²``, makes
+    Nova itself fail with a ValueError, an HTTP 500: refused here all the same.)"""
+    if not flavor_raw:
+        return None
+    flavor = page_size(flavor_raw)
+    if flavor is None:
+        return f"The flavor's hw:mem_page_size={shown(flavor_raw)} is not a page size Nova reads"
+    choosing = flavor in (PAGE_KEYWORDS["any"], PAGE_KEYWORDS["large"])
+    if image_raw and choosing and page_size(str(image_raw)) is None:
+        return f"The image's hw_mem_page_size={shown(image_raw)} is not a page size Nova reads"
     return None

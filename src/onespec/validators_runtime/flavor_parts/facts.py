@@ -334,6 +334,10 @@ class View:
         return bool(flexible_bool(flavor or "") or self.props.get("hw_ephemeral_encryption"))
 
     @fact
+    def video_ram_max_mb(self) -> int:
+        return _int(self.specs.get("hw_video:ram_max_mb"))
+
+    @fact
     def tpm_version(self) -> str | None:
         return self.specs.get("hw:tpm_version") or self.props.get("hw_tpm_version")
 

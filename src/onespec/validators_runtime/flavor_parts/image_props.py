@@ -15,22 +15,24 @@ from typing import Any
 
 from onespec.definitions.model import FALSE_STRINGS, TRUE_STRINGS
 from onespec.validators_runtime._generated.image_properties import (
+    CANONICAL_SPELLINGS,
     GLANCE_IMAGE_FIELDS,
     GLANCE_RESERVED_PREFIX,
+    LEGACY_NAMES,
     PROPERTY_KINDS,
 )
 from onespec.validators_runtime.extra_spec_values import SMALL_COUNTS
 from onespec.validators_runtime.flavor_parts.cpusets import CpuSpecError, parse_cpu_spec
 from onespec.validators_runtime.flavor_parts.findings import FlavorFinding
-from onespec.validators_runtime.problems import Location, did_you_mean
+from onespec.validators_runtime.problems import Location, did_you_mean, shown
 
 #: How many per-node entries Nova reads at most (``ImageMetaProps.NUMA_NODES_MAX``).
 NUMA_NODES_MAX = 128
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
-_INTEGER = re.compile(r"[-+]?[0-9]{1,18}")
-#: Properties server create reads as Glance holds them, before it types the image: an
-#: unknown config-drive policy is InvalidImageConfigDrive first, so the rules see the raw value.
-READ_RAW = frozenset({"img_config_drive"})
+#: The longest text read as an integer: more than any count holds, and far below the 4,300
+#: digits past which int() refuses (the time it takes grows with the digits).
+_LONGEST_INTEGER = 64
+_LEGACY = frozenset(LEGACY_NAMES)
 #: The per-node properties, typed as lists from ``NAME.0``, ``NAME.1``, ...
 _PER_NODE = ("hw_numa_cpus", "hw_numa_mem")
 _PREFIXES = ("hw_", "os_", "img_")
@@ -85,7 +87,7 @@ def _digits(text: str) -> bool:
 def _invalid(name: str, value: Any, why: str) -> FlavorFinding:
     return FlavorFinding(
         code="invalid-image-property",
-        message=f"Image property {name!r} {why}.",
+        message=f"Image property {name!r} {why}" + ("" if why.endswith((".", "?")) else "."),
         location=Location(path=name),
         value=value,
         keys=(name,),
@@ -103,11 +105,21 @@ def _typed(name: str, kind: str, enum: tuple[str, ...], value: Any) -> tuple[Any
     if kind == "int":
         if isinstance(value, int) and not isinstance(value, bool):
             return value, None
-        text = str(value).strip()
-        if _INTEGER.fullmatch(text):
-            return int(text), None
-        return None, f"must be a whole number, not {value!r}"
+        # Nova's IntegerField is int(): space around, a sign, underscores and the decimal
+        # digits of every script (٣) are read.
+        text = str(value)
+        if len(text) <= _LONGEST_INTEGER:
+            try:
+                return int(text), None
+            except ValueError:
+                pass
+        return None, f"must be a whole number, not {shown(value)}"
     if kind == "enum":
+        spellings = CANONICAL_SPELLINGS.get(name)
+        if spellings is not None and isinstance(value, str):
+            # Nova lower-cases these, and reads an older spelling as the one it stands for.
+            lowered = value.lower()
+            value = spellings.get(lowered, lowered)
         if value in enum:
             return value, None
         return None, f"must be one of {', '.join(enum)}, not {value!r}.{did_you_mean(value, enum)}"
@@ -170,8 +182,6 @@ def typed_properties(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[Flavo
             result, why = _typed(name, kind, enum, value)
             if why is not None:
                 findings.append(_invalid(name, value, why))
-                if name in READ_RAW:
-                    typed[name] = value
             elif name != "traits_required":
                 typed[name] = result
     if per_node:
@@ -181,6 +191,8 @@ def typed_properties(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[Flavo
                 findings.append(_invalid(name, raw, why))
             elif lists is not None:
                 typed[name] = lists
+    if not _LEGACY.isdisjoint(raw):
+        findings += _legacy_properties(raw, typed)
     if traits:
         required = [
             k[6:] for k, v in raw.items() if k.startswith("trait:") and str(v) == "required"
@@ -188,6 +200,24 @@ def typed_properties(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[Flavo
         if required:
             typed["traits_required"] = required
     return typed, findings
+
+
+def _legacy_properties(raw: Mapping[str, Any], typed: dict[str, Any]) -> list[FlavorFinding]:
+    """The older names (``architecture``, ``vm_mode``...) typed as the properties they set,
+    into ``typed`` where the current name is not given too (Nova reads it over the older one),
+    and a finding for each Nova cannot read (even beside the current name: Nova reads the
+    older name first and fails there)."""
+    findings = []
+    for old, new in LEGACY_NAMES.items():
+        if old not in raw:
+            continue
+        kind, enum = PROPERTY_KINDS[new]
+        value, why = _typed(new, kind, enum, raw[old])
+        if why is not None:
+            findings.append(_invalid(old, raw[old], f"(read as {new}) {why}"))
+        elif new not in raw:
+            typed[new] = value
+    return findings
 
 
 #: Glance image fields a flavor (or an image spec) has too, so they tell nothing apart.

@@ -93,7 +93,8 @@ def _refused(reason: str) -> InputError:
 
 @dataclass(frozen=True, init=False)
 class Flavor:
-    """A flavor's own fields and its extra specs (strings, as Nova stores them)."""
+    """A flavor's own fields and its extra specs (strings, as Nova stores them); ``disabled``
+    is Nova's ``OS-FLV-DISABLED:disabled``."""
 
     vcpus: int
     ram: int
@@ -102,6 +103,7 @@ class Flavor:
     ephemeral: int = 0
     extra_specs: Mapping[str, str] = field(default_factory=dict)
     name: str | None = None
+    disabled: bool = False
 
     def __init__(
         self,
@@ -112,6 +114,7 @@ class Flavor:
         ephemeral: int = 0,
         extra_specs: Mapping[str, str] | None = None,
         name: str | None = None,
+        disabled: bool = False,
     ) -> None:
         # Set in one step rather than through the frozen dataclass's setattr per field: a
         # flavor is read on every check.
@@ -126,19 +129,23 @@ class Flavor:
                 "ephemeral": ephemeral,
                 "extra_specs": {} if extra_specs is None else extra_specs,
                 "name": name,
+                "disabled": disabled,
             },
         )
 
 
 @dataclass(frozen=True, init=False)
 class Image:
-    """An image's sizes and its properties as Glance holds them (mostly strings)."""
+    """An image's sizes and its properties as Glance holds them (mostly strings), with its
+    Glance ``status`` (None when the document does not say) and the
+    ``cinder_encryption_key_id`` property of an image uploaded from an encrypted volume."""
 
     properties: Mapping[str, Any] = field(default_factory=dict)
     min_ram: int = 0
     min_disk: int = 0
     size: int = 0
     name: str | None = None
+    status: str | None = None
 
     def __init__(
         self,
@@ -147,6 +154,7 @@ class Image:
         min_disk: int = 0,
         size: int = 0,
         name: str | None = None,
+        status: str | None = None,
     ) -> None:
         _set(
             self,
@@ -157,8 +165,14 @@ class Image:
                 "min_disk": min_disk,
                 "size": size,
                 "name": name,
+                "status": status,
             },
         )
+
+    @property
+    def cinder_encryption_key_id(self) -> Any:
+        """The key of the encrypted volume the image was uploaded from, if it was."""
+        return self.properties.get("cinder_encryption_key_id")
 
 
 def _is_mapping(value: Any) -> bool:
@@ -333,7 +347,31 @@ def read_flavor(document: Any, where: str = "flavor") -> Flavor:
     name = get("name")
     if name is None:
         name = get("Name")
-    return Flavor(vcpus, ram, disk, swap, ephemeral, specs, name if isinstance(name, str) else None)
+    disabled = _disabled(document, where)
+    return Flavor(
+        vcpus,
+        ram,
+        disk,
+        swap,
+        ephemeral,
+        specs,
+        name if isinstance(name, str) else None,
+        disabled,
+    )
+
+
+#: Where a flavor says it is disabled: Nova's API and the client, then Nova's object.
+_DISABLED = ("OS-FLV-DISABLED:disabled", "disabled")
+
+
+def _disabled(document: Mapping[str, Any], where: str) -> bool:
+    """Whether the flavor is disabled: a boolean, or its spelling as text (``"True"``)."""
+    spelled, raw = _spelled(document, _DISABLED)
+    if raw is None or isinstance(raw, bool):
+        return bool(raw)
+    if isinstance(raw, str) and raw.strip().lower() in ("true", "false"):
+        return raw.strip().lower() == "true"
+    raise _refused(f"{where}.{spelled} must be true or false, not {shown(raw)}")
 
 
 def read_image(document: Any, where: str = "image") -> Image:
@@ -368,10 +406,16 @@ def read_image(document: Any, where: str = "image") -> Image:
     min_ram, min_disk, size = get("min_ram", 0), get("min_disk", 0), get("size")
     if size is None:
         size = get("Size", 0)
+    status = get("status")
+    if status is None:
+        status = get("Status")
+    if status is not None and not isinstance(status, str):
+        raise _refused(f"{where}.status must be text, not {shown(status)}")
     return Image(
         properties,
         min_ram if type(min_ram) is int else _count(min_ram, where, "min_ram", required=False),
         min_disk if type(min_disk) is int else _count(min_disk, where, "min_disk", required=False),
         size if type(size) is int else _count(size, where, "size", required=False),
         name if isinstance(name, str) else None,
+        status,
     )

@@ -23,6 +23,11 @@ Without an image, the flavor is checked as Nova checks it with an image that set
 except that what the flavor demands *of* the image (UEFI firmware for memory encryption, for
 example) is a warning, not an error: any image that meets it will do.
 
+A server's change is checked by ``validate_resize(old_flavor, new_flavor, image)`` and
+``validate_rebuild(flavor, old_image, new_image)`` (``change.py``): the refusals Nova makes when
+the flavor or the image changes (phase ``resize`` or ``rebuild``), then the create-time check of
+the new pair.
+
 Importing this package loads the rules. The modules they are built from live apart, in
 :mod:`onespec.validators_runtime.flavor_parts`, which the generated rules import; reading a
 flavor there (``flavor_parts.inputs.read_flavor``) loads no rules.
@@ -38,6 +43,7 @@ from onespec.validators_runtime.flavor_parts.inputs import (
     read_flavor,
     read_image,
 )
+from onespec.validators_runtime.flavors.change import validate_rebuild, validate_resize
 from onespec.validators_runtime.flavors.whole_flavor import (
     TRIGGER_NAMES,
     normalized_names,
@@ -58,4 +64,6 @@ __all__ = [
     "rule_findings",
     "validate_flavor",
     "validate_image_properties",
+    "validate_rebuild",
+    "validate_resize",
 ]

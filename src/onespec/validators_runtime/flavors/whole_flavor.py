@@ -12,6 +12,7 @@ from typing import Any, cast
 
 from onespec.validators_runtime._generated.extra_specs import EXACT as EXACT_KEYS
 from onespec.validators_runtime._generated.flavor_rules import (
+    BY_POLICY,
     FLAVOR_FIELDS,
     RULES,
     TRIGGERS,
@@ -33,7 +34,11 @@ from onespec.validators_runtime.flavor_parts.inputs import (
     read_flavor,
     read_image,
 )
+from onespec.validators_runtime.flavor_parts.spellings import other_side_spellings
 from onespec.validators_runtime.problems import Location, Severity
+
+#: The rule server create checks before it reads the image: a disabled flavor.
+DISABLED_RULE = "flavor-disabled"
 
 #: Nova's exception for an extra spec refused on its own (microversion 2.86 and later).
 PER_KEY_EXCEPTION = "ValidationError"
@@ -103,8 +108,12 @@ def involved(candidates: tuple[str, ...], view: View) -> tuple[str, ...]:
     return tuple(names)
 
 
+#: The flavor's own fields that are not sizes (``disabled``): a finding names them as they are.
+_FLAGS = frozenset({"disabled"})
+
+
 def _spellings(name: str, view: View) -> list[str]:
-    if name in FLAVOR_FIELDS or name.startswith("image."):
+    if name in FLAVOR_FIELDS or name in _FLAGS or name.startswith("image."):
         return [name]
     if name.endswith(".N"):
         stem = name[:-2] + "."
@@ -189,7 +198,9 @@ def image_names(image: Image, props: Mapping[str, Any]) -> set[str]:
     the list ``hw_numa_cpus``, ``trait:X=required`` in ``traits_required``); a property Nova
     cannot read is absent for the rules, as here."""
     names = set(props)
-    if image.min_ram or image.min_disk or image.size:  # an image's sizes, mostly unset
+    # An image's sizes are mostly unset, and its status, when known, mostly 'active'.
+    known = image.min_ram or image.min_disk or image.size or image.status
+    if known or image.cinder_encryption_key_id:
         names.update(name for field, name in _IMAGE_FIELDS if getattr(image, field))
     return names
 
@@ -256,10 +267,14 @@ def validate_flavor(
     image: Image | Mapping[str, Any] | None = None,
     *,
     mode: str = "strict",
+    as_admin: bool = False,
 ) -> list[FlavorFinding]:
     """Every finding about ``flavor`` (and ``image``, when given): errors Nova would refuse the
     pair for, and warnings. ``mode`` is the extra-spec runtime's (``strict``, ``permissive``,
-    ``off``). Raises :class:`InputError` when the flavor or image cannot be read at all."""
+    ``off``). Some refusals are made by a policy of Nova's API whose default refuses
+    non-admin users (a root disk of 0): ``as_admin`` checks as an admin, who is not refused,
+    and leaves them out. Raises :class:`InputError` when the flavor or image cannot be read
+    at all."""
     read = not isinstance(flavor, Flavor)
     whole = flavor if isinstance(flavor, Flavor) else read_flavor(flavor)
     if image is not None and not isinstance(image, Image):
@@ -268,12 +283,19 @@ def validate_flavor(
     sized = not findings  # the rules read the sizes: only sizes Nova accepts
     findings += per_key_findings(whole.extra_specs, mode)
     props: Mapping[str, Any] = {}
+    unreadable: list[FlavorFinding] = []
     if image is not None:
         props, unreadable = typed_properties(image.properties)
-        findings += unreadable
+    found: list[FlavorFinding] = []
     if sized:
         # read_flavor makes keys and values strings; a flavor built by hand may hold others.
-        findings += rule_findings(whole if read else as_text(whole), image, props)
+        found = rule_findings(whole if read else as_text(whole), image, props)
+        if as_admin:
+            found = [f for f in found if f.code not in BY_POLICY]
+    # Server create refuses a disabled flavor before it reads the image's properties.
+    first = 1 if found and found[0].code == DISABLED_RULE else 0
+    findings += found[:first] + unreadable + found[first:]
+    findings += other_side_spellings(whole.extra_specs, image.properties if image else {})
     return findings
 
 

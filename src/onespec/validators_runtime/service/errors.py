@@ -1,4 +1,4 @@
-"""The API's errors, and the one JSON shape every error response has.
+"""The API's errors, and the JSON shape of every error response.
 
 ::
 
@@ -9,6 +9,11 @@
 ``problems`` (each member of a request body at fault, as a JSON Pointer) and ``findings`` (every
 finding of an extra-spec validation) appear only when there are some. The schema is generated:
 ``outputs/schemas/error.schema.json``.
+
+The flavor extra-specs endpoints stand in for Nova's, so their errors are in Nova's fault shape
+instead, which clients written for Nova read (``outputs/schemas/nova-fault.schema.json``)::
+
+    {"badRequest": {"code": 400, "message": "...", "findings": [...]}}
 """
 
 from __future__ import annotations
@@ -17,9 +22,10 @@ from collections.abc import Iterable, Mapping
 from http import HTTPStatus
 from typing import Any
 
-from flask import Response, jsonify
+from flask import Response, has_request_context, jsonify, request
 
 from onespec.errors import OnespecError
+from onespec.validators_runtime._generated import api as _generated
 from onespec.validators_runtime.plugin_labels.labels import Problem
 
 
@@ -84,18 +90,33 @@ def error_response(
     findings: list[Mapping[str, Any]] | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> Response:
-    """A JSON error response of the API's one error shape."""
-    error: dict[str, Any] = {
-        "code": status,
-        "title": HTTPStatus(status).phrase,
-        "message": message,
-    }
+    """A JSON error response: Nova's fault shape on the flavor extra-specs endpoints, the API's
+    own shape elsewhere."""
+    error: dict[str, Any] = {"code": status}
+    nova = answers_as_nova()
+    if not nova:
+        error["title"] = HTTPStatus(status).phrase
+    error["message"] = message
     if problems:
         error["problems"] = problems
     if findings:
         error["findings"] = findings
-    response = jsonify({"error": error})  # the app's JSON provider, typed as Flask's Response
+    name = nova_fault_name(status) if nova else "error"
+    response = jsonify({name: error})  # the app's JSON provider, typed as Flask's Response
     response.status_code = status
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
+
+
+def nova_fault_name(status: int) -> str:
+    """The name Nova gives the one member of an error body of *status* (``badRequest``)."""
+    return _generated.NOVA_FAULT_NAMES.get(status, _generated.NOVA_OTHER_FAULT)
+
+
+def answers_as_nova() -> bool:
+    """True while answering a request to an endpoint that stands in for Nova's (a URL that
+    names no endpoint at all is answered in the API's own shape, wherever it points)."""
+    if not has_request_context() or request.url_rule is None:
+        return False
+    return request.url_rule.rule.startswith(_generated.NOVA_PATHS_PREFIX)

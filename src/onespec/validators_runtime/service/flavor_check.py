@@ -31,7 +31,7 @@ compare a flavor with an image do not apply either: there is no image.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Literal
+from typing import Any, Literal
 
 # SIZED_RULES: the rules whose verdict depends on the flavor's vCPUs, RAM or disks, derived
 # from what each rule reads (``flavor_rule_queries.reads_a_size``); the service leaves them out.
@@ -53,10 +53,17 @@ _RULE_NAMES = frozenset(name for name, _, _, severity, *_ in RULES if severity =
 _STAND_IN = {"vcpus": 256, "ram": 256 * 1024}
 
 
-def findings(specs: Mapping[str, str]) -> list[FlavorFinding]:
-    """What ``specs`` together break, and what they ask of an image (warnings), leaving out
-    the rules that need the flavor's sizes. Each extra spec on its own is not checked here."""
-    found = validate_flavor({**_STAND_IN, "extra_specs": dict(specs)}, mode="off")
+def findings(
+    specs: Mapping[str, str], sizes: Mapping[str, Any] | None = None
+) -> list[FlavorFinding]:
+    """What ``specs`` together break, and what they ask of an image (warnings). Each extra spec
+    on its own is not checked here. Without the flavor's ``sizes`` (its fields as Nova's API
+    names them: ``vcpus``, ``ram``, ``disk``...) the rules that read them are left out; a caller
+    that knows the flavor (the Nova filter) passes them and gets every rule."""
+    flavor = {**(_STAND_IN if sizes is None else sizes), "extra_specs": dict(specs)}
+    found = validate_flavor(flavor, mode="off")
+    if sizes is not None:
+        return [f for f in found if f.code in _RULE_NAMES]
     return [f for f in found if f.code in _RULE_NAMES and f.code not in SIZED_RULES]
 
 
@@ -65,15 +72,17 @@ def _identity(finding: FlavorFinding) -> tuple[str, tuple[str, ...]]:
 
 
 def judge(
-    before: Mapping[str, str], after: Mapping[str, str]
+    before: Mapping[str, str],
+    after: Mapping[str, str],
+    sizes: Mapping[str, Any] | None = None,
 ) -> tuple[list[FlavorFinding], list[FlavorFinding]]:
     """``(broken, warnings)`` of a write that turns ``before`` into ``after``: ``broken`` are
     the errors the write introduces; ``warnings`` the rest (errors the flavor already had, and
-    what it asks of an image)."""
-    now = findings(after)
+    what it asks of an image). ``sizes``: as for :func:`findings`."""
+    now = findings(after, sizes)
     if not any(f.severity == "error" for f in now):
         return [], now
-    earlier = {_identity(f) for f in findings(before) if f.severity == "error"}
+    earlier = {_identity(f) for f in findings(before, sizes) if f.severity == "error"}
     broken = [f for f in now if f.severity == "error" and _identity(f) not in earlier]
     return broken, [f for f in now if f not in broken]
 

@@ -60,6 +60,11 @@ def _errors(*codes: str) -> dict[str, Any]:
     return {code: _body("error.schema.json", _ERRORS[code]) for code in codes}
 
 
+def _nova_faults(*codes: str) -> dict[str, Any]:
+    """The errors of an endpoint that stands in for Nova's: in Nova's fault shape."""
+    return {code: _body("nova-fault.schema.json", _ERRORS[code]) for code in codes}
+
+
 _POLICY = {(method, path): rule.name for rule in RULES for method, path in rule.operations}
 
 _RESPONSE_MICROVERSION = f"{_generated.MICROVERSION_SERVICE} (?:{_generated.MICROVERSION_PATTERN})"
@@ -286,7 +291,7 @@ def _paths() -> dict[str, Any]:
                 ["flavor_id"],
                 {
                     "200": _body("flavor-extra-specs-body.schema.json", "The extra specs."),
-                    **_errors("400", "401", "403", "406"),
+                    **_nova_faults("400", "401", "403", "406"),
                 },
                 microversioned=True,
             ),
@@ -298,7 +303,7 @@ def _paths() -> dict[str, Any]:
                 ["flavor_id", "validation"],
                 {
                     "200": _body("flavor-extra-specs-body.schema.json", "The extra specs set."),
-                    **_errors(*write),
+                    **_nova_faults(*write),
                 },
                 body=("flavor-extra-specs-body.schema.json", "The extra specs to set."),
                 microversioned=True,
@@ -312,7 +317,7 @@ def _paths() -> dict[str, Any]:
                 ["flavor_id", "validation"],
                 {
                     "200": _body("flavor-extra-specs-body.schema.json", "The new extra specs."),
-                    **_errors(*write),
+                    **_nova_faults(*write),
                 },
                 body=("flavor-extra-specs-body.schema.json", "The flavor's new extra specs."),
                 microversioned=True,
@@ -328,7 +333,7 @@ def _paths() -> dict[str, Any]:
                 ["flavor_id", "key"],
                 {
                     "200": _body("flavor-extra-spec-body.schema.json", "The extra spec."),
-                    **_errors("400", "401", "403", "404", "406"),
+                    **_nova_faults("400", "401", "403", "404", "406"),
                 },
                 microversioned=True,
             ),
@@ -340,7 +345,7 @@ def _paths() -> dict[str, Any]:
                 ["flavor_id", "key", "validation"],
                 {
                     "200": _body("flavor-extra-spec-body.schema.json", "The extra spec set."),
-                    **_errors(*write),
+                    **_nova_faults(*write),
                 },
                 body=("flavor-extra-spec-body.schema.json", "The key in the URL and its value."),
                 microversioned=True,
@@ -354,7 +359,7 @@ def _paths() -> dict[str, Any]:
                 ["flavor_id", "key"],
                 {
                     "202": {"description": "The extra spec is deleted."},
-                    **_errors("400", "401", "403", "404", "406"),
+                    **_nova_faults("400", "401", "403", "404", "406"),
                 },
                 microversioned=True,
                 flavor_warnings=True,

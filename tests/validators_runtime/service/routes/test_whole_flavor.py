@@ -1,7 +1,7 @@
 """An extra-spec write checks the flavor's extra specs together: refuse, warn or per-key.
 
 A real waitress server over SQLite and PostgreSQL; the findings are read back from the HTTP
-answer and checked against the error schema the service publishes.
+answer and checked against the error schema the service publishes (Nova's fault shape).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from tests.validators_runtime.service.conftest import ADMIN, MEMBER, error_of
 V286 = {**ADMIN, "OpenStack-API-Version": "compute 2.86"}
 V285 = {**ADMIN, "OpenStack-API-Version": "compute 2.85"}
 SPECS = "/flavors/rt.large/os-extra_specs"
-ERROR_SCHEMA = jsonschema.Draft202012Validator(resources.schema("error.schema.json"))
+ERROR_SCHEMA = jsonschema.Draft202012Validator(resources.schema("nova-fault.schema.json"))
 
 
 def stored(api):
