@@ -130,6 +130,9 @@ def test_properties_outside_novas_namespaces_are_untouched(cloud: Box) -> None:
         "owner_specified.openstack.sha256": "0" * 64,
         "company:tier": "gold",
         "hwcpu_policy": "anything",
+        # What Cinder writes when it uploads an encrypted volume as an image.
+        "cinder_encryption_key_id": str(uuid.uuid4()),
+        "cinder_encryption_key_deletion_policy": "on_image_deletion",
     }
     answer = cloud.call(
         "POST", f"{cloud.glance}/v2/images", {"name": unique("other"), **properties}

@@ -200,7 +200,7 @@ def test_properties_outside_novas_namespaces_are_left_alone(store):
         "architecture": "x86_64",
         "owner_specified.openstack.md5": "abc",
         "hwcpu_policy": "anything",
-        "cinder_encryption_key_id": "k",
+        "cinder_encryption_key_id": "k",  # Cinder's: Nova boots such an image from a volume
         "hw/x": "y",
     }
     answer = call(guarded(store), "POST", "/v2/images", body)

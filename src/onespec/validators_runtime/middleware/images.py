@@ -43,6 +43,7 @@ from onespec.validators_runtime._generated.flavor_rules import SIZED_RULES
 from onespec.validators_runtime._generated.image_properties import (
     GLANCE_IMAGE_FIELDS,
     GLANCE_RESERVED_PREFIX,
+    PROPERTY_KINDS,
 )
 from onespec.validators_runtime.flavor_parts.findings import FlavorFinding
 from onespec.validators_runtime.flavor_parts.image_props import (
@@ -176,11 +177,25 @@ def image_findings(properties: Mapping[str, str]) -> list[FlavorFinding]:
     for finding in errors:
         if set(finding.keys) <= unreadable:
             continue  # said already: the value cannot be read
+        if not any(map(in_novas_namespaces, finding.keys)):
+            # Another service's property (Cinder's cinder_encryption_key_id on an image
+            # uploaded from an encrypted volume): left alone, whatever Nova makes of it.
+            continue
         if (finding.code, _image_keys(finding, properties)) in own:
             found.append(finding)
         else:
             found.append(_flavor_may_settle(finding))
     return found
+
+
+#: The prefixes of the image properties Nova reads (``hw_cpu_policy``, ``os_distro``,
+#: ``img_config_drive``, ``trait:CUSTOM_X``).
+_NOVA_PREFIXES = ("hw_", "os_", "img_", "trait:")
+
+
+def in_novas_namespaces(name: str) -> bool:
+    """Whether an image property is Nova's to read: the filter leaves the others alone."""
+    return name.startswith(_NOVA_PREFIXES) or name.split(".", 1)[0] in PROPERTY_KINDS
 
 
 def _flavor_may_settle(finding: FlavorFinding) -> FlavorFinding:
