@@ -6,17 +6,12 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from tests.cloud.box import Box
-from tests.peers import PROGRAMS, require
 
 V21 = "application/openstack-images-v2.1-json-patch"
 V20 = "application/openstack-images-v2.0-json-patch"
@@ -213,6 +208,17 @@ def test_a_refusal_takes_the_shape_of_glances_own_400(cloud: Box, accept: str) -
         headers=headers,
     )
     assert (own.status, ours.status) == (400, 400)
+    if accept in ("*/*", ""):
+        # Glance answers HTML or plain text; a refusal answers Glance's JSON, whose message
+        # the openstack client shows.
+        json_own = cloud.call(
+            "PATCH",
+            f"{cloud.glance_plain}/v2/images/{image['id']}",
+            b'[{"op": ',
+            content_type=V21,
+            headers={"Accept": "application/json"},
+        )
+        own = json_own
     assert ours.headers["content-type"] == own.headers["content-type"]
     glance_says = "Malformed JSON in request body."
     if isinstance(own.body, dict):
@@ -224,7 +230,10 @@ def test_a_refusal_takes_the_shape_of_glances_own_400(cloud: Box, accept: str) -
     else:
         own_text, our_text = own.body, ours.body
     prefix, _, suffix = own_text.partition(glance_says)
-    assert our_text.startswith(prefix) and our_text.endswith(suffix)
+    if isinstance(own.body, dict):  # the message alone, without WebOb's HTML line breaks
+        assert glance_says + "<br /><br />" in own_text and "<br" not in our_text
+    else:
+        assert our_text.startswith(prefix) and our_text.endswith(suffix)
     assert "hw_cpu_policy" in our_text
 
 
@@ -236,46 +245,3 @@ def test_a_body_larger_than_onespec_reads_is_refused_in_glances_shape(cloud: Box
     assert answer.body["title"] == "Request Entity Too Large"
     assert "max_body_bytes" in answer.body["message"]
     assert named(cloud, name) == []
-
-
-def openstack(cloud: Box, folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``openstack ARGS`` (python-openstackclient, from the Heat peer environment) on the box."""
-    clouds = folder / "clouds.yaml"
-    clouds.write_text(yaml.safe_dump(cloud.clouds_yaml("box")))
-    return subprocess.run(
-        [str(PROGRAMS["heat"].location / "bin" / "openstack"), *args],
-        env={
-            **os.environ,
-            "OS_CLIENT_CONFIG_FILE": str(clouds),
-            "OS_CLOUD": "box",
-            "PYTHONWARNINGS": "ignore",
-        },
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,  # image create reads image data from a stdin that is no tty
-        timeout=180,
-        check=False,
-    )
-
-
-def test_the_openstack_client_shows_the_refusal(cloud: Box, tmp_path: Path) -> None:
-    """What ``openstack image create`` and ``openstack image set`` print when onespec refuses:
-    what they print for Glance's own 400s. ``create`` sends ``Accept: */*`` and shows the HTML
-    answer's text (quotes as HTML entities); ``set`` sends an empty ``Accept``, gets the plain
-    text answer and shows only its reason phrase. Either way nothing is stored."""
-    require("heat")
-    name = unique("cli")
-    created = openstack(
-        cloud, tmp_path, "image", "create", "--property", "hw_numa_nodes=zero", name
-    )
-    assert created.returncode == 1, created
-    assert "BadRequestException: 400" in created.stderr
-    assert "&#x27;hw_numa_nodes&#x27;" in created.stderr and "&#x27;zero&#x27;" in created.stderr
-    assert named(cloud, name) == []
-    image = cloud.create_image(active=False)
-    set_ = openstack(
-        cloud, tmp_path, "image", "set", "--property", "hw_cpu_policy=dedicatd", image["id"]
-    )
-    assert set_.returncode == 1, set_
-    assert f"{image['id']}, Bad Request" in set_.stderr
-    assert "hw_cpu_policy" not in show(cloud, image["id"])

@@ -551,17 +551,24 @@ def test_other_requests_pass_unread(method, path):
 GLANCE_OWN = {
     "application/json": (
         "application/json",
-        '{"message": "Malformed JSON in request body.<br /><br />\\n\\n\\n", '
+        '{"message": "Malformed JSON in request body.", '
         '"code": "400 Bad Request", "title": "Bad Request"}',
     ),
-    "*/*": (
+    "text/html": (
         "text/html; charset=UTF-8",
         "<html>\n <head>\n  <title>400 Bad Request</title>\n </head>\n <body>\n"
         "  <h1>400 Bad Request</h1>\n  Malformed JSON in request body.<br /><br />\n\n\n\n"
         " </body>\n</html>",
     ),
-    "": ("text/plain; charset=UTF-8", "400 Bad Request\n\nMalformed JSON in request body.\n\n   "),
+    "text/plain": (
+        "text/plain; charset=UTF-8",
+        "400 Bad Request\n\nMalformed JSON in request body.\n\n   ",
+    ),
 }
+#: Where the client takes JSON as well as anything else, the answer is Glance's JSON (Glance
+#: itself answers HTML to ``*/*`` and plain text to no Accept): the only one whose message the
+#: openstack client shows.
+JSON_FOR = ("*/*", "", "application/json, text/html")
 
 
 @pytest.mark.parametrize("accept", sorted(GLANCE_OWN))
@@ -570,10 +577,16 @@ def test_errors_take_glances_shape_for_each_accept_header(accept):
     assert (content_type, body.decode()) == GLANCE_OWN[accept]
 
 
+@pytest.mark.parametrize("accept", JSON_FOR)
+def test_errors_are_json_where_the_client_takes_json_as_well_as_html(accept):
+    body, content_type = glance_error(accept, 400, "Malformed JSON in request body.")
+    assert (content_type, body.decode()) == GLANCE_OWN["application/json"]
+
+
 @pytest.mark.parametrize(
     ("accept", "kind"),
     [
-        ("application/json, text/html", "text/html"),
+        ("application/json, text/html", "application/json"),
         ("application/json;q=0.5, text/plain", "application/json"),
         ("text/html;q=0, */*", "application/json"),
         ("text/*", "text/html"),

@@ -330,12 +330,19 @@ _MEDIA_RANGE = re.compile(
     r"((?:;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|\"(?:[^\"\\]|\\.)*\")\s*)*)"
 )
 _Q = re.compile(r";\s*q=([01](?:\.[0-9]{0,3})?)\s*(?:;|$)", re.IGNORECASE)
-_OFFERS = ("text/html", "application/json")
+#: The kinds of body an error takes, the one preferred where the client accepts both equally
+#: first. Glance (WebOb) prefers HTML; a refusal prefers JSON, whose message is the only one the
+#: ``openstack`` client shows (it sends ``Accept: */*`` for ``image create``, none at all for
+#: ``image set``, and printed HTML entities or a bare "Bad Request" for Glance's own).
+_OFFERS = ("application/json", "text/html")
 
 
 def _negotiated(accept: str) -> str:
-    """The kind of body Glance's error answers take for an ``Accept`` header (WebOb's choice
-    between ``text/html`` and ``application/json``, plain text when neither is acceptable)."""
+    """The kind of body an error answer takes for an ``Accept`` header: WebOb's choice between
+    ``application/json`` and ``text/html`` (plain text when neither is acceptable), JSON where
+    both are equally acceptable, and JSON where there is no header (anything is acceptable)."""
+    if not accept.strip():
+        return "application/json"
     ranges = []
     for element in accept.split(","):
         if not element.strip():
@@ -384,7 +391,9 @@ def glance_error(accept: str, status: int, explanation: str) -> tuple[bytes, str
     body = f"{explanation}<br /><br />\n\n\n"
     kind = _negotiated(accept)
     if kind == "application/json":
-        document = {"message": body, "code": line, "title": _TITLES.get(status, "Error")}
+        # Glance's members; its message without the HTML line breaks WebOb appends, which the
+        # openstack client prints as they are.
+        document = {"message": explanation, "code": line, "title": _TITLES.get(status, "Error")}
         return json.dumps(document).encode(), "application/json"
     if kind == "text/html":
         page = (
