@@ -16,7 +16,7 @@ import pytest
 from onespec.errors import OnespecError
 from onespec.validators_runtime.middleware import servers
 from onespec.validators_runtime.middleware.servers import (
-    FilterOptionError,
+    FilterConfigError,
     NovaReaders,
     Options,
     Server,
@@ -650,15 +650,15 @@ def test_the_options_default_to_refusing_with_novas_own_validators():
 @pytest.mark.parametrize(
     ("options", "named"),
     [
-        ({"mode": "block"}, "mode = 'block' is not one of refuse, warn"),
-        ({"extra_spec_validators": "both"}, "extra_spec_validators = 'both'"),
-        ({"max_body_bytes": "12k"}, "max_body_bytes = '12k'"),
+        ({"mode": "block"}, "option mode = 'block' must be one of refuse, warn"),
+        ({"extra_spec_validators": "both"}, "option extra_spec_validators = 'both'"),
+        ({"max_body_bytes": "12k"}, "option max_body_bytes = '12k'"),
         ({"max_body_bytes": "10"}, "from 1024 to"),
         ({"modes": "warn"}, "unknown option 'modes'"),
     ],
 )
 def test_an_unusable_option_stops_the_pipeline_at_start_up_naming_it(options, named):
-    with pytest.raises(FilterOptionError) as raised:
+    with pytest.raises(FilterConfigError) as raised:
         filter_factory({}, **options)
     assert named in str(raised.value)
     assert isinstance(raised.value, OnespecError)
@@ -666,7 +666,7 @@ def test_an_unusable_option_stops_the_pipeline_at_start_up_naming_it(options, na
 
 def test_onespecs_validators_without_nova_in_the_process_are_refused_at_start_up():
     """The test environment has no Nova: the drop-in has nothing to stand in for."""
-    with pytest.raises(FilterOptionError, match="needs Nova in this process"):
+    with pytest.raises(FilterConfigError, match="needs Nova in this process"):
         filter_factory({}, extra_spec_validators="onespec")
 
 

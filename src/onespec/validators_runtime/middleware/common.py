@@ -28,6 +28,7 @@ import json
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import Any, Literal
 
 from onespec.errors import OnespecError
@@ -75,7 +76,7 @@ class Option:
 
 
 def parse_mode(text: str) -> Mode:
-    value = text.strip()
+    value = text.strip().lower()
     for mode in MODES:
         if value == mode:
             return mode
@@ -167,7 +168,10 @@ def read_body(environ: dict[str, Any], limit: int) -> bytes | None:
     ``limit`` bytes: a body the filter has not read could hold anything, and passing it on
     would let any write past the check by padding it."""
     declared = environ.get("CONTENT_LENGTH") or ""
-    chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+    # A chunked body has no length; a WSGI server that ends the input itself says so.
+    chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower() or bool(
+        environ.get("wsgi.input_terminated")
+    )
     if declared.strip():
         if not declared.strip().isdigit():
             return None
@@ -181,12 +185,17 @@ def read_body(environ: dict[str, Any], limit: int) -> bytes | None:
     stream = environ["wsgi.input"]
     parts: list[bytes] = []
     read = 0
-    while read < length:
-        part = stream.read(min(_CHUNK, length - read))
-        if not part:
-            break
-        parts.append(part)
-        read += len(part)
+    try:
+        while read < length:
+            part = stream.read(min(_CHUNK, length - read))
+            if not part:
+                break
+            parts.append(part)
+            read += len(part)
+    except BaseException:
+        # What was read before the stream failed goes back, for the application to fail on.
+        environ["wsgi.input"] = _Rejoined(b"".join(parts), stream)
+        raise
     body = b"".join(parts)
     if len(body) > limit:
         # A chunked body longer than the limit: what was read goes back in front of the rest,
@@ -291,19 +300,19 @@ UNREADABLE: Any = _UNREADABLE
 
 # --- Answers ----------------------------------------------------------------------------------
 
-#: The reason phrases of the statuses a filter answers with.
-REASONS = {
-    200: "OK",
-    400: "Bad Request",
-    413: "Request Entity Too Large",
-}
-
 #: At most this many characters of one finding in an answer, a header or a log line.
 MAX_TEXT = 600
 
 
 def status_line(status: int) -> str:
-    return f"{status} {REASONS.get(status, 'Error')}"
+    """``403 Forbidden``: a status as a WSGI application gives it (413 as WebOb, and so Glance
+    and Nova, name it, whatever this Python's name for it)."""
+    if status == 413:
+        return "413 Request Entity Too Large"
+    try:
+        return f"{status} {HTTPStatus(status).phrase}"
+    except ValueError:
+        return f"{status} Error"
 
 
 def bounded(text: str, most: int = MAX_TEXT) -> str:

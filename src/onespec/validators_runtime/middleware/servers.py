@@ -37,16 +37,13 @@ logged: the filter never turns a request into a 500.
 
 from __future__ import annotations
 
-import io
 import json
 import logging
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from http import HTTPStatus
 from typing import Any, Protocol
 
-from onespec.errors import OnespecError
 from onespec.validators_runtime._generated import api as _api
 from onespec.validators_runtime._generated.flavor_change_rules import ROOT_DISK_RULES
 from onespec.validators_runtime.extra_specs import (
@@ -57,11 +54,24 @@ from onespec.validators_runtime.extra_specs import (
 from onespec.validators_runtime.flavor_parts.findings import FlavorFinding
 from onespec.validators_runtime.flavors import validate_flavor, validate_rebuild, validate_resize
 from onespec.validators_runtime.flavors.whole_flavor import PER_KEY_EXCEPTION
+from onespec.validators_runtime.middleware.common import (
+    COMMON_OPTIONS,
+    BodyRefused,
+    FilterConfigError,
+    Option,
+    WSGIApp,
+    positive_int,
+    read_body,
+    status_line,
+    with_headers,
+)
+from onespec.validators_runtime.middleware.common import read_options as read_common_options
 from onespec.validators_runtime.service import flavor_check
 
 LOG = logging.getLogger(__name__)
 
-WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+#: The name the filter goes by in messages and in the package's entry points.
+FILTER_NAME = "onespec_servers"
 
 MODES = ("refuse", "warn")
 VALIDATORS = ("nova", "onespec")
@@ -84,10 +94,6 @@ _PHASES = {
 }
 
 
-class FilterOptionError(OnespecError, ValueError):
-    """An option of the filter's paste section that cannot be used; the message names it."""
-
-
 @dataclass(frozen=True)
 class Options:
     """The filter's options, read from its paste section."""
@@ -97,36 +103,32 @@ class Options:
     max_body_bytes: int = DEFAULT_MAX_BODY
 
 
-def read_options(local_conf: Mapping[str, Any]) -> Options:
-    """The options of ``[filter:...]``, each checked; unknown names are refused so that a typo
-    does not silently leave the default in force."""
-    known = {"mode", "extra_spec_validators", "max_body_bytes"}
-    unknown = sorted(set(local_conf) - known)
-    if unknown:
-        raise FilterOptionError(
-            f"onespec_servers: unknown option {unknown[0]!r}; the options are "
-            + ", ".join(sorted(known))
-            + "."
-        )
-    mode = _choice(local_conf, "mode", MODES)
-    validators = _choice(local_conf, "extra_spec_validators", VALIDATORS)
-    raw = str(local_conf.get("max_body_bytes", DEFAULT_MAX_BODY)).strip()
-    least, most = BODY_BOUNDS
-    if not (raw.isascii() and raw.isdigit() and least <= int(raw) <= most):
-        raise FilterOptionError(
-            f"onespec_servers: max_body_bytes = {raw[:40]!r} is not a whole number of bytes "
-            f"from {least} to {most}."
-        )
-    return Options(mode, validators, int(raw))
-
-
-def _choice(local_conf: Mapping[str, Any], name: str, allowed: tuple[str, ...]) -> str:
-    value = str(local_conf.get(name, allowed[0])).strip().lower()
-    if value not in allowed:
-        raise FilterOptionError(
-            f"onespec_servers: {name} = {value[:40]!r} is not one of " + ", ".join(allowed) + "."
-        )
+def _validators(text: str) -> str:
+    value = text.strip().lower()
+    if value not in VALIDATORS:
+        raise ValueError(f"must be one of {', '.join(VALIDATORS)}")
     return value
+
+
+#: The filter's paste options: ``mode`` as every onespec filter takes it, which validators Nova's
+#: flavor extra-specs API runs, and the longest body read (Nova's own ``sizelimit`` refuses
+#: bodies over its ``max_request_body_size``, 112 KiB by default, before the filter sees them).
+OPTIONS = (
+    next(option for option in COMMON_OPTIONS if option.name == "mode"),
+    Option("extra_spec_validators", "nova", _validators, "nova or onespec"),
+    Option(
+        "max_body_bytes",
+        DEFAULT_MAX_BODY,
+        positive_int(*BODY_BOUNDS),
+        "a longer body goes on to Nova unread",
+    ),
+)
+
+
+def read_options(local_conf: Mapping[str, Any]) -> Options:
+    """The options of ``[filter:...]``, each checked; an unknown name is refused (naming the
+    closest) so that a typo does not silently leave the default in force."""
+    return Options(**read_common_options(FILTER_NAME, local_conf, OPTIONS))
 
 
 # --- Reading what Nova would use ----------------------------------------------------------------
@@ -352,63 +354,13 @@ def microversion(environ: Mapping[str, Any]) -> tuple[int, int] | None:
 # --- The body, bounded and put back ---------------------------------------------------------
 
 
-class _Replay(io.RawIOBase):
-    """A request body read in part: what was read, then the rest of the original stream."""
-
-    def __init__(self, head: bytes, rest: Any) -> None:
-        self._head = io.BytesIO(head)
-        self._rest = rest
-
-    def readable(self) -> bool:
-        return True
-
-    def read(self, size: int | None = -1) -> bytes:
-        if size is None or size < 0:
-            return self._head.read() + self._rest.read()
-        data = self._head.read(size)
-        if len(data) < size:
-            data += self._rest.read(size - len(data))
-        return data
-
-    def readline(self, size: int | None = -1) -> bytes:
-        line = self._head.readline(-1 if size is None else size)
-        if line.endswith(b"\n") or (size is not None and 0 <= size <= len(line)):
-            return line
-        more = -1 if size is None or size < 0 else size - len(line)
-        return line + self._rest.readline(more)
-
-
-def read_body(environ: dict[str, Any], limit: int) -> bytes | None:
-    """The request body if it is at most ``limit`` bytes, else None. What is read is always
-    put back in ``environ`` for Nova, even when reading fails midway (the error is raised)."""
-    stream = environ.get("wsgi.input")
-    if stream is None:
-        return None
-    length = str(environ.get("CONTENT_LENGTH") or "").strip()
-    if length:
-        if not length.isdigit() or int(length) > limit:
-            return None
-        wanted = int(length)
-    elif environ.get("wsgi.input_terminated"):
-        wanted = limit + 1
-    else:
-        return None  # no length and no end of input: WSGI lets nothing be read
-    chunks: list[bytes] = []
-    got = 0
+def body_of(environ: dict[str, Any], limit: int) -> bytes | None:
+    """The request body, put back for Nova; None when it is longer than ``limit`` (it goes on
+    to Nova unread: Nova's own size limit answers it) or not for a filter to read."""
     try:
-        while got < wanted:
-            chunk = stream.read(min(65536, wanted - got))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            got += len(chunk)
-    finally:
-        environ["wsgi.input"] = _Replay(b"".join(chunks), stream)
-    body = b"".join(chunks)
-    if got > limit:
+        return read_body(environ, limit)
+    except BodyRefused:
         return None
-    environ["wsgi.input"] = io.BytesIO(body)
-    return body
 
 
 def parsed(body: bytes) -> Any:
@@ -478,11 +430,6 @@ def _forbidden_at_the_api(finding: FlavorFinding) -> bool:
     return finding.phase == "api" and finding.nova_exception in FORBIDDEN_AT_THE_API
 
 
-def status_line(code: int) -> str:
-    """``403 Forbidden``: a status as a WSGI server writes it."""
-    return f"{code} {HTTPStatus(code).phrase}"
-
-
 def fault(code: int, text: str) -> tuple[list[tuple[str, str]], bytes]:
     """Headers and body of a refusal in Nova's fault shape, named as Nova names its status."""
     name = _api.NOVA_FAULT_NAMES.get(code, _api.NOVA_OTHER_FAULT)
@@ -536,7 +483,9 @@ class ServersFilter:
                 environ["PATH_INFO"],
                 message(verdict),
             )
-        return self.app(environ, _adding(start_response, flavor_check.warning_headers(warnings)))
+        return self.app(
+            environ, with_headers(start_response, flavor_check.warning_headers(warnings))
+        )
 
     def judge(self, environ: dict[str, Any], target: Target) -> Verdict | None:
         """The verdict on the request, or None when it is left for Nova alone."""
@@ -547,7 +496,7 @@ class ServersFilter:
             version = microversion(environ)
             if version is None or version < VALIDATED_FROM:
                 return None
-        body = read_body(environ, self.options.max_body_bytes)
+        body = body_of(environ, self.options.max_body_bytes)
         document = parsed(body) if body is not None else None
         if not isinstance(document, dict):
             return None
@@ -696,26 +645,15 @@ def _versions(environ: Mapping[str, Any]) -> list[tuple[str, str]]:
     ]
 
 
-def _adding(
-    start_response: Callable[..., Any], headers: list[tuple[str, str]]
-) -> Callable[..., Any]:
-    """``start_response`` that adds ``headers`` to the application's own."""
-
-    def start(status: str, own: list[tuple[str, str]], *exc_info: Any) -> Any:
-        return start_response(status, [*own, *headers], *exc_info)
-
-    return start
-
-
 def install_onespec_validators() -> None:
     """Put onespec's drop-in in place of the validators Nova's flavor extra-specs controller
     calls, in this process. Refused, naming the option, when Nova cannot be imported."""
     try:
         from nova.api.openstack.compute import flavors_extraspecs
     except ImportError as error:
-        raise FilterOptionError(
-            "onespec_servers: extra_spec_validators = onespec needs Nova in this process "
-            f"(importing its flavor extra-specs controller failed: {error})."
+        raise FilterConfigError(
+            f"paste filter {FILTER_NAME}: extra_spec_validators = onespec needs Nova in this "
+            f"process (importing its flavor extra-specs controller failed: {error})."
         ) from None
     from onespec.validators_runtime import nova_validators
 
@@ -739,7 +677,7 @@ def filter_factory(
 
 
 __all__ = [
-    "FilterOptionError",
+    "FilterConfigError",
     "NovaReaders",
     "Options",
     "Readers",
