@@ -41,6 +41,9 @@ ROW_FORMATS = ("value", "table", "csv")
 #: The formats ``-c`` applies to: every one but ``text``.
 COLUMN_FORMATS = (*DOCUMENT_FORMATS, *ROW_FORMATS)
 
+#: YAML lines are never folded: a message stays on one line, for grep and diff.
+_UNWRAPPED = 2**31 - 1
+
 #: A column is never narrowed below this many characters when a table is fitted.
 _NARROWEST = 8
 
@@ -56,9 +59,11 @@ class Rows:
     ``path`` names the list: a top-level key (``findings``), keys into nested objects
     (``report.results``), or ``NAME[]`` to go through each member of a list, whose own scalar
     fields are carried into the rows under it (``flavors[].findings``: each finding with its
-    flavor). Several paths are alternatives: the first one the document has is used. A mapping
-    where a list is expected gives one record per entry, its key under ``key``; a scalar member
-    becomes a record of one field, the first of ``columns``.
+    flavor). With several paths, the rows are those of each path the document has, in turn
+    (a fleet's findings about flavors alone, then about pairs). A mapping
+    where a list is expected gives one record per entry: its key under ``key``, its value under
+    the second of ``columns`` (``value`` without one); a scalar member of a list becomes a
+    record of one field, the first of ``columns``.
 
     ``columns`` are shown when ``-c`` is not given; every field of the records can be asked for.
     No path: the document itself is the one row.
@@ -74,7 +79,7 @@ ONE_ROW = Rows()
 
 
 def listing(*paths: str, columns: Sequence[str] = (), key: str = "name") -> Rows:
-    """The rows at ``paths`` (alternatives, the first the document has), ``columns`` shown."""
+    """The rows at ``paths`` (those of each the document has), ``columns`` shown."""
     return Rows(tuple(paths), tuple(columns), key)
 
 
@@ -99,12 +104,7 @@ def _entries(node: Any, rows: Rows) -> list[Any]:
     """The members of ``node`` as records or scalars: a list as it is, a mapping as its entries."""
     if isinstance(node, Mapping):
         value_field = rows.columns[1] if len(rows.columns) > 1 else "value"
-        return [
-            {rows.key: name, **value}
-            if isinstance(value, Mapping)
-            else {rows.key: name, value_field: value}
-            for name, value in node.items()
-        ]
+        return [{rows.key: name, value_field: value} for name, value in node.items()]
     if isinstance(node, list | tuple):
         return list(node)
     return []
@@ -147,10 +147,10 @@ def records(document: Any, rows: Rows) -> list[dict[str, Any]] | None:
         return (
             [_as_record(item, "value") for item in document] if isinstance(document, list) else None
         )
-    for path in rows.paths:
-        if _has(document, path):
-            return _walk(document, path.split("."), {}, rows)
-    return None
+    present = [path for path in rows.paths if _has(document, path)]
+    if not present:
+        return None
+    return [record for path in present for record in _walk(document, path.split("."), {}, rows)]
 
 
 def available(found: Iterable[Mapping[str, Any]], declared: Iterable[str]) -> list[str]:
@@ -192,7 +192,11 @@ def render_yaml(document: Any) -> str:
 
     return str(
         yaml.safe_dump(
-            document, default_flow_style=False, sort_keys=False, allow_unicode=True, width=100
+            document,
+            default_flow_style=False,
+            sort_keys=False,
+            allow_unicode=True,
+            width=_UNWRAPPED,
         )
     )
 
@@ -288,7 +292,9 @@ def render(
     table = [dict(document)] if found is None else found
     if found is None and not isinstance(document, Mapping):
         table = [{"value": document}]
-    columns = chosen(available(table, rows.columns), asked, rows.columns if not one_object else ())
+    # The default columns a row has (a flavor's name only where the report has several).
+    default = [c for c in rows.columns if any(c in row for row in table)] or rows.columns
+    columns = chosen(available(table, rows.columns), asked, () if one_object else default)
     if output_format in DOCUMENT_FORMATS:
         if asked:
             picked: Any = [{c: row.get(c) for c in columns} for row in table]

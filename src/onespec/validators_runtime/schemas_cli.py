@@ -16,7 +16,14 @@ from typing import Any
 import click
 
 from onespec.validators_runtime import resources
-from onespec.validators_runtime.cli_grammar import FORMAT_OPTION, UnusableInput, did_you_mean
+from onespec.validators_runtime.cli_grammar import (
+    FORMAT_OPTION,
+    PROGRAM_FORMATS,
+    UnusableInput,
+    did_you_mean,
+    echo_report,
+    format_option,
+)
 
 
 def schema_directory() -> Path:
@@ -75,14 +82,14 @@ def path_command(name: str | None, output_format: str) -> None:
       onespec schemas path flavor-extra-specs.schema.json
     """
     found = file_path(name)
-    if output_format == "json":
-        click.echo(json.dumps({"path": str(found)}))
+    if output_format != "text":
+        echo_report({"path": str(found)})
     else:
         click.echo(str(found))
 
 
 @schemas.command("settings")
-@FORMAT_OPTION
+@format_option(choices=PROGRAM_FORMATS)  # a setting to paste into an editor's JSON
 def settings_command(output_format: str) -> None:
     """Print the YAML language server's yaml.schemas setting, with local paths: every schema
     of the catalog mapped to the file names it checks. Paste it into VS Code's settings.json
