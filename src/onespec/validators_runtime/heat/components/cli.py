@@ -56,6 +56,7 @@ from onespec.validators_runtime.heat.components.model import (
     json_default,
 )
 from onespec.validators_runtime.heat.components.template import Template, TemplateError
+from onespec.validators_runtime.problems import Location, Problem
 
 
 def _template_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -133,12 +134,22 @@ def _template_report(
     try:
         template = _load(path, files_root, parameters)
     except TemplateError as exc:
-        return {"template": shown, "valid": False, "error": str(exc), "components": []}
+        # ``error`` as before; ``problems`` in the one shape of a finding, as everywhere.
+        where = Location(exc.path or shown, exc.line)
+        problem = Problem("invalid-template", exc.reason, location=where)
+        return {
+            "template": shown,
+            "valid": False,
+            "error": str(exc),
+            "problems": [problem.to_dict()],
+            "components": [],
+        }
     reports = [_component_report(template, name) for name in template.components()]
     return {
         "template": shown,
         "valid": all(report["valid"] for report in reports),
         "error": None,
+        "problems": [],
         "components": reports,
     }
 

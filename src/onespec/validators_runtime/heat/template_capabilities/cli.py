@@ -30,7 +30,7 @@ from onespec.validators_runtime.cli_grammar import error as report_error
 from onespec.validators_runtime.cli_grammar import warning as report_warning
 from onespec.validators_runtime.heat import template_capabilities as api
 from onespec.validators_runtime.heat.hot_loader import MAX_TEMPLATE_SIZE, HeatFileError
-from onespec.validators_runtime.problems import Location
+from onespec.validators_runtime.problems import Location, Problem
 
 F = TypeVar("F", bound=Callable[..., Any])
 R = TypeVar("R")
@@ -342,7 +342,9 @@ def resolve_command(
         raise Invalid() from None
     except HeatFileError as exc:
         if output_format != "text":
-            _json({"resolved": False, "error": str(exc)})
+            where = Location(exc.path, exc.line)
+            located = Problem("invalid-file", exc.reason, location=where)
+            _json({"resolved": False, "error": str(exc), "problems": [located.to_dict()]})
         report_error(str(exc))
         raise Invalid() from None
     written = None
@@ -355,7 +357,8 @@ def resolve_command(
             if exc.usage:
                 raise UnusableInput(str(exc)) from None
             if output_format != "text":
-                _json({"resolved": False, "error": str(exc)})
+                problems = [Problem("output", reason).to_dict() for reason in exc.problems]
+                _json({"resolved": False, "error": str(exc), "problems": problems})
             for problem in exc.problems:
                 report_error(problem)
             raise Invalid() from None
