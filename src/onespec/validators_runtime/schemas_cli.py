@@ -19,6 +19,7 @@ from onespec.validators_runtime import resources
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
     PROGRAM_FORMATS,
+    GrammarGroup,
     UnusableInput,
     did_you_mean,
     echo_report,
@@ -63,7 +64,7 @@ def language_server_schemas() -> dict[str, list[str]]:
     return mapping
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=GrammarGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def schemas() -> None:
     """Where the JSON Schemas are, for editors that check YAML files offline."""
 
