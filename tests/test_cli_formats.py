@@ -556,6 +556,9 @@ def test_default_columns_are_those_the_rows_have_and_asked_ones_come_in_order():
         ColumnError, match=r"no column 'B' .* its columns are: a, b\. Did you mean 'b'\?"
     ):
         chosen(["a", "b"], ["B"], [])
+    with pytest.raises(ColumnError) as refused:
+        chosen(["a"], ["x" * 100_000], [])
+    assert len(str(refused.value)) < 400, "a column asked is quoted bounded"
 
 
 # --- the command line ---------------------------------------------------------------------------

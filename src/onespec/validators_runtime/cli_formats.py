@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from onespec.errors import OnespecError
-from onespec.validators_runtime.problems import did_you_mean
+from onespec.validators_runtime.problems import did_you_mean, shown
 
 #: Every format a reporting command takes, ``text`` (sentences for people) first.
 REPORT_FORMATS = ("text", "json", "yaml", "value", "table", "csv")
@@ -169,13 +169,13 @@ def chosen(columns: Sequence[str], asked: Sequence[str], default: Sequence[str])
     for name in asked:
         if name not in columns:
             raise ColumnError(
-                f"no column {name!r} in this report; its columns are: {', '.join(columns)}."
+                f"no column {shown(name)} in this report; its columns are: {', '.join(columns)}."
                 f"{did_you_mean(name, columns)}"
             )
     if asked:
         return list(dict.fromkeys(asked))
-    shown = [name for name in default if name in columns]
-    return shown or list(columns)
+    present = [name for name in default if name in columns]
+    return present or list(columns)
 
 
 # --- the renderers ------------------------------------------------------------------------------
