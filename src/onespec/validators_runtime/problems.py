@@ -218,7 +218,7 @@ class Problem:
         return f"{where}: {self.message}" if where else self.message
 
     def to_dict(self) -> dict[str, Any]:
-        """The one JSON shape of a finding, in every report: the base keys (:data:`BASE_KEYS`),
+        """The one JSON shape of a finding, in every report: the base keys (``BASE_KEYS``),
         and ``keys`` when the finding is about some."""
         shape = {
             "code": self.code,
