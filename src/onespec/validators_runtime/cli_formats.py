@@ -16,15 +16,13 @@ is its *rows* and which columns are shown by default (:class:`Rows`). Everything
 ``json`` and ``yaml`` the output is then the chosen columns of the rows, as in cliff.
 
 The standard library only, and PyYAML when YAML is asked for: the runtime commands import this
-at start-up.
+at start-up, so what only one format needs (csv, textwrap, yaml) is imported when it is asked.
 """
 
 from __future__ import annotations
 
-import csv
 import io
 import json
-import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -209,6 +207,8 @@ def render_value(columns: Sequence[str], table: Sequence[Mapping[str, Any]]) -> 
 def render_csv(columns: Sequence[str], table: Sequence[Mapping[str, Any]]) -> str:
     """A header row, then the rows; every cell that is not a number is quoted (cliff's
     ``QUOTE_NONNUMERIC``), nested values as compact JSON."""
+    import csv  # only when CSV is asked for: start-up stays small
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
     writer.writerow(columns)
@@ -240,6 +240,8 @@ def _fitted(widths: list[int], width: int | None) -> list[int]:
 
 
 def _lines(text: str, width: int) -> list[str]:
+    import textwrap  # only when a table is drawn
+
     lines: list[str] = []
     for line in text.splitlines() or [""]:
         lines.extend(textwrap.wrap(line, width, break_on_hyphens=False) or [""])
