@@ -293,19 +293,18 @@ CLOUD_SEED = {
 
 
 @pytest.fixture(scope="session")
-def doc_cloud(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[Path]:
-    """The run's cloud in a box (the one ``tests/cloud`` shares), seeded once with
-    :data:`CLOUD_SEED`; the path of a clouds.yaml that names it ``prod``."""
+def doc_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A cloud in a box (``tests/cloud``) of the guides' own, seeded with :data:`CLOUD_SEED`
+    (its names are the guides' names, which no other test's box should hold); the path of a
+    clouds.yaml that names it ``prod``."""
     import yaml
 
-    from tests.cloud.box import shared
+    from tests.cloud.box import start
 
     peers.require("nova")
     peers.require("glance")
-    base, watched = tmp_path_factory.getbasetemp(), os.getpid()
-    if worker_id != "master":  # as tests/cloud/conftest.py finds the run's box
-        base, watched = base.parent, os.getppid()
-    with shared(base / "cloud", watched) as box:
+    box = start(tmp_path_factory.mktemp("doc-cloud-box"), os.getpid())
+    try:
         for name, (vcpus, ram, disk, specs) in CLOUD_SEED["flavors"].items():
             box.create_flavor(vcpus, ram, disk, specs, name=name)
         for name, properties in CLOUD_SEED["images"].items():
@@ -313,6 +312,8 @@ def doc_cloud(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Itera
         clouds = tmp_path_factory.mktemp("doc-cloud") / "clouds.yaml"
         clouds.write_text(yaml.safe_dump(box.clouds_yaml("prod")))
         yield clouds
+    finally:
+        box.stop()
 
 
 @pytest.mark.parametrize("block", [_marked(block) for block in BLOCKS])

@@ -114,3 +114,36 @@ def test_the_extra_spec_runtime_loads_no_service_library():
         "onespec.validators_runtime.extra_specs.validate({'hw:cpu_policy': 'dedicated'})\n"
     )
     assert HEAVY & {m.split(".")[0] for m in modules} == set()
+
+
+def test_the_image_filter_runs_on_the_standard_library_alone():
+    """The paste filters run inside glance-api's and nova-api's own environments, which have
+    neither click nor onespec's extras: loading one and checking a write imports nothing but
+    the standard library and the runtime."""
+    modules = imported_after(
+        "import io, json\n"
+        "from onespec.validators_runtime.middleware.images import filter_factory\n"
+        "def app(environ, start_response):\n"
+        "    start_response('201 Created', [])\n"
+        "    return [b'']\n"
+        "body = json.dumps({'hw_cpu_policy': 'dedicatd', 'hw_cpu_polcy': 'x'}).encode()\n"
+        "environ = {'REQUEST_METHOD': 'POST', 'PATH_INFO': '/v2/images',\n"
+        "           'CONTENT_LENGTH': str(len(body)), 'wsgi.input': io.BytesIO(body)}\n"
+        "list(filter_factory({})(app)(environ, lambda *args: None))\n"
+    )
+    assert "onespec.validators_runtime.middleware.images" in modules
+    at_start = imported_after("pass")  # what the interpreter itself loads (site, __main__)
+    outside = {
+        m
+        for m in modules - at_start
+        if m.split(".")[0] not in sys.stdlib_module_names and m.split(".")[0] != "onespec"
+    }
+    assert outside == set()
+    assert offending(modules) == set()
+    # Loading the image filter loads no other filter.
+    assert not [
+        m
+        for m in modules
+        if m.startswith("onespec.validators_runtime.middleware.")
+        and m.rsplit(".", 1)[1] not in ("common", "images")
+    ]

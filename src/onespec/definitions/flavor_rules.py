@@ -131,6 +131,13 @@ class FactDefinition:
     description: str
     reads: tuple[str, ...]
     blank: object = None
+    #: How messages name the fact, with the keys a user sets: ``the CPU policy (hw:cpu_policy
+    #: or hw_cpu_policy)``. A user never sees the fact's own name, which is Nova's variable.
+    spoken: str = ""
+    #: The fact being on, as a clause (``memory encryption is asked for``), where "SPOKEN is
+    #: on" would not read; ``fails`` the fact being off.
+    holds: str = ""
+    fails: str = ""
 
 
 # --- Conditions --------------------------------------------------------------------------------
@@ -199,29 +206,62 @@ def sources_of(condition: Condition | None) -> tuple[Source, ...]:
     return (condition.source,)
 
 
-def describe(condition: Condition | None, *, needed: bool = False) -> str:
-    """A condition in words, for messages: ``cpu_policy is 'dedicated'``, or with ``needed``
-    what must hold, for "Nova needs ..." (``cpu_policy to be 'dedicated'``)."""
+def spoken(source: Source, facts: Mapping[str, FactDefinition] | None = None) -> str:
+    """How messages name a source: a key or field by its name, a fact as its definition says
+    (with the keys that set it), when ``facts`` gives the definitions."""
+    if isinstance(source, Fact) and facts and facts.get(source.name) is not None:
+        return facts[source.name].spoken or source.name
+    if isinstance(source, Field):
+        side, _, name = source.name.rpartition(".")
+        return f"the image's {name}" if side == "image" else f"the flavor's {source.name}"
+    return str(source)
+
+
+def describe(
+    condition: Condition | None,
+    *,
+    needed: bool = False,
+    facts: Mapping[str, FactDefinition] | None = None,
+) -> str:
+    """A condition in words, for messages: ``hw:cpu_policy is 'dedicated'``, or with
+    ``needed`` what must hold, for "Nova needs ..." (``... to be 'dedicated'``). Facts are named
+    as ``facts`` (the definitions, by name) says, else by their own name."""
     be, contain = ("to be", "to contain") if needed else ("is", "contains")
+
+    def said(source: Source) -> str:
+        return spoken(source, facts)
+
+    def clause(source: Source, on: bool) -> str | None:
+        if not (isinstance(source, Fact) and facts and source.name in facts) or needed:
+            return None
+        definition = facts[source.name]
+        return (definition.holds if on else definition.fails) or None
+
     if isinstance(condition, Not) and isinstance(condition.condition, Present | Truthy):
+        source = condition.condition.source
+        if isinstance(condition.condition, Truthy) and (text := clause(source, False)):
+            return text
         unset = "unset" if isinstance(condition.condition, Present) else "off"
-        return f"{condition.condition.source} {be} {unset}"
+        return f"{said(source)} {be} {unset}"
     if isinstance(condition, Truthy) and isinstance(condition.source, Field):
-        return f"{condition.source} {be} more than 0"
+        return f"{said(condition.source)} {be} more than 0"
     if isinstance(condition, Present):
-        return f"{condition.source} {be} set"
+        return f"{said(condition.source)} {be} set"
     if isinstance(condition, Truthy):
-        return f"{condition.source} {be} on"
+        return clause(condition.source, True) or f"{said(condition.source)} {be} on"
     if isinstance(condition, In):
-        return f"{condition.source} {be} {' or '.join(repr(v) for v in condition.values)}"
+        values = " or ".join(repr(v) for v in condition.values)
+        return f"{said(condition.source)} {be} {values}"
     if isinstance(condition, Contains):
-        return f"{condition.source} {contain} {condition.text!r}"
+        return f"{said(condition.source)} {contain} {condition.text!r}"
     if isinstance(condition, AnyOf):
-        return " or ".join(describe(part, needed=needed) for part in condition.conditions)
+        parts = condition.conditions
+        return " or ".join(describe(part, needed=needed, facts=facts) for part in parts)
     if isinstance(condition, AllOf):
-        return " and ".join(describe(part, needed=needed) for part in condition.conditions)
+        parts = condition.conditions
+        return " and ".join(describe(part, needed=needed, facts=facts) for part in parts)
     if isinstance(condition, Not):
-        return f"not ({describe(condition.condition)})"
+        return f"not ({describe(condition.condition, facts=facts)})"
     return str(condition)
 
 

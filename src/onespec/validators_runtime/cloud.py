@@ -142,22 +142,22 @@ def _client() -> Any:
     return openstack
 
 
-class Cloud:
-    """A connection to one cloud, and the listings read through it.
+class CloudConnection:
+    """One cloud, found and opened as the ``openstack`` client finds and opens it: the one
+    place every command that speaks to a cloud goes through (``validate cloud``, ``plugins``).
 
-    Every call translates what openstacksdk and keystoneauth raise into a :class:`CloudError`
-    naming the cloud; nothing else escapes."""
+    Opening reads the configuration only; the first request asks Keystone for a token (and
+    the catalogue). Every failure of openstacksdk and keystoneauth inside :meth:`plainly`
+    becomes a :class:`CloudError` naming the cloud; nothing else escapes."""
 
     def __init__(self, name: str | None = None) -> None:
         openstack = _client()
         self.asked = name
-        with self._plainly("find the cloud"):
+        with self.plainly("find the cloud"):
             self.connection = openstack.connect(cloud=name)
         self.name: str = self.connection.config.name or (name or "")
 
-    # --- errors ------------------------------------------------------------------------------
-
-    def _plainly(self, doing: str) -> Any:
+    def plainly(self, doing: str) -> Any:
         """A context in which any failure of openstacksdk or keystoneauth becomes a
         :class:`CloudError` saying what was being done."""
         return _Translating(self, doing)
@@ -168,13 +168,35 @@ class Cloud:
             return "the cloud of the OS_* variables"
         return f"cloud {shown(name)}"
 
+    def adapter(self, service_type: str, endpoint_override: str | None = None) -> Any:
+        """A keystoneauth adapter for a service of this cloud: its requests carry the cloud's
+        token, and go to ``endpoint_override``, else the cloud's own override for the service
+        (``<service_type>_endpoint_override`` in clouds.yaml), else the catalogue's endpoint
+        of ``service_type`` for the cloud's interface and region. The adapter asks for no API
+        version, so the endpoint is used as the catalogue gives it, without discovery."""
+        from keystoneauth1.adapter import Adapter
+
+        with self.plainly(f"prepare a session for the {service_type} service"):
+            config = self.connection.config
+            return Adapter(
+                session=config.get_session(),
+                service_type=service_type,
+                interface=config.get_interface(service_type),
+                region_name=config.get_region_name(service_type),
+                endpoint_override=endpoint_override or config.get_endpoint(service_type),
+            )
+
+
+class Cloud(CloudConnection):
+    """A connection to one cloud, and the flavors and images read through it."""
+
     # --- reading -----------------------------------------------------------------------------
 
     def _get(self, service: str, path: str, params: Mapping[str, Any], **options: Any) -> Any:
         """The JSON body of ``GET path`` on ``service`` (``compute``, ``image``), read up to
         :data:`MAX_PAGE_BYTES`."""
         adapter = getattr(self.connection, service)
-        with self._plainly(f"read {path} from the {service} service"):
+        with self.plainly(f"read {path} from the {service} service"):
             response = adapter.get(path, params=dict(params), stream=True, **options)
             try:
                 if response.status_code != 200:
@@ -260,8 +282,11 @@ class Cloud:
             id=flavor_id,
             name=name if isinstance(name, str) else None,
             is_public=item.get("os-flavor-access:is_public", True) is not False,
-            disabled=item.get("OS-FLV-DISABLED:disabled", False) is True,
-            flavor=flavor,
+            disabled=flavor.disabled,
+            # A disabled flavor is listed and marked, and checked as it would boot if enabled
+            # again: that Nova refuses a disabled flavor (FlavorNotFound) is the operator's
+            # choice, not a problem of the flavor.
+            flavor=replace(flavor, disabled=False),
         )
 
     def _image(self, item: Mapping[str, Any]) -> CloudImage:
@@ -282,7 +307,7 @@ class Cloud:
 
     def _flavors_microversion(self) -> str | None:
         """2.61 when Nova speaks it (the listing carries the extra specs), else None."""
-        with self._plainly("ask the compute service which microversions it speaks"):
+        with self.plainly("ask the compute service which microversions it speaks"):
             data = self.connection.compute.get_endpoint_data()
         highest = getattr(data, "max_microversion", None) if data is not None else None
         if highest is None:
@@ -344,7 +369,7 @@ class Cloud:
         base = "/flavors" if service == "compute" else "/images"
         adapter = getattr(self.connection, service)
         path = f"{base}/{quote(name_or_id, safe='')}"
-        with self._plainly(f"look up the {kind} {shown(name_or_id)}"):
+        with self.plainly(f"look up the {kind} {shown(name_or_id)}"):
             response = adapter.get(path, **options)
         if response.status_code == 200:
             body = _json_of(response)
@@ -377,9 +402,9 @@ class Cloud:
 
 
 class _Translating:
-    """The context manager of :meth:`Cloud._plainly`."""
+    """The context manager of :meth:`CloudConnection.plainly`."""
 
-    def __init__(self, cloud: Cloud, doing: str) -> None:
+    def __init__(self, cloud: CloudConnection, doing: str) -> None:
         self.cloud, self.doing = cloud, doing
         self.quiet = warnings.catch_warnings()
 
@@ -391,7 +416,8 @@ class _Translating:
         return None
 
     def __exit__(self, kind: type | None, exc: BaseException | None, _: Any) -> Literal[False]:
-        if exc is None or isinstance(exc, CloudError) or not isinstance(exc, Exception):
+        # onespec's own errors already say what went wrong, in its words.
+        if exc is None or isinstance(exc, OnespecError) or not isinstance(exc, Exception):
             return False
         named = bool(self.cloud.asked or os.environ.get("OS_CLOUD"))
         raise CloudError(plain_words(exc, self.cloud.where(), self.doing, named)) from None

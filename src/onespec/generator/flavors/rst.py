@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from onespec.definitions.flavor_differences import DIFFERENCES
-from onespec.definitions.flavor_facts import FACTS
+from onespec.definitions.flavor_facts import FACTS, FACTS_BY_NAME
 from onespec.definitions.flavor_rule_catalogue import RULES, WARNINGS
 from onespec.definitions.flavor_rules import (
     PHASES,
@@ -64,11 +64,12 @@ _READERS = {
 def _what(rule: object) -> str:
     """What a rule demands, in words."""
     if isinstance(rule, Requires):
-        said = f"needs {describe(rule.needs)}"
+        said = f"needs {describe(rule.needs, facts=FACTS_BY_NAME)}"
     elif isinstance(rule, TwinClash):
         said = f"{literal(rule.spec)} and {literal(rule.prop)}: {POLICY_MEANING[rule.policy]}"
     elif isinstance(rule, Conflicts):
-        said = f"{describe(rule.first)} conflicts with {describe(rule.second)}"
+        first = describe(rule.first, facts=FACTS_BY_NAME)
+        said = f"{first} conflicts with {describe(rule.second, facts=FACTS_BY_NAME)}"
     elif isinstance(rule, MaskWithinVcpus):
         said = f"the {rule.mask} are not empty, are vCPUs of the flavor and leave one out"
     elif isinstance(rule, CpuListsPartition):
@@ -91,7 +92,7 @@ def _what(rule: object) -> str:
         raise TypeError(f"no words for {type(rule).__name__}")
     if rule.when is None:
         return f"Demands that {said}."
-    return f"When {describe(rule.when)}, demands that {said}."
+    return f"When {describe(rule.when, facts=FACTS_BY_NAME)}, demands that {said}."
 
 
 def _settings(pairs: tuple[tuple[str, object], ...]) -> str:

@@ -71,6 +71,7 @@ from onespec.definitions.flavor_rules import (
     TwinClash,
     describe,
     sources_of,
+    spoken,
 )
 from onespec.definitions.image_properties import BY_NAME as IMAGE_PROPERTIES_BY_NAME
 from onespec.definitions.image_properties import (
@@ -302,18 +303,20 @@ def presence_test(rule: Any, constants: dict[frozenset[str], str]) -> str:
 
 
 def _requires(rule: Requires) -> tuple[str, str]:
-    message = f"Nova needs {describe(rule.needs, needed=True)}"
+    message = f"Nova needs {describe(rule.needs, needed=True, facts=FACTS_BY_NAME)}"
     if rule.when is not None:
-        message = f"When {describe(rule.when)}, {message}"
+        message = f"When {describe(rule.when, facts=FACTS_BY_NAME)}, {message}"
     if rule.severity == "warning":
-        message = f"{describe(rule.when)}, but what makes it count does not hold: " + describe(
-            rule.needs
+        message = (
+            f"{describe(rule.when, facts=FACTS_BY_NAME)}, but what makes it count does not hold: "
+            + describe(rule.needs, facts=FACTS_BY_NAME)
         )
     return negation(rule.needs), literal(message)
 
 
 def _conflicts(rule: Conflicts) -> tuple[str, str]:
-    message = f"{describe(rule.first)} while {describe(rule.second)}"
+    first = describe(rule.first, facts=FACTS_BY_NAME)
+    message = f"{first} while {describe(rule.second, facts=FACTS_BY_NAME)}"
     return f"{expression(rule.first)} and {expression(rule.second)}", literal(message)
 
 
@@ -323,7 +326,7 @@ def _found(call: str) -> tuple[str, str]:
 
 def _mask_within(rule: MaskWithinVcpus) -> tuple[str, str]:
     allowed = "False" if rule.all_allowed_when is None else expression(rule.all_allowed_when)
-    name = literal(rule.mask.name)
+    name = literal(spoken(rule.mask, FACTS_BY_NAME))
     return _found(f"mask_within({name}, {read(rule.mask)}, v.vcpus, {allowed})")
 
 
@@ -354,7 +357,8 @@ def _topology(rule: TopologyAdmits) -> tuple[str, str]:
 
 
 def _at_most(rule: AtMost) -> tuple[str, str]:
-    value, limit = literal(str(rule.value)), literal(str(rule.limit))
+    value = literal(spoken(rule.value, FACTS_BY_NAME))
+    limit = literal(spoken(rule.limit, FACTS_BY_NAME))
     return _found(
         f"at_most({value}, {read(rule.value)}, {limit}, {read(rule.limit)}, {rule.scale})"
     )

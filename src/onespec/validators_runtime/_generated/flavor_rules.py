@@ -49,7 +49,7 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     has_names_4 = not n.isdisjoint(_NAMES_4)
     # 0: flavor-disabled
     if v.field('disabled'):
-        found.append((0, 'Nova needs disabled to be off'))
+        found.append((0, "Nova needs the flavor's disabled to be off"))
     # 1: image-pins-shared-flavor
     if 'hw:cpu_policy' in n and 'hw_cpu_policy' in n and s.get('hw:cpu_policy') in ('shared',) and p.get('hw_cpu_policy') in ('dedicated', 'mixed'):
         found.append((1, "hw:cpu_policy is 'shared' while hw_cpu_policy is 'dedicated' or 'mixed'"))
@@ -60,41 +60,41 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     if 'hw:cpu_thread_policy' in n and 'hw_cpu_thread_policy' in n and s.get('hw:cpu_thread_policy') in ('isolate', 'require') and (flavor_value := s.get('hw:cpu_thread_policy')) and (image_value := p.get('hw_cpu_thread_policy')) and flavor_value != image_value and (what := twin_equal('hw:cpu_thread_policy', 'hw_cpu_thread_policy', 'str', flavor_value, image_value)) is not None:
         found.append((3, what))
     # 4: realtime-mask-invalid
-    if 'hw:cpu_realtime' in n and on(s.get('hw:cpu_realtime')) and (what := mask_within('realtime_cpus', v.realtime_cpus, v.vcpus, s.get('hw:emulator_threads_policy') not in (None, ''))) is not None:
+    if 'hw:cpu_realtime' in n and on(s.get('hw:cpu_realtime')) and (what := mask_within('the real-time vCPUs (hw:cpu_realtime_mask)', v.realtime_cpus, v.vcpus, s.get('hw:emulator_threads_policy') not in (None, ''))) is not None:
         found.append((4, what))
     # 5: dedicated-mask-invalid
-    if 'hw:cpu_dedicated_mask' in n and s.get('hw:cpu_dedicated_mask') not in (None, '') and (what := mask_within('dedicated_cpus', v.dedicated_cpus, v.vcpus, False)) is not None:
+    if 'hw:cpu_dedicated_mask' in n and s.get('hw:cpu_dedicated_mask') not in (None, '') and (what := mask_within('the dedicated vCPUs (hw:cpu_dedicated_mask)', v.dedicated_cpus, v.vcpus, False)) is not None:
         found.append((5, what))
     # 6: cpu-resources-with-cpu-policy
     if ('hw:cpu_policy' in n or 'hw_cpu_policy' in n) and ('resources:PCPU' in n or 'resources:VCPU' in n) and v.requested_cpu_policy not in (None, '') and (v.requested_vcpu or v.requested_pcpu):
-        found.append((6, 'requested_cpu_policy is set while requested_vcpu is on or requested_pcpu is on'))
+        found.append((6, 'the CPU policy asked for (hw:cpu_policy or hw_cpu_policy) is set while resources:VCPU is requested or resources:PCPU is requested'))
     # 7: vcpu-and-pcpu-resources
     if 'resources:VCPU' in n and 'resources:PCPU' in n and v.requested_vcpu and v.requested_pcpu:
-        found.append((7, 'requested_vcpu is on while requested_pcpu is on'))
+        found.append((7, 'resources:VCPU is requested while resources:PCPU is requested'))
     # 8: pcpu-resources-not-vcpus
     if 'resources:PCPU' in n and v.requested_pcpu and (what := matches(v.requested_pcpu, v.expected_pcpu)) is not None:
         found.append((8, what))
     # 9: thread-policy-with-hyperthreading-trait
     if ('hw:cpu_thread_policy' in n or 'hw_cpu_thread_policy' in n) and ('trait:HW_CPU_HYPERTHREADING' in n or 'traits_required' in n) and v.requested_cpu_thread_policy not in (None, '') and v.hyperthreading_trait not in (None, ''):
-        found.append((9, 'requested_cpu_thread_policy is set while hyperthreading_trait is set'))
+        found.append((9, 'the CPU thread policy asked for (hw:cpu_thread_policy or hw_cpu_thread_policy) is set while trait:HW_CPU_HYPERTHREADING is set'))
     # 10: thread-policy-needs-pinning
     if has_names_0 and v.cpu_thread_policy not in (None, '') and v.cpu_policy not in ('dedicated', 'mixed'):
-        found.append((10, "When cpu_thread_policy is set, Nova needs cpu_policy to be 'dedicated' or 'mixed'"))
+        found.append((10, "When the CPU thread policy (hw:cpu_thread_policy or hw_cpu_thread_policy, or trait:HW_CPU_HYPERTHREADING) is set, Nova needs the CPU policy (hw:cpu_policy or hw_cpu_policy, or resources:PCPU) to be 'dedicated' or 'mixed'"))
     # 11: isolated-emulator-needs-pinning
     if 'hw:emulator_threads_policy' in n and s.get('hw:emulator_threads_policy') in ('isolate',) and v.cpu_policy not in ('dedicated', 'mixed'):
-        found.append((11, "When hw:emulator_threads_policy is 'isolate', Nova needs cpu_policy to be 'dedicated' or 'mixed'"))
+        found.append((11, "When hw:emulator_threads_policy is 'isolate', Nova needs the CPU policy (hw:cpu_policy or hw_cpu_policy, or resources:PCPU) to be 'dedicated' or 'mixed'"))
     # 12: dedicated-mask-needs-mixed
     if 'hw:cpu_dedicated_mask' in n and v.dedicated_cpus and v.cpu_policy not in ('mixed',):
-        found.append((12, "When dedicated_cpus is on, Nova needs cpu_policy to be 'mixed'"))
+        found.append((12, "When hw:cpu_dedicated_mask is set, Nova needs the CPU policy (hw:cpu_policy or hw_cpu_policy, or resources:PCPU) to be 'mixed'"))
     # 13: realtime-needs-pinning
     if ('hw:cpu_realtime' in n or 'hw:cpu_realtime_mask' in n or 'hw_cpu_realtime_mask' in n) and v.realtime_cpus and v.cpu_policy not in ('dedicated', 'mixed'):
-        found.append((13, "When realtime_cpus is on, Nova needs cpu_policy to be 'dedicated' or 'mixed'"))
+        found.append((13, "When hw:cpu_realtime is on, Nova needs the CPU policy (hw:cpu_policy or hw_cpu_policy, or resources:PCPU) to be 'dedicated' or 'mixed'"))
     # 14: mixed-with-two-masks
     if has_names_1 and ('hw:cpu_realtime' in n or 'hw:cpu_realtime_mask' in n or 'hw_cpu_realtime_mask' in n) and 'hw:cpu_dedicated_mask' in n and v.cpu_policy in ('mixed',) and v.realtime_cpus and v.dedicated_cpus:
-        found.append((14, 'realtime_cpus is on while dedicated_cpus is on'))
+        found.append((14, 'hw:cpu_realtime is on while hw:cpu_dedicated_mask is set'))
     # 15: mixed-needs-a-mask
     if has_names_1 and v.cpu_policy in ('mixed',) and not (v.realtime_cpus or v.dedicated_cpus):
-        found.append((15, "When cpu_policy is 'mixed', Nova needs realtime_cpus to be on or dedicated_cpus to be on"))
+        found.append((15, "When the CPU policy (hw:cpu_policy or hw_cpu_policy, or resources:PCPU) is 'mixed', Nova needs the real-time vCPUs (hw:cpu_realtime_mask) to be on or the dedicated vCPUs (hw:cpu_dedicated_mask) to be on"))
     # 16: numa-nodes-on-both-sides
     if 'hw_numa_nodes' in n and 'hw:numa_nodes' in n and (flavor_value := s.get('hw:numa_nodes')) and (image_value := p.get('hw_numa_nodes')) and (what := twin_one_side('hw:numa_nodes', 'hw_numa_nodes', 'int', flavor_value, image_value)) is not None:
         found.append((16, what))
@@ -112,7 +112,7 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
         found.append((20, what))
     # 21: locked-memory-needs-page-size
     if ('hw:locked_memory' in n or 'hw_locked_memory' in n) and v.locked_memory and not (s.get('hw:mem_page_size') not in (None, '') or p.get('hw_mem_page_size') not in (None, '')):
-        found.append((21, 'When locked_memory is on, Nova needs hw:mem_page_size to be set or hw_mem_page_size to be set'))
+        found.append((21, 'When memory is locked (hw:locked_memory or hw_locked_memory), Nova needs hw:mem_page_size to be set or hw_mem_page_size to be set'))
     # 22: mem-encryption-flavor-image-differ
     if 'hw_mem_encryption' in n and 'hw:mem_encryption' in n and (flavor_value := s.get('hw:mem_encryption')) is not None and (image_value := p.get('hw_mem_encryption')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:mem_encryption', 'hw_mem_encryption', 'bool', flavor_value, image_value)) is not None:
         found.append((22, what))
@@ -121,22 +121,22 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
         found.append((23, what))
     # 24: mem-encryption-needs-uefi
     if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and v.mem_encryption and p.get('hw_firmware_type') not in ('uefi',):
-        found.append((24, "When mem_encryption is on, Nova needs hw_firmware_type to be 'uefi'"))
+        found.append((24, "When memory encryption is asked for (hw:mem_encryption or hw_mem_encryption), Nova needs hw_firmware_type to be 'uefi'"))
     # 25: mem-encryption-needs-q35
     if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and 'hw_machine_type' in n and (v.mem_encryption and p.get('hw_machine_type') not in (None, '')) and not contains(p.get('hw_machine_type'), 'q35'):
-        found.append((25, "When mem_encryption is on and hw_machine_type is set, Nova needs hw_machine_type to contain 'q35'"))
+        found.append((25, "When memory encryption is asked for (hw:mem_encryption or hw_mem_encryption) and hw_machine_type is set, Nova needs hw_machine_type to contain 'q35'"))
     # 26: mem-encryption-needs-stateless-firmware
     if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and ('hw:mem_encryption_model' in n or 'hw_mem_encryption_model' in n) and (v.mem_encryption and v.mem_encryption_model in ('amd-sev-snp', 'intel-tdx')) and not v.stateless_firmware:
-        found.append((26, "When mem_encryption is on and mem_encryption_model is 'amd-sev-snp' or 'intel-tdx', Nova needs stateless_firmware to be on"))
+        found.append((26, "When memory encryption is asked for (hw:mem_encryption or hw_mem_encryption) and the memory encryption model (hw:mem_encryption_model or hw_mem_encryption_model) is 'amd-sev-snp' or 'intel-tdx', Nova needs stateless firmware (hw_firmware_stateless) to be on"))
     # 27: mem-encryption-tdx-forbids-video
     if ('hw:mem_encryption' in n or 'hw_mem_encryption' in n) and ('hw:mem_encryption_model' in n or 'hw_mem_encryption_model' in n) and (v.mem_encryption and v.mem_encryption_model in ('intel-tdx',)) and p.get('hw_video_model') not in ('none',):
-        found.append((27, "When mem_encryption is on and mem_encryption_model is 'intel-tdx', Nova needs hw_video_model to be 'none'"))
+        found.append((27, "When memory encryption is asked for (hw:mem_encryption or hw_mem_encryption) and the memory encryption model (hw:mem_encryption_model or hw_mem_encryption_model) is 'intel-tdx', Nova needs hw_video_model to be 'none'"))
     # 28: numa-cpus-on-both-sides
     if has_names_2 and 'hw:numa_cpus.N' in n and 'hw_numa_cpus' in n and v.numa_topology and v.flavor_numa_cpus not in (None, '') and p.get('hw_numa_cpus') not in (None, ''):
-        found.append((28, 'flavor_numa_cpus is set while hw_numa_cpus is set'))
+        found.append((28, "the flavor's per-node CPU lists (hw:numa_cpus.N) is set while hw_numa_cpus is set"))
     # 29: numa-mem-on-both-sides
     if has_names_2 and 'hw:numa_mem.N' in n and 'hw_numa_mem' in n and v.numa_topology and v.flavor_numa_mem not in (None, '') and p.get('hw_numa_mem') not in (None, ''):
-        found.append((29, 'flavor_numa_mem is set while hw_numa_mem is set'))
+        found.append((29, "the flavor's per-node memory (hw:numa_mem.N) is set while hw_numa_mem is set"))
     # 30: numa-nodes-split-unevenly
     if has_names_3 and v.automatic_numa and (what := divides(v.numa_node_count, (('vcpus', v.flavor.vcpus), ('ram', v.flavor.ram),))) is not None:
         found.append((30, what))
@@ -166,25 +166,25 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
         found.append((38, what))
     # 39: image-from-encrypted-volume
     if 'image.cinder_encryption_key_id' in n and v.field('image.cinder_encryption_key_id') not in (None, ''):
-        found.append((39, 'Nova needs image.cinder_encryption_key_id to be unset'))
+        found.append((39, "Nova needs the image's cinder_encryption_key_id to be unset"))
     # 40: image-not-active
     if 'image.status' in n and v.field('image.status') not in (None, '') and v.field('image.status') not in ('active',):
-        found.append((40, "When image.status is set, Nova needs image.status to be 'active'"))
+        found.append((40, "When the image's status is set, Nova needs the image's status to be 'active'"))
     # 41: flavor-ram-below-image-min-ram
-    if 'image.min_ram' in n and (what := at_most('image.min_ram', v.field('image.min_ram'), 'ram', v.flavor.ram, 1)) is not None:
+    if 'image.min_ram' in n and (what := at_most("the image's min_ram", v.field('image.min_ram'), "the flavor's ram", v.flavor.ram, 1)) is not None:
         found.append((41, what))
     # 42: packed-ring-flavor-image-differ
     if 'hw_virtio_packed_ring' in n and 'hw:virtio_packed_ring' in n and (flavor_value := s.get('hw:virtio_packed_ring')) is not None and (image_value := p.get('hw_virtio_packed_ring')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:virtio_packed_ring', 'hw_virtio_packed_ring', 'bool', flavor_value, image_value)) is not None:
         found.append((42, what))
     # 43: flavor-disk-below-image-size
-    if 'image.size' in n and v.flavor.disk and (what := at_most('image.size', v.field('image.size'), 'disk', v.flavor.disk, 1073741824)) is not None:
+    if 'image.size' in n and v.flavor.disk and (what := at_most("the image's size", v.field('image.size'), "the flavor's disk", v.flavor.disk, 1073741824)) is not None:
         found.append((43, what))
     # 44: flavor-disk-below-image-min-disk
-    if 'image.min_disk' in n and v.flavor.disk and (what := at_most('image.min_disk', v.field('image.min_disk'), 'disk', v.flavor.disk, 1)) is not None:
+    if 'image.min_disk' in n and v.flavor.disk and (what := at_most("the image's min_disk", v.field('image.min_disk'), "the flavor's disk", v.flavor.disk, 1)) is not None:
         found.append((44, what))
     # 45: zero-disk-needs-volume
     if not v.flavor.disk:
-        found.append((45, 'Nova needs disk to be more than 0'))
+        found.append((45, "Nova needs the flavor's disk to be more than 0"))
     # 46: pmu-flavor-image-differ
     if 'hw_pmu' in n and 'hw:pmu' in n and (flavor_value := s.get('hw:pmu')) is not None and (image_value := p.get('hw_pmu')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:pmu', 'hw_pmu', 'bool', flavor_value, image_value)) is not None:
         found.append((46, what))
@@ -201,13 +201,13 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     if 'hw_cpu_max_threads' in n and 'hw:cpu_max_threads' in n and (flavor_value := s.get('hw:cpu_max_threads')) and (image_value := p.get('hw_cpu_max_threads')) and not (flavor_value in SMALL_COUNTS and image_value <= SMALL_COUNTS[flavor_value]) and (what := twin_flavor_limits('hw:cpu_max_threads', 'hw_cpu_max_threads', 'int', flavor_value, image_value, ())) is not None:
         found.append((50, what))
     # 51: image-sockets-above-limit
-    if 'hw_cpu_sockets' in n and (what := at_most('hw_cpu_sockets', p.get('hw_cpu_sockets'), 'max_sockets', v.max_sockets, 1)) is not None:
+    if 'hw_cpu_sockets' in n and (what := at_most('hw_cpu_sockets', p.get('hw_cpu_sockets'), 'the socket limit (hw:cpu_max_sockets or hw_cpu_max_sockets)', v.max_sockets, 1)) is not None:
         found.append((51, what))
     # 52: image-cores-above-limit
-    if 'hw_cpu_cores' in n and (what := at_most('hw_cpu_cores', p.get('hw_cpu_cores'), 'max_cores', v.max_cores, 1)) is not None:
+    if 'hw_cpu_cores' in n and (what := at_most('hw_cpu_cores', p.get('hw_cpu_cores'), 'the core limit (hw:cpu_max_cores or hw_cpu_max_cores)', v.max_cores, 1)) is not None:
         found.append((52, what))
     # 53: image-threads-above-limit
-    if 'hw_cpu_threads' in n and (what := at_most('hw_cpu_threads', p.get('hw_cpu_threads'), 'max_threads', v.max_threads, 1)) is not None:
+    if 'hw_cpu_threads' in n and (what := at_most('hw_cpu_threads', p.get('hw_cpu_threads'), 'the thread limit (hw:cpu_max_threads or hw_cpu_max_threads)', v.max_threads, 1)) is not None:
         found.append((53, what))
     # 54: multiqueue-flavor-image-differ
     if 'hw_vif_multiqueue_enabled' in n and 'hw:vif_multiqueue_enabled' in n and v.several_vcpus and (flavor_value := s.get('hw:vif_multiqueue_enabled')) is not None and (image_value := p.get('hw_vif_multiqueue_enabled')) is not None and flavor_value not in SPELLINGS_OF.get(image_value, ()) and (what := twin_equal('hw:vif_multiqueue_enabled', 'hw_vif_multiqueue_enabled', 'bool', flavor_value, image_value)) is not None:
@@ -223,7 +223,7 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
         found.append((57, what))
     # 58: tpm-crb-needs-version-2
     if ('hw:tpm_version' in n or 'hw_tpm_version' in n) and ('hw:tpm_model' in n or 'hw_tpm_model' in n) and (v.tpm_version not in (None, '') and v.tpm_model in ('tpm-crb',)) and v.tpm_version not in ('2.0',):
-        found.append((58, "When tpm_version is set and tpm_model is 'tpm-crb', Nova needs tpm_version to be '2.0'"))
+        found.append((58, "When the vTPM version (hw:tpm_version or hw_tpm_version) is set and the vTPM model (hw:tpm_model or hw_tpm_model) is 'tpm-crb', Nova needs the vTPM version (hw:tpm_version or hw_tpm_version) to be '2.0'"))
     # 59: secure-boot-flavor-image-differ
     if 'os_secure_boot' in n and 'os:secure_boot' in n and (flavor_value := s.get('os:secure_boot')) and (image_value := p.get('os_secure_boot')) and flavor_value != image_value and (what := twin_equal('os:secure_boot', 'os_secure_boot', 'str', flavor_value, image_value)) is not None:
         found.append((59, what))
@@ -240,26 +240,26 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     if 'hw_redirected_usb_ports' in n and 'hw:redirected_usb_ports' in n and (flavor_value := s.get('hw:redirected_usb_ports')) and (image_value := p.get('hw_redirected_usb_ports')) and (what := twin_one_side('hw:redirected_usb_ports', 'hw_redirected_usb_ports', 'int', flavor_value, image_value)) is not None:
         found.append((63, what))
     # 64: image-video-ram-above-flavor
-    if 'hw_video_ram' in n and (what := at_most('hw_video_ram', p.get('hw_video_ram'), 'video_ram_max_mb', v.video_ram_max_mb, 1)) is not None:
+    if 'hw_video_ram' in n and (what := at_most('hw_video_ram', p.get('hw_video_ram'), 'the video RAM limit (hw_video:ram_max_mb)', v.video_ram_max_mb, 1)) is not None:
         found.append((64, what))
     # 65: realtime-mask-without-realtime
     if 'hw:cpu_realtime_mask' in n and s.get('hw:cpu_realtime_mask') not in (None, '') and not on(s.get('hw:cpu_realtime')):
         found.append((65, 'hw:cpu_realtime_mask is set, but what makes it count does not hold: hw:cpu_realtime is on'))
     # 66: mem-encryption-model-without-encryption
     if 'hw:mem_encryption_model' in n and s.get('hw:mem_encryption_model') not in (None, '') and not v.mem_encryption:
-        found.append((66, 'hw:mem_encryption_model is set, but what makes it count does not hold: mem_encryption is on'))
+        found.append((66, 'hw:mem_encryption_model is set, but what makes it count does not hold: memory encryption is asked for (hw:mem_encryption or hw_mem_encryption)'))
     # 67: tpm-model-without-version
     if 'hw:tpm_model' in n and s.get('hw:tpm_model') not in (None, '') and v.tpm_version in (None, ''):
-        found.append((67, 'hw:tpm_model is set, but what makes it count does not hold: tpm_version is set'))
+        found.append((67, 'hw:tpm_model is set, but what makes it count does not hold: the vTPM version (hw:tpm_version or hw_tpm_version) is set'))
     # 68: tpm-secret-security-without-version
     if 'hw:tpm_secret_security' in n and s.get('hw:tpm_secret_security') not in (None, '') and v.tpm_version in (None, ''):
-        found.append((68, 'hw:tpm_secret_security is set, but what makes it count does not hold: tpm_version is set'))
+        found.append((68, 'hw:tpm_secret_security is set, but what makes it count does not hold: the vTPM version (hw:tpm_version or hw_tpm_version) is set'))
     # 69: redirected-usb-ports-without-usb-model
     if 'hw:redirected_usb_ports' in n and s.get('hw:redirected_usb_ports') not in (None, '') and s.get('hw:usb_model') in (None, ''):
         found.append((69, 'hw:redirected_usb_ports is set, but what makes it count does not hold: hw:usb_model is set'))
     # 70: ephemeral-encryption-format-without-encryption
     if 'hw:ephemeral_encryption_format' in n and s.get('hw:ephemeral_encryption_format') not in (None, '') and not v.ephemeral_encryption:
-        found.append((70, 'hw:ephemeral_encryption_format is set, but what makes it count does not hold: ephemeral_encryption is on'))
+        found.append((70, 'hw:ephemeral_encryption_format is set, but what makes it count does not hold: ephemeral encryption is asked for (hw:ephemeral_encryption or hw_ephemeral_encryption)'))
     # 71: maxphysaddr-bits-without-mode
     if 'hw:maxphysaddr_bits' in n and s.get('hw:maxphysaddr_bits') not in (None, '') and s.get('hw:maxphysaddr_mode') in (None, ''):
         found.append((71, 'hw:maxphysaddr_bits is set, but what makes it count does not hold: hw:maxphysaddr_mode is set'))

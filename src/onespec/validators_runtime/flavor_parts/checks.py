@@ -43,20 +43,26 @@ def _shown_set(cpus: CpuSet) -> str:
     return "{" + ", ".join(str(c) for c in first[:16]) + (", ..." if len(first) > 16 else "") + "}"
 
 
+def _opening(name: str) -> str:
+    """``name`` opening a sentence: ``the ...`` capitalised, a key (``hw_video_ram``) as spelt."""
+    return "The" + name[3:] if name.startswith("the ") else name
+
+
 def mask_within(name: str, mask: CpuSet | None, vcpus: int, all_allowed: bool) -> str | None:
     """A vCPU mask is not empty, lies within the vCPUs and, unless ``all_allowed``, leaves
     one out."""
     if mask is None:
         return None
+    named = _opening(name)
     if not mask:
-        return f"The {name} mask selects no vCPU"
+        return f"{named}: the mask selects no vCPU"
     mask = CpuSet.of(mask)
     every = CpuSet.below(vcpus)
     outside = mask - every
     if outside:
-        return f"The {name} mask lists vCPUs {_shown_set(outside)}, beyond the flavor's {vcpus}"
+        return f"{named}: the mask lists vCPUs {_shown_set(outside)}, beyond the flavor's {vcpus}"
     if mask == every and not all_allowed:
-        return f"The {name} mask covers all {vcpus} vCPUs"
+        return f"{named}: the mask covers all {vcpus} vCPUs"
     return None
 
 
@@ -170,7 +176,7 @@ def at_most(name: str, value: Any, limit_name: str, limit: Any, scale: int) -> s
     if not value or limit is None:
         return None
     if value > limit * scale:
-        return f"{name} ({value}) exceeds {limit_name} ({limit})"
+        return f"{_opening(name)} ({value}) exceeds {limit_name} ({limit})"
     return None
 
 

@@ -87,7 +87,7 @@ def _digits(text: str) -> bool:
 def _invalid(name: str, value: Any, why: str) -> FlavorFinding:
     return FlavorFinding(
         code="invalid-image-property",
-        message=f"Image property {name!r} {why}.",
+        message=f"Image property {name!r} {why}" + ("" if why.endswith((".", "?")) else "."),
         location=Location(path=name),
         value=value,
         keys=(name,),
