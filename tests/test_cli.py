@@ -219,8 +219,10 @@ def test_json_output_lists_every_finding():
     for finding in report["findings"]:
         assert set(finding) == {
             *("code", "severity", "message", "file", "line", "path", "value", "suggestion"),
+            "keys",
             "key",
         }
+        assert finding["keys"] == [finding["key"]]
         assert finding["path"] == finding["key"]
 
 

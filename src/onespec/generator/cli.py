@@ -13,7 +13,8 @@ from onespec.generator.outputs import ROOT, Output, _display, diff, is_checkout,
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
     GrammarGroup,
-    echo_json,
+    echo_report,
+    listing,
 )
 
 
@@ -93,8 +94,9 @@ def _run(
                 "changed" if not check else "differ": changed if not check else differ,
             }
         )
-    if output_format == "json":
-        echo_json({"check": check, "outputs": report, "differ": drifted})
+    if output_format != "text":
+        rows = listing("outputs", columns=("output", "differ" if check else "changed"))
+        echo_report({"check": check, "outputs": report, "differ": drifted}, rows)
     if drifted:
         raise click.ClickException(
             f"{len(drifted)} generated file{'s' if len(drifted) != 1 else ''} differ from the "

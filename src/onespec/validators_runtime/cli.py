@@ -28,13 +28,14 @@ from onespec.validators_runtime.cli_grammar import (
     InvalidInput,
     SuggestingChoice,
     UnusableInput,
-    echo_json,
+    echo_report,
     input_error,
+    listing,
     with_content,
     yaml_message,
 )
 from onespec.validators_runtime.flavor_parts.inputs import properties_text
-from onespec.validators_runtime.problems import shown
+from onespec.validators_runtime.problems import Location, Problem, shown
 
 
 class LazyGroup(GrammarGroup):
@@ -318,7 +319,7 @@ def validate_extra_specs(
         results.append((label, specs, valid, findings))
     valid = all(result[2] for result in results)
     checked = sum(len(result[1]) for result in results)
-    if output_format == "json":
+    if output_format != "text":
         report: dict[str, Any] = {"valid": valid, "mode": mode, "checked": checked}
         if len(results) == 1 and results[0][0] is None:
             report["findings"] = [finding.to_dict() for finding in results[0][3]]
@@ -332,7 +333,7 @@ def validate_extra_specs(
                 }
                 for label, specs, ok, findings in results
             ]
-        echo_json(report)
+        echo_report(report, _EXTRA_SPEC_ROWS)
     else:
         for label, _, _, findings in results:
             prefix = f"flavor {label}: " if label is not None else ""
@@ -350,6 +351,14 @@ def validate_extra_specs(
         )
     if not valid:
         raise Invalid() from None
+
+
+#: ``-f table|csv|value``: one row a finding (of each flavor, for a file of several).
+_EXTRA_SPEC_ROWS = listing(
+    "findings",
+    "flavors[].findings",
+    columns=("flavor", "severity", "code", "key", "message", "suggestion"),
+)
 
 
 # The whole-flavor commands live with their runtime: validate flavor, validate image-properties.
@@ -387,27 +396,27 @@ def doctor(output_format: str) -> None:
     plugins: dict[str, int] = {}
     for label in registry.sources.values():
         plugins[label] = plugins.get(label, 0) + 1
-    if output_format == "json":
-        click.echo(
-            json.dumps(
+    if output_format != "text":
+        document = {
+            "in_tree": {
+                "definitions": in_tree,
+                "namespaces": namespaces,
+                "source_versions": generated.SOURCE_VERSIONS,
+            },
+            "out_of_tree": [
+                {"source": label, "definitions": count} for label, count in sorted(plugins.items())
+            ],
+            "problems": [
                 {
-                    "in_tree": {
-                        "definitions": in_tree,
-                        "namespaces": namespaces,
-                        "source_versions": generated.SOURCE_VERSIONS,
-                    },
-                    "out_of_tree": [
-                        {"source": label, "definitions": count}
-                        for label, count in sorted(plugins.items())
-                    ],
-                    "problems": [
-                        {"source": p.source, "kind": p.kind, "message": p.message, "name": p.name}
-                        for p in registry.problems
-                    ],
-                },
-                indent=2,
-            )
-        )
+                    **Problem(p.kind, p.message, location=Location(path=p.name)).to_dict(),
+                    "source": p.source,
+                    "kind": p.kind,
+                    "name": p.name,
+                }
+                for p in registry.problems
+            ],
+        }
+        echo_report(document, _DOCTOR_ROWS)
     else:
         versions = ", ".join(f"{k} {v}" for k, v in generated.SOURCE_VERSIONS.items())
         click.echo(
@@ -428,6 +437,11 @@ def doctor(output_format: str) -> None:
             click.echo("Problems: none.")
     if registry.problems:
         raise Invalid() from None
+
+
+#: ``-f table|csv|value``: one row a problem (what gates a deployment); what was loaded is in
+#: the JSON and YAML document, and in the text.
+_DOCTOR_ROWS = listing("problems", columns=("severity", "source", "code", "message"))
 
 
 class _Diagnostic(logging.Formatter):

@@ -23,9 +23,10 @@ Files
 Messages
     A diagnostic goes to standard error as one line, ``Error: ...`` or ``Warning: ...`` (click
     writes its usage errors the same way). A report -- what a command was asked for -- goes to
-    standard output, as text or, with ``-f json``, as one JSON document -- also when the
-    command fails (:func:`error_document`); lines of a text
-    report may name a finding's severity (``error: [code] ...``), which is content, not a
+    standard output, as text or, with ``-f json`` or ``-f yaml``, as one document -- also when
+    the command fails (:func:`error_document`); with ``-f table|csv|value``, as its rows
+    (:func:`echo_report`, :mod:`.cli_formats`), ``-c NAME`` picking the columns. Lines of a
+    text report may name a finding's severity (``error: [code] ...``), which is content, not a
     diagnostic.
 
 YAML
@@ -50,6 +51,7 @@ from __future__ import annotations
 import json
 import operator
 import os
+import shutil
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, overload
@@ -57,6 +59,17 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 import click
 
 from onespec.errors import OnespecError
+from onespec.validators_runtime.cli_formats import (
+    COLUMN_FORMATS,
+    DOCUMENT_FORMATS,
+    ONE_ROW,
+    REPORT_FORMATS,
+    ROW_FORMATS,
+    ColumnError,
+    Rows,
+    listing,
+    render,
+)
 from onespec.validators_runtime.inputs import (
     STDIN_NAME,
     InputError,
@@ -72,6 +85,7 @@ if TYPE_CHECKING:
     from click._termui_impl import ProgressBar  # what click.progressbar returns
 
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -91,15 +105,28 @@ class SuggestingChoice(click.Choice):
             self.fail(f"{exc.message}{hint}", param, ctx)
 
 
+#: The formats a command keeps when its output is data a program reads (the heat-config
+#: hook's answer, a script, the address of a server): text, or the JSON the program expects.
+PROGRAM_FORMATS = ("text", "json")
+
+_FORMAT_HELP = (
+    "text: sentences for people; json, yaml: the whole report; table, csv, value: its rows, "
+    "as the openstack client prints them (value: bare cells, for shell pipelines)."
+)
+
+
 def format_option(
     default: str = "text",
-    help_text: str = "Text for people, JSON for machines.",
-    choices: tuple[str, ...] = ("text", "json"),
-) -> Callable[[Any], Any]:
-    """``-f/--format text|json`` (and more ``choices`` where a command offers them), as the
-    ``openstack`` client and cliff spell it; JSON by default only where a program reads the
-    output (the heat-config hook)."""
-    return click.option(
+    help_text: str = _FORMAT_HELP,
+    choices: tuple[str, ...] = REPORT_FORMATS,
+    *,
+    short_column: bool = True,
+) -> Callable[[F], F]:
+    """``-f/--format`` as the ``openstack`` client (cliff) spells it, with ``-c/--column
+    NAME`` (repeatable) where the choices include the formats of rows; JSON by default only
+    where a program reads the output (the heat-config hook). ``short_column=False`` where the
+    command already gives ``-c`` another meaning: ``--column`` alone."""
+    formats = click.option(
         "-f",
         "--format",
         "output_format",
@@ -108,9 +135,34 @@ def format_option(
         show_default=True,
         help=help_text,
     )
+    if not set(choices) & set(ROW_FORMATS):
+        return formats
+    column = click.option(
+        *(("-c", "--column") if short_column else ("--column",)),
+        "columns",
+        multiple=True,
+        metavar="NAME",
+        expose_value=False,
+        callback=_keep_columns,
+        help="A column to show, in every format but text; repeat for several, in that order.",
+    )
+
+    def both(function: F) -> F:
+        return formats(column(function))
+
+    return both
 
 
-#: ``-f/--format text|json``, on every command that reports.
+def _keep_columns(context: click.Context, _parameter: click.Parameter, value: Any) -> None:
+    """``-c`` goes to the context, not to each command's arguments: :func:`echo_report` uses
+    it, and no command needs to know of it."""
+    context.meta[_COLUMNS] = tuple(value or ())
+
+
+_COLUMNS = "onespec.columns"
+
+#: ``-f/--format text|json|yaml|value|table|csv`` and ``-c/--column``, on every command that
+#: reports.
 FORMAT_OPTION = format_option()
 
 
@@ -207,18 +259,49 @@ def with_content(text: str, file: str) -> str:
     return text
 
 
-# --- -f json: one JSON document on standard output, whatever happens -----------------------
+# --- the report: one document, in the format asked, whatever happens --------------------
 
-_JSON_PRINTED = "onespec.json_printed"
+_PRINTED = "onespec.report_printed"
+
+
+def _printed() -> None:
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.meta[_PRINTED] = True
 
 
 def echo_json(document: Any) -> None:
-    """Print the report as one JSON document (``document`` already serialised, or data), and
-    note that it was printed, so an error after it adds no second document."""
+    """Print one JSON document (``document`` already serialised, or data) whatever the format:
+    for output a program reads (the hook's answer). Reports use :func:`echo_report`."""
     click.echo(document if isinstance(document, str) else json.dumps(document, indent=2))
+    _printed()
+
+
+def _table_width() -> int | None:
+    """The width to fit a table to: the terminal's, when standard output is one, or
+    ``COLUMNS`` when it is set; none (the table as wide as it is) in a pipe."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if progress_wanted(sys.stdout):  # a terminal
+        return shutil.get_terminal_size().columns
+    return None
+
+
+def echo_report(document: Any, rows: Rows = ONE_ROW, *, ascii_only: bool = True) -> None:
+    """Print a report's document in the format the command line asked for (``-f``), with
+    the columns it asked for (``-c``): ``rows`` says which list of records in it the
+    ``table``, ``csv`` and ``value`` formats print, and their default columns
+    (:mod:`.cli_formats`). A column the report does not have is a usage error (exit 2)."""
     context = click.get_current_context(silent=True)
-    if context is not None:
-        context.meta[_JSON_PRINTED] = True
+    output_format = context.params.get("output_format", "json") if context else "json"
+    asked = context.meta.get(_COLUMNS, ()) if context else ()
+    try:
+        text = render(document, output_format, rows, asked, _table_width(), ascii_only=ascii_only)
+    except ColumnError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(text, nl=False)
+    _printed()
 
 
 def error_document(error: click.ClickException) -> dict[str, Any]:
@@ -235,17 +318,26 @@ def error_document(error: click.ClickException) -> dict[str, Any]:
     }
 
 
-def _asks_for_json(arguments: Sequence[str]) -> bool:
-    """Whether a command line that click could not read asked for ``-f json``."""
+def _document_asked(arguments: Sequence[str]) -> str | None:
+    """``json`` or ``yaml`` when a command line that click could not read asked for one of
+    them (the last ``-f`` counts, as for click), else None."""
+    asked = None
     for index, word in enumerate(arguments):
         if word == "--":
-            return False
+            break
         following = arguments[index + 1] if index + 1 < len(arguments) else None
-        if word in ("-f", "--format") and following == "json":
-            return True
-        if word in ("--format=json", "-fjson"):
-            return True
-    return False
+        if word in ("-f", "--format"):
+            asked = following
+        elif word.startswith("--format="):
+            asked = word.partition("=")[2]
+        elif word.startswith("-f") and len(word) > 2:
+            asked = word[2:]
+    return asked if asked in DOCUMENT_FORMATS else None
+
+
+def print_error_document(error: click.ClickException, output_format: str) -> None:
+    """:func:`error_document` as one document in ``output_format`` (json or yaml)."""
+    click.echo(render(error_document(error), output_format), nl=False)
 
 
 def _stdin_once(context: click.Context) -> None:
@@ -264,9 +356,11 @@ def _stdin_once(context: click.Context) -> None:
 class GrammarCommand(click.Command):
     """A command that keeps the grammar's promises about its arguments and its output:
 
-    - with ``-f json``, standard output carries one JSON document even when the command
-      fails -- the report, or :func:`error_document` (the ``Error:`` line still goes to
-      standard error, and the exit code is unchanged);
+    - with ``-f json`` or ``-f yaml``, standard output carries one document even when the
+      command fails -- the report, or :func:`error_document` (the ``Error:`` line still goes to
+      standard error, and the exit code is unchanged); with ``table``, ``csv`` and ``value``
+      the error is the ``Error:`` line alone;
+    - ``-c/--column`` is refused with ``text``, which has no columns;
     - standard input (``-``) is given to one file argument at most.
     """
 
@@ -286,17 +380,30 @@ class GrammarCommand(click.Command):
 
     def answer_unread(self, error: click.ClickException, arguments: Sequence[str]) -> None:
         """What goes to standard output when the command line cannot be read: with ``-f
-        json``, :func:`error_document`."""
-        if _asks_for_json(arguments):
-            click.echo(json.dumps(error_document(error), indent=2))
+        json`` or ``-f yaml``, :func:`error_document`, when the command offers that format."""
+        asked = _document_asked(arguments)
+        if asked is not None and asked in self._formats():
+            print_error_document(error, asked)
+
+    def _formats(self) -> tuple[str, ...]:
+        for parameter in self.params:
+            if parameter.name == "output_format" and isinstance(parameter.type, click.Choice):
+                return tuple(str(choice) for choice in parameter.type.choices)
+        return ()
 
     def invoke(self, ctx: click.Context) -> Any:
+        output_format = ctx.params.get("output_format")
         try:
             _stdin_once(ctx)
+            if ctx.meta.get(_COLUMNS) and output_format not in COLUMN_FORMATS:
+                raise click.UsageError(
+                    f"-c/--column picks the columns of {', '.join(COLUMN_FORMATS)} output, "
+                    f"not of {output_format}: add -f json, -f table, ..."
+                )
             return super().invoke(ctx)
         except click.ClickException as exc:
-            if ctx.params.get("output_format") == "json" and not ctx.meta.get(_JSON_PRINTED):
-                click.echo(json.dumps(error_document(exc), indent=2))
+            if output_format in DOCUMENT_FORMATS and not ctx.meta.get(_PRINTED):
+                print_error_document(exc, output_format)
             raise
 
 
@@ -325,6 +432,9 @@ def progress(message: str, *, nl: bool = True, force: bool | None = None) -> Non
     if force if force is not None else progress_wanted():
         click.echo(message, err=True, nl=nl)
 
+
+#: The formats people read, which progress may accompany on a terminal.
+_FOR_PEOPLE = ("text", "table")
 
 #: A bar is redrawn after this share of its total (at most this many times), or after this
 #: many items of unknown total: redrawing after every item would take as long as the work
@@ -364,11 +474,12 @@ def progress_bar(
     ``items``), ``LABEL  N`` when it is not.
 
     Hidden unless wanted (:func:`progress_wanted`: standard error is a terminal) and always
-    with ``-f json`` -- pass ``output_format`` -- so pipes, logs and programs get the result
-    alone (click alone would print the label once when it is not on a terminal). Iterate over
+    with a format a program reads (json, yaml, csv, value) -- pass ``output_format`` -- so
+    pipes, logs and programs get the result alone (click alone would print the label once
+    when it is not on a terminal). Iterate over
     the bar to take ``items``, or call its ``update(1)`` as work that reports itself goes on.
     """
-    shown = output_format != "json" and progress_wanted(sys.stderr)
+    shown = output_format in _FOR_PEOPLE and progress_wanted(sys.stderr)
     if items is None and total is None:
         items = _uncounted()
     if total is None:
@@ -419,21 +530,27 @@ __all__ = [
     "EXIT_USAGE",
     "FORMAT_OPTION",
     "INVALID_CONTENT",
+    "PROGRAM_FORMATS",
+    "REPORT_FORMATS",
     "GrammarCommand",
     "GrammarGroup",
     "InputFile",
     "Invalid",
     "InvalidInput",
+    "Rows",
     "SuggestingChoice",
     "UnusableInput",
     "closest",
     "did_you_mean",
     "echo_json",
+    "echo_report",
     "empty_input",
     "error",
     "error_document",
     "format_option",
     "input_error",
+    "listing",
+    "print_error_document",
     "progress",
     "progress_bar",
     "progress_wanted",

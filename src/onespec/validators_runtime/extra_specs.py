@@ -126,6 +126,7 @@ class Finding(Problem):
             value=value,
             suggestion=suggestion,
             key=key,
+            keys=(key if isinstance(key, str) else shown(key),),
         )
 
     # Problem's location field, computed here when read (see __init__): a dataclass field may
@@ -142,7 +143,8 @@ class Finding(Problem):
 
     def to_dict(self) -> dict[str, Any]:
         """The one JSON shape of a finding (code, severity, message, file, line, path, value,
-        suggestion), and the key, for ``--format json`` and API error bodies."""
+        suggestion), with the key as ``keys`` (the name every report uses) and as ``key`` (the
+        name clients read first), for every report and API error bodies."""
         return {**super().to_dict(), "key": self.key_text}
 
     def __str__(self) -> str:

@@ -30,8 +30,9 @@ from onespec.validators_runtime.cli_grammar import (
     InvalidInput,
     SuggestingChoice,
     UnusableInput,
-    echo_json,
+    echo_report,
     input_error,
+    listing,
     progress,
     progress_bar,
     warning,
@@ -137,13 +138,32 @@ def _called(kind: str, name: str | None) -> str:
     return f"{kind} {shown(name)}" if name is not None else kind
 
 
+#: ``-f table|csv|value``: one row a finding, with the keys involved and Nova's exception.
+FLAVOR_ROWS = listing(
+    "findings", columns=("severity", "code", "keys", "nova_exception", "phase", "message")
+)
+#: One row a finding: about a flavor alone, then about a flavor with some images.
+FLEET_ROWS = listing(
+    "flavor_findings",
+    "pair_findings",
+    columns=("flavor", "pairs", "severity", "code", "nova_exception", "phase", "message"),
+)
+#: One row a finding: about an image alone, a flavor alone, then a flavor with some images.
+CLOUD_ROWS = listing(
+    "image_findings",
+    "flavor_findings",
+    "pair_findings",
+    columns=("image", "flavor", "pairs", "severity", "code", "nova_exception", "message"),
+)
+
+
 def _report(
     findings: list[Any], output_format: str, checked: str, names: dict[str, str | None]
 ) -> None:
     errors = [f for f in findings if f.severity == "error"]
-    if output_format == "json":
+    if output_format != "text":
         report = {"valid": not errors, **names, "findings": [f.to_dict() for f in findings]}
-        echo_json(report)
+        echo_report(report, FLAVOR_ROWS)
     else:
         for finding in findings:
             where = f" ({finding.nova_exception}, {finding.phase})" if finding.phase else ""
@@ -348,8 +368,8 @@ def validate_fleet_command(
         )
     with progress_bar("checking flavors", flavors, output_format=output_format) as checked:
         report = check_fleet(checked, images, mode, as_admin=as_admin)
-    if output_format == "json":
-        echo_json(report.to_dict())
+    if output_format != "text":
+        echo_report(report.to_dict(), FLEET_ROWS)
     else:
         echo_fleet(report)
     if not report.valid:
@@ -449,8 +469,8 @@ def validate_cloud_command(
             f"({share:.0%} of the listing)",
             force=True,
         )
-    if output_format == "json":
-        echo_json({**report.to_dict(), **({"seconds": seconds} if verbose else {})})
+    if output_format != "text":
+        echo_report({**report.to_dict(), **({"seconds": seconds} if verbose else {})}, CLOUD_ROWS)
     else:
         for name, finding in report.image_findings:
             click.echo(f"image {name}: {finding.severity}: [{finding.code}] {finding.message}")

@@ -4,7 +4,11 @@ Every area -- extra specs, whole flavors, image specs, Heat components and templ
 capabilities, plugin labels, the HTTP API, the review tools -- says *where* with a
 :class:`Location` (the file, the 1-based line, and the path inside the document) and *what* with
 a :class:`Problem` (a code, a severity, a sentence, the offending value, a suggestion). The JSON
-form of every ``--format json`` report and of the API's error bodies is :meth:`Problem.to_dict`.
+form of every finding of every report (``--format json``, ``yaml``, the rows of ``table``) and of
+the API's error bodies is :meth:`Problem.to_dict`: the same base keys everywhere, and the same
+names for what only some findings have -- ``keys`` (the extra-spec or property keys involved),
+``nova_exception`` and ``phase`` (whole flavors), and ``key`` (one extra spec: the spelling kept
+for the clients that read it before ``keys``).
 
 Also here, because every area needs the same answer: :func:`shown` (a value quoted in a message,
 bounded, so a hostile input cannot make a message large) and :func:`closest` (the "did you
@@ -198,7 +202,8 @@ NOWHERE = Location()
 @dataclass(frozen=True)
 class Problem:
     """One problem: its ``code`` (which rule), ``severity``, where, a sentence saying what is
-    wrong, the offending ``value`` and the most probable intended one (``suggestion``)."""
+    wrong, the offending ``value`` and the most probable intended one (``suggestion``); ``keys``,
+    the extra-spec or property keys it is about, where it is about some."""
 
     code: str
     message: str
@@ -206,14 +211,16 @@ class Problem:
     location: Location = field(default=NOWHERE)
     value: Any = None
     suggestion: str | None = None
+    keys: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         where = str(self.location)
         return f"{where}: {self.message}" if where else self.message
 
     def to_dict(self) -> dict[str, Any]:
-        """The one JSON shape of a finding, in every ``--format json`` report."""
-        return {
+        """The one JSON shape of a finding, in every report: the base keys (``BASE_KEYS``),
+        and ``keys`` when the finding is about some."""
+        shape = {
             "code": self.code,
             "severity": self.severity,
             "message": self.message,
@@ -221,9 +228,17 @@ class Problem:
             "value": plain(self.value),
             "suggestion": self.suggestion,
         }
+        if self.keys:
+            shape["keys"] = list(self.keys)
+        return shape
+
+
+#: The keys every finding's JSON has, in this order (:meth:`Problem.to_dict`).
+BASE_KEYS = ("code", "severity", "message", "file", "line", "path", "value", "suggestion")
 
 
 __all__ = [
+    "BASE_KEYS",
     "CUTOFF",
     "NOWHERE",
     "Location",

@@ -16,7 +16,15 @@ from typing import Any
 import click
 
 from onespec.validators_runtime import resources
-from onespec.validators_runtime.cli_grammar import FORMAT_OPTION, UnusableInput, did_you_mean
+from onespec.validators_runtime.cli_grammar import (
+    FORMAT_OPTION,
+    PROGRAM_FORMATS,
+    GrammarGroup,
+    UnusableInput,
+    did_you_mean,
+    echo_report,
+    format_option,
+)
 
 
 def schema_directory() -> Path:
@@ -56,7 +64,7 @@ def language_server_schemas() -> dict[str, list[str]]:
     return mapping
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=GrammarGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def schemas() -> None:
     """Where the JSON Schemas are, for editors that check YAML files offline."""
 
@@ -75,14 +83,14 @@ def path_command(name: str | None, output_format: str) -> None:
       onespec schemas path flavor-extra-specs.schema.json
     """
     found = file_path(name)
-    if output_format == "json":
-        click.echo(json.dumps({"path": str(found)}))
+    if output_format != "text":
+        echo_report({"path": str(found)})
     else:
         click.echo(str(found))
 
 
 @schemas.command("settings")
-@FORMAT_OPTION
+@format_option(choices=PROGRAM_FORMATS)  # a setting to paste into an editor's JSON
 def settings_command(output_format: str) -> None:
     """Print the YAML language server's yaml.schemas setting, with local paths: every schema
     of the catalog mapped to the file names it checks. Paste it into VS Code's settings.json

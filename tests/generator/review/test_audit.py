@@ -209,4 +209,5 @@ def test_findings_have_the_one_json_shape_of_every_report(tmp_path: Path) -> Non
     root = write_tree(tmp_path, TINY_NOVA)
     _, report = run(str(root / "nova"), "--catalogue", "nova")
     shape = set(Problem("c", "m").to_dict())
-    assert report["findings"] and all(set(f) == shape for f in report["findings"])
+    assert report["findings"] and all(set(f) == shape | {"keys"} for f in report["findings"])
+    assert all(f["keys"] == [f["path"]] for f in report["findings"])

@@ -292,8 +292,9 @@ def flavor_extra_spec_schema() -> dict[str, Any]:
 def finding_schema() -> dict[str, Any]:
     """One validation finding, as
     :meth:`onespec.validators_runtime.extra_specs.Finding.to_dict` writes it: the one shape of
-    :class:`onespec.validators_runtime.problems.Problem`, with the extra spec's key as ``path``
-    and, for clients that read it by that name, as ``key``."""
+    :class:`onespec.validators_runtime.problems.Problem`, with the extra spec's key as ``path``,
+    as ``keys`` (the name every finding uses) and, for clients that read it by that name, as
+    ``key``."""
     from onespec.validators_runtime.extra_specs import Code
     from onespec.validators_runtime.problems import Severity
 
@@ -307,6 +308,7 @@ def finding_schema() -> dict[str, Any]:
             "path": {"type": "string"},
             "value": {"type": ["string", "number", "boolean", "null"]},
             "suggestion": {"type": ["string", "null"]},
+            "keys": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 1},
             "key": {"type": "string"},
         }
     )
@@ -334,8 +336,8 @@ def flavor_finding_schema() -> dict[str, Any]:
 def problem_schema() -> dict[str, Any]:
     """One problem of a request body, as
     :meth:`onespec.validators_runtime.problems.Problem.to_dict` writes it; ``path`` is the JSON
-    Pointer of the member at fault."""
-    from onespec.validators_runtime.problems import Severity
+    Pointer of the member at fault; ``keys``, when the problem is about some keys."""
+    from onespec.validators_runtime.problems import BASE_KEYS, Severity
 
     return _closed(
         {
@@ -347,7 +349,9 @@ def problem_schema() -> dict[str, Any]:
             "path": {"type": ["string", "null"]},
             "value": {},
             "suggestion": {"type": ["string", "null"]},
-        }
+            "keys": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        },
+        list(BASE_KEYS),
     )
 
 

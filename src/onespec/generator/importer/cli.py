@@ -16,7 +16,12 @@ from onespec.generator.importer.metadefs import (
 )
 from onespec.generator.importer.nova import read_tree
 from onespec.generator.importer.package import PackageNameError, render_package
-from onespec.validators_runtime.cli_grammar import GrammarGroup, echo_json, format_option
+from onespec.validators_runtime.cli_grammar import (
+    GrammarGroup,
+    echo_report,
+    format_option,
+    listing,
+)
 
 
 def printable(text: str) -> str:
@@ -135,7 +140,7 @@ def _write(
     _write_all(output, files)
     imported = sum(len(namespace.definitions) for namespace in namespaces)
     not_carried = [item for namespace in namespaces for item in namespace.not_carried]
-    if output_format == "json":
+    if output_format != "text":
         report = {
             "package": package,
             "output": str(output),
@@ -149,7 +154,7 @@ def _write(
                 {"source": i.source, "what": i.what, "reason": i.reason} for i in not_carried
             ],
         }
-        echo_json(report)
+        echo_report(report, listing("namespaces", columns=("namespace", "source", "definitions")))
         return
     click.echo(
         f"Wrote {package} to {printable(str(output))}: {imported} definitions from "

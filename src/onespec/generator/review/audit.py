@@ -41,7 +41,8 @@ def finding(
     **extra: Any,
 ) -> Finding:
     where = Location(file or None, line, key)
-    return Problem(code, message, severity, where, **{"value": key, **extra})
+    keys = (key,) if key else ()
+    return Problem(code, message, severity, where, **{"value": key, "keys": keys, **extra})
 
 
 def unparsable(files: Sequence[tuple[str, int | None, str]]) -> list[Finding]:

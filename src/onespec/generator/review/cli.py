@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
@@ -22,11 +21,16 @@ from onespec.validators_runtime.cli_grammar import (
     GrammarCommand,
     InputFile,
     InvalidInput,
+    echo_report,
     format_option,
     input_error,
+    listing,
     progress_bar,
 )
 from onespec.validators_runtime.problems import Location
+
+#: ``-f table|csv|value``: one row a finding, where the key is read or defined.
+_AUDIT_ROWS = listing("findings", columns=("severity", "code", "file", "line", "message"))
 
 
 class _Usage(OnespecError, click.ClickException):
@@ -110,22 +114,18 @@ def audit(
         *auditing.audit(chosen.definitions, found, prefixes, chosen.origins),
     ]
     elapsed = time.perf_counter() - started
-    if output_format == "json":
-        click.echo(
-            json.dumps(
-                {
-                    "catalogue": chosen.label,
-                    "definitions": len(chosen.definitions),
-                    "files": found.files_seen,
-                    "files_parsed": found.files_parsed,
-                    "reads": len(found.reads),
-                    "seconds": round(elapsed, 3),
-                    "notes": [note.to_dict() for note in chosen.notes],
-                    "findings": [finding.to_dict() for finding in findings],
-                },
-                indent=2,
-            )
-        )
+    if output_format != "text":
+        document = {
+            "catalogue": chosen.label,
+            "definitions": len(chosen.definitions),
+            "files": found.files_seen,
+            "files_parsed": found.files_parsed,
+            "reads": len(found.reads),
+            "seconds": round(elapsed, 3),
+            "notes": [note.to_dict() for note in chosen.notes],
+            "findings": [finding.to_dict() for finding in findings],
+        }
+        echo_report(document, _AUDIT_ROWS)
     else:
         for note in chosen.notes:
             click.echo(f"note: {note}", err=True)

@@ -16,12 +16,16 @@ import click
 
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
+    PROGRAM_FORMATS,
     GrammarGroup,
     InputFile,
     InvalidInput,
     UnusableInput,
     echo_json,
+    echo_report,
+    format_option,
     input_error,
+    listing,
     progress_wanted,
     with_content,
 )
@@ -111,6 +115,14 @@ def image() -> None:
     """Image specs: check them, validate instances against them, render them as scripts."""
 
 
+#: ``-f table|csv|value``: one row a problem of the spec, errors then warnings.
+_CHECK_ROWS = listing(
+    "errors", "warnings", columns=("severity", "code", "file", "line", "path", "message")
+)
+#: One row a step of the validation: what each validator did.
+_STEP_ROWS = listing("steps", columns=("outcome", "path", "kind", "label", "detail"))
+
+
 # --- check ----------------------------------------------------------------------------------------
 
 
@@ -162,7 +174,7 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
                 errors.append(Problem("spec", exc.reason, location=exc.location))
             warnings = [*loader.warnings, *loader.duplicate_keys()]
     valid = not errors
-    if output_format == "json":
+    if output_format != "text":
         body: dict[str, Any] = {
             "spec": spec,
             "valid": valid,
@@ -182,7 +194,7 @@ def check(spec: str, resource_roots: tuple[str, ...], output_format: str) -> Non
             ]
             body["validators"] = sum(1 for _ in loaded.validator.walk())
             body["packages"] = loaded.packages()
-        echo_json(body)
+        echo_report(body, _CHECK_ROWS)
     else:
         for problem in (*errors, *warnings):
             click.echo(f"{problem.severity}: {problem}")
@@ -329,8 +341,8 @@ def validate(
                 raise InvalidInput(str(exc)) from None
         except RemoteError as exc:
             raise UnusableInput(str(exc)) from None
-    if output_format == "json":
-        echo_json(report.to_dict())
+    if output_format != "text":
+        echo_report(report.to_dict(), _STEP_ROWS)
     else:
         for warning in report.warnings:
             click.echo(f"warning: {warning}")
@@ -358,7 +370,7 @@ def validate(
 )
 @_ARGS
 @_RESOURCE_ROOTS
-@FORMAT_OPTION
+@format_option(choices=PROGRAM_FORMATS)  # the script itself, or it in a JSON object
 def script(
     spec: str,
     distro: str,

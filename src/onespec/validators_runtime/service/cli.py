@@ -15,6 +15,7 @@ import click
 
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
+    PROGRAM_FORMATS,
     GrammarCommand,
     GrammarGroup,
     InputFile,
@@ -22,6 +23,9 @@ from onespec.validators_runtime.cli_grammar import (
     InvalidInput,
     UnusableInput,
     echo_json,
+    echo_report,
+    format_option,
+    listing,
 )
 
 _DATABASE_URL = click.option(
@@ -214,7 +218,7 @@ def _stop(signum: int, _frame: Any) -> None:
     show_default=True,
     help="info logs every request (the access log).",
 )
-@FORMAT_OPTION
+@format_option(choices=PROGRAM_FORMATS)  # the address, for the program that started it
 def serve(
     database_url: str | None,
     host: str,
@@ -339,8 +343,8 @@ def upgrade(database_url: str | None, revision: str, output_format: str) -> None
         raise click.ClickException(f"Cannot upgrade the database {where}: {exc}") from None
     finally:
         engine.dispose()
-    if output_format == "json":
-        echo_json(json.dumps({"database": where, "before": before, "revision": after}))
+    if output_format != "text":
+        echo_report({"database": where, "before": before, "revision": after})
     elif before == after:
         click.echo(f"The database {where} is already at revision {after}.")
     else:
@@ -369,8 +373,8 @@ def current(database_url: str | None, output_format: str) -> None:
         finally:
             engine.dispose()
     head = database.head_revision()
-    if output_format == "json":
-        echo_json(json.dumps({"database": where, "revision": revision, "latest": head}))
+    if output_format != "text":
+        echo_report({"database": where, "revision": revision, "latest": head})
     elif missing is not None:
         click.echo(
             f"The database {where} does not exist, so it has no onespec tables; the latest "
@@ -402,7 +406,7 @@ def sample(output_format: str) -> None:
     With --format json, the rules as data: name, default, description, operations.
     """
     require_api_extra("policy sample")
-    if output_format == "json":
+    if output_format != "text":
         from onespec.definitions.policy import RULES
 
         rules = [
@@ -414,7 +418,7 @@ def sample(output_format: str) -> None:
             }
             for rule in RULES
         ]
-        echo_json({"rules": rules})
+        echo_report({"rules": rules}, listing("rules", columns=("name", "default")))
         return
     from onespec.validators_runtime.service.policy import sample as text
 

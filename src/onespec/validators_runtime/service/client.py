@@ -26,7 +26,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 import click
 
 from onespec.errors import OnespecError
-from onespec.validators_runtime.cli_grammar import FORMAT_OPTION, GrammarGroup, echo_json
+from onespec.validators_runtime.cli_grammar import (
+    FORMAT_OPTION,
+    GrammarGroup,
+    echo_report,
+    listing,
+)
 from onespec.validators_runtime.plugin_labels.labels import (
     PLUGIN,
     VERSION,
@@ -450,8 +455,8 @@ def list_plugins(client: Transport, show_all: bool, output_format: str) -> None:
     """List the plugins, with their versions and labels; hidden ones only with --all."""
     everything = client.request("GET", "/plugins")["plugins"]
     shown = [plugin for plugin in everything if show_all or not hidden(plugin)]
-    if output_format == "json":
-        echo_json({"plugins": shown})
+    if output_format != "text":
+        echo_report({"plugins": shown}, _PLUGIN_ROWS)
     elif shown:
         rows = [["NAME", "TITLE", "VERSIONS", "LABELS"]]
         for plugin in shown:
@@ -475,6 +480,10 @@ def list_plugins(client: Transport, show_all: bool, output_format: str) -> None:
             err=True,
         )
     # No warnings here: the table says "deprecated" beside each deprecated version.
+
+
+#: ``-f table|csv|value``: one row a plugin (``-c name`` for their names alone).
+_PLUGIN_ROWS = listing("plugins", columns=("name", "title", "version_labels", "plugin_labels"))
 
 
 def _show_text(plugin: Mapping[str, Any]) -> None:
@@ -507,8 +516,8 @@ def _show_text(plugin: Mapping[str, Any]) -> None:
 def show_plugin(client: Transport, name: str, output_format: str) -> None:
     """Show a plugin with the status of each of its labels and of its versions' labels."""
     plugin = client.request("GET", f"/plugins/{_segment(name)}")["plugin"]
-    if output_format == "json":
-        echo_json(plugin)
+    if output_format != "text":
+        echo_report(plugin)
     else:
         _show_text(plugin)
     _warn(plugin)
@@ -544,8 +553,8 @@ def update_plugin(
     else:
         body = {"plugin_labels": change}
     plugin = client.request("PATCH", f"/plugins/{_segment(name)}", body)["plugin"]
-    if output_format == "json":
-        echo_json(plugin)
+    if output_format != "text":
+        echo_report(plugin)
     else:
         state = "enabled" if enable else "disabled"
         if versions:

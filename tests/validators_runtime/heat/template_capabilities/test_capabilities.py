@@ -212,6 +212,7 @@ def test_the_two_summaries_of_the_seed(seed):
         "resource_types": {
             "OS::TripleO::Controller": ["docker/controller.yaml", "puppet/controller.yaml"]
         },
+        "problems": [],
     }
 
 

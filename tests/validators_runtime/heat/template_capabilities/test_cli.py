@@ -75,6 +75,7 @@ def test_summary_prints_both_summaries(seed):
         "resource_types": {
             "OS::TripleO::Controller": ["docker/controller.yaml", "puppet/controller.yaml"]
         },
+        "problems": [],
     }
     recursive = onespec("summary", "-r", ".", "--format", "json", cwd=seed)
     assert json.loads(recursive.stdout) == json.loads(done.stdout)

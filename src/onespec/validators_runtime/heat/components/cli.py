@@ -21,13 +21,16 @@ from onespec.validators_runtime import inputs
 from onespec.validators_runtime._generated import components as facts
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
+    PROGRAM_FORMATS,
     GrammarCommand,
     GrammarGroup,
     InputFile,
     Invalid,
     InvalidInput,
     echo_json,
+    echo_report,
     format_option,
+    listing,
 )
 from onespec.validators_runtime.heat.components.deployment import (
     DeploymentConfig,
@@ -53,6 +56,7 @@ from onespec.validators_runtime.heat.components.model import (
     json_default,
 )
 from onespec.validators_runtime.heat.components.template import Template, TemplateError
+from onespec.validators_runtime.problems import Location, Problem
 
 
 def _template_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -130,12 +134,22 @@ def _template_report(
     try:
         template = _load(path, files_root, parameters)
     except TemplateError as exc:
-        return {"template": shown, "valid": False, "error": str(exc), "components": []}
+        # ``error`` as before; ``problems`` in the one shape of a finding, as everywhere.
+        where = Location(exc.path or shown, exc.line)
+        problem = Problem("invalid-template", exc.reason, location=where)
+        return {
+            "template": shown,
+            "valid": False,
+            "error": str(exc),
+            "problems": [problem.to_dict()],
+            "components": [],
+        }
     reports = [_component_report(template, name) for name in template.components()]
     return {
         "template": shown,
         "valid": all(report["valid"] for report in reports),
         "error": None,
+        "problems": [],
         "components": reports,
     }
 
@@ -171,6 +185,12 @@ def _print_template(report: Mapping[str, Any]) -> None:
                 )
 
 
+#: ``-f table|csv|value``: one row a component of each template, its problems in a cell.
+_COMPONENT_ROWS = listing(
+    "templates[].components", columns=("template", "name", "valid", "problems")
+)
+
+
 @component.command("validate")
 @click.argument(
     "templates",
@@ -196,8 +216,8 @@ def validate_command(
     """
     reports = [_template_report(path, files_root, parameters) for path in templates]
     valid = all(report["valid"] for report in reports)
-    if output_format == "json":
-        echo_json({"valid": valid, "templates": reports})
+    if output_format != "text":
+        echo_report({"valid": valid, "templates": reports}, _COMPONENT_ROWS)
     else:
         for report in reports:
             _print_template(report)
@@ -321,7 +341,7 @@ def _print_metadata(derived: DeploymentConfig, resource: str, notes: list[str]) 
 @click.option("--stack-id", default="", help="deploy_stack_id.")
 @click.option("--config-id", help="The derived config's id. [default: a new UUID]")
 @_template_options
-@FORMAT_OPTION
+@format_option(choices=PROGRAM_FORMATS)  # the derived config, as the hook reads it
 def metadata_command(
     template_path: Path,
     resource: str,
@@ -446,6 +466,7 @@ class _AnswersInJson(GrammarCommand):
 @format_option(
     "json",
     "JSON, which heat-config reads; text, to read the answer when rehearsing.",
+    choices=PROGRAM_FORMATS,
 )
 def hook_command(
     mode: str,
@@ -501,17 +522,13 @@ def hook_command(
 @FORMAT_OPTION
 def actions_command(output_format: str) -> None:
     """List the lifecycle actions: when each fires and what the hook receives."""
-    if output_format == "json":
-        click.echo(
-            json.dumps(
-                {
-                    "actions": [{"name": name, **facts.ACTIONS[name]} for name in facts.ACTIONS],
-                    "default_actions": list(facts.DEFAULT_ACTIONS),
-                    "extended_actions": facts.EXTENDED_ACTIONS,
-                },
-                indent=2,
-            )
-        )
+    if output_format != "text":
+        document = {
+            "actions": [{"name": name, **facts.ACTIONS[name]} for name in facts.ACTIONS],
+            "default_actions": list(facts.DEFAULT_ACTIONS),
+            "extended_actions": facts.EXTENDED_ACTIONS,
+        }
+        echo_report(document, listing("actions", columns=("name", "summary")))
         return
 
     def wrapped(text: str, indent: str = "  ") -> str:

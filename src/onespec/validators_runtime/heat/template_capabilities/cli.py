@@ -8,27 +8,29 @@ files are reported on standard error.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import click
 
+from onespec.validators_runtime.cli_formats import ONE_ROW, Rows
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
     GrammarGroup,
     InputFile,
     Invalid,
     UnusableInput,
-    echo_json,
+    echo_report,
+    format_option,
+    listing,
     progress_bar,
 )
 from onespec.validators_runtime.cli_grammar import error as report_error
 from onespec.validators_runtime.cli_grammar import warning as report_warning
 from onespec.validators_runtime.heat import template_capabilities as api
 from onespec.validators_runtime.heat.hot_loader import MAX_TEMPLATE_SIZE, HeatFileError
-from onespec.validators_runtime.problems import Location
+from onespec.validators_runtime.problems import Location, Problem
 
 F = TypeVar("F", bound=Callable[..., Any])
 R = TypeVar("R")
@@ -130,8 +132,23 @@ def _constraint(pair: str) -> tuple[str, str]:
     return key, value
 
 
-def _json(data: Any) -> None:
-    echo_json(json.dumps(data, indent=2, ensure_ascii=False))
+def _json(data: Any, rows: Rows = ONE_ROW) -> None:
+    """The report in the format asked; file names and values as they are, not escaped."""
+    echo_report(data, rows, ascii_only=False)
+
+
+#: ``-f table|csv|value``: one row a matching template (``-f value`` is the text's list).
+_FIND_ROWS = listing("matches", columns=("template",))
+#: One row a resource type, with the templates that name it; the labels are in the document.
+_SUMMARY_ROWS = listing(
+    "resource_types", columns=("resource_type", "templates"), key="resource_type"
+)
+#: One row a resource type with several implementations, each with its environments.
+_CHOICES_ROWS = listing(
+    "choices", columns=("resource_type", "implementations"), key="resource_type"
+)
+#: One row a list of templates resolved (or not), with the one chosen.
+_RESOLVE_ROWS = listing("decisions", columns=("resource_type", "environment", "line", "chosen"))
 
 
 @click.group("template-capabilities", cls=GrammarGroup)
@@ -155,7 +172,7 @@ def template_capabilities() -> None:
     metavar="KEY=VALUE",
     help="A capability the template must declare; repeat to require several.",
 )
-@FORMAT_OPTION
+@format_option(short_column=False)  # -c is --capability here, as it was first
 @_SCAN_OPTIONS
 @click.argument("paths", nargs=-1, required=True, type=_SCANNED, metavar="PATH...")
 def find_command(
@@ -180,8 +197,8 @@ def find_command(
     """
     pairs = [_constraint(pair) for pair in constraints]
     result = _scan(api.find, paths, recursive, output_format, no_cache, max_size, pairs)
-    if output_format == "json":
-        _json(result.to_dict())
+    if output_format != "text":
+        _json(result.to_dict(), _FIND_ROWS)
     else:
         for path in result.matches:
             click.echo(path)
@@ -214,8 +231,8 @@ def summary_command(
       onespec template-capabilities summary -r . -f json
     """
     result = _scan(api.summary, paths, recursive, output_format, no_cache, max_size)
-    if output_format == "json":
-        _json(result.to_dict())
+    if output_format != "text":
+        _json(result.to_dict(), _SUMMARY_ROWS)
     else:
         report = result.to_dict()
         for key, values in report["labels"].items():
@@ -250,8 +267,8 @@ def choices_command(
       onespec template-capabilities choices -r overcloud-resource-registry-puppet.yaml environments
     """
     result = _scan(api.choices, paths, recursive, output_format, no_cache, max_size)
-    if output_format == "json":
-        _json(result.to_dict())
+    if output_format != "text":
+        _json(result.to_dict(), _CHOICES_ROWS)
     else:
         for name, implementations in result.types.items():
             click.echo(f"{name}: {len(implementations)} implementations")
@@ -316,13 +333,18 @@ def resolve_command(
     try:
         resolution = api.resolve(environments, max_size=max_size)
     except api.ResolutionError as exc:
-        if output_format == "json":
-            _json({"resolved": False, "decisions": [d.to_dict() for d in exc.decisions]})
+        if output_format != "text":
+            _json(
+                {"resolved": False, "decisions": [d.to_dict() for d in exc.decisions]},
+                _RESOLVE_ROWS,
+            )
         report_error(str(exc))
         raise Invalid() from None
     except HeatFileError as exc:
-        if output_format == "json":
-            _json({"resolved": False, "error": str(exc)})
+        if output_format != "text":
+            where = Location(exc.path, exc.line)
+            located = Problem("invalid-file", exc.reason, location=where)
+            _json({"resolved": False, "error": str(exc), "problems": [located.to_dict()]})
         report_error(str(exc))
         raise Invalid() from None
     written = None
@@ -334,14 +356,15 @@ def resolve_command(
         except api.OutputError as exc:
             if exc.usage:
                 raise UnusableInput(str(exc)) from None
-            if output_format == "json":
-                _json({"resolved": False, "error": str(exc)})
+            if output_format != "text":
+                problems = [Problem("output", reason).to_dict() for reason in exc.problems]
+                _json({"resolved": False, "error": str(exc), "problems": problems})
             for problem in exc.problems:
                 report_error(problem)
             raise Invalid() from None
     for warning in resolution.warnings:
         report_warning(str(warning))
-    if output_format == "json":
+    if output_format != "text":
         report = {"resolved": True, **resolution.to_dict()}
         if written is not None:
             report["written"] = {
@@ -350,7 +373,7 @@ def resolve_command(
                 "stripped": list(written.stripped),
                 "root": written.root,
             }
-        _json(report)
+        _json(report, _RESOLVE_ROWS)
     elif written is not None:
         click.echo(written.environment)
         count = len(written.files)

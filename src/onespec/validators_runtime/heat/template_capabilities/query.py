@@ -87,7 +87,11 @@ class Summary:
     problems: tuple[Problem, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"labels": self.labels, "resource_types": self.resource_types}
+        return {
+            "labels": self.labels,
+            "resource_types": self.resource_types,
+            "problems": [p.to_dict() for p in self.problems],
+        }
 
 
 def summary(
