@@ -268,3 +268,19 @@ def test_onespecs_validators_answer_extra_spec_writes_as_novas_own(
         for answer in answers:
             assert message(answer).startswith("Validation failed; ")
         assert key in message(answers[1])
+
+
+def _image_reads(cloud: Box, image_id: str) -> int:
+    """How many times Glance was asked for the image (its access log, one line a request)."""
+    return cloud.log_text("glance").count(f"GET /plain/v2/images/{image_id} ")
+
+
+def test_nova_reads_the_image_once_with_the_filter_as_without(cloud: Box) -> None:
+    """The filter reads the image of a create first and Nova's own read takes it
+    (share_image_reads): Glance is asked as often as without the filter."""
+    flavor = cloud.create_flavor(1, 512, 1)
+    alone, filtered = cloud.create_image(), cloud.create_image()
+    assert cloud.boot(flavor["id"], alone["id"], cloud.nova_plain).status == 202
+    assert cloud.boot(flavor["id"], filtered["id"], cloud.nova).status == 202
+    assert _image_reads(cloud, alone["id"]) >= 1
+    assert _image_reads(cloud, filtered["id"]) == _image_reads(cloud, alone["id"])

@@ -643,7 +643,8 @@ def test_a_body_that_fails_midway_is_put_back_as_far_as_it_was_read(caplog):
 
 
 def test_the_options_default_to_refusing_with_novas_own_validators():
-    assert read_options({}) == Options("refuse", "nova", servers.DEFAULT_MAX_BODY)
+    assert read_options({}) == Options("refuse", "nova", servers.DEFAULT_MAX_BODY, True)
+    assert read_options({"share_image_reads": "false"}).share_image_reads is False
     assert read_options({"mode": " WARN ", "max_body_bytes": "4096"}).mode == "warn"
 
 
@@ -655,6 +656,7 @@ def test_the_options_default_to_refusing_with_novas_own_validators():
         ({"max_body_bytes": "12k"}, "option max_body_bytes = '12k'"),
         ({"max_body_bytes": "10"}, "from 1024 to"),
         ({"modes": "warn"}, "unknown option 'modes'"),
+        ({"share_image_reads": "sometimes"}, "option share_image_reads = 'sometimes' must be"),
     ],
 )
 def test_an_unusable_option_stops_the_pipeline_at_start_up_naming_it(options, named):

@@ -37,6 +37,9 @@ logged: the filter never turns a request into a 500.
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import functools
 import json
 import logging
 import re
@@ -101,6 +104,16 @@ class Options:
     mode: str = "refuse"
     extra_spec_validators: str = "nova"
     max_body_bytes: int = DEFAULT_MAX_BODY
+    share_image_reads: bool = True
+
+
+def _yes_or_no(text: str) -> bool:
+    value = text.strip().lower()
+    if value in ("true", "yes", "on", "1"):
+        return True
+    if value in ("false", "no", "off", "0"):
+        return False
+    raise ValueError("must be true or false")
 
 
 def _validators(text: str) -> str:
@@ -121,6 +134,12 @@ OPTIONS = (
         DEFAULT_MAX_BODY,
         positive_int(*BODY_BOUNDS),
         "a longer body goes on to Nova unread",
+    ),
+    Option(
+        "share_image_reads",
+        True,
+        _yes_or_no,
+        "Nova's own read of the image of a request takes the filter's (one Glance read)",
     ),
 )
 
@@ -245,6 +264,7 @@ class NovaReaders:
             image = self._glance.get(context, image_id)
         except (exception.ImageNotFound, exception.ImageNotAuthorized, exception.Invalid):
             return None
+        keep_for_nova(context, image_id, image)
         return image_document(image)
 
     def server(self, context: Any, server_id: str) -> Server | None:
@@ -661,6 +681,52 @@ def install_onespec_validators() -> None:
     LOG.info("onespec's extra-spec validators stand in for Nova's in this process")
 
 
+#: The attribute of Nova's request context that holds the images the filter read for it.
+KEPT_IMAGES = "_onespec_images"
+
+
+def keep_for_nova(context: Any, image_id: str, image: Any) -> None:
+    """Keep the image read for this request on its context, for Nova's own read of it."""
+    kept = getattr(context, KEPT_IMAGES, None)
+    if kept is None:
+        kept = {}
+        setattr(context, KEPT_IMAGES, kept)
+    kept[image_id] = copy.deepcopy(image)
+
+
+def share_image_reads() -> None:
+    """Let Nova's own read of an image, later in the same request, take the one the filter
+    made for it, instead of asking Glance a second time (the filter's one cost that is not
+    Nova's own: a Glance round trip per create, rebuild or resize).
+
+    Nova reads the image of a request through ``nova.image.glance.API.get``; the filter reads it
+    the same way first and keeps it on the request's context (:func:`keep_for_nova`). The
+    method is wrapped once per process: a read with the same arguments, on the same request's
+    context, gets a copy of what the filter read moments before; every other read (another
+    request, another image, with locations) goes to Glance as before."""
+    from nova.image import glance
+
+    original = glance.API.get
+    if getattr(original, "_onespec_shares_reads", False):
+        return
+
+    @functools.wraps(original)
+    def get(
+        self: Any,
+        context: Any,
+        id_or_uri: Any,
+        include_locations: bool = False,
+        show_deleted: bool = True,
+    ) -> Any:
+        kept = getattr(context, KEPT_IMAGES, None)
+        if kept and not include_locations and show_deleted and id_or_uri in kept:
+            return copy.deepcopy(kept[id_or_uri])
+        return original(self, context, id_or_uri, include_locations, show_deleted)
+
+    get._onespec_shares_reads = True  # type: ignore[attr-defined]
+    glance.API.get = get
+
+
 def filter_factory(
     global_conf: Mapping[str, Any], **local_conf: Any
 ) -> Callable[[WSGIApp], WSGIApp]:
@@ -669,6 +735,9 @@ def filter_factory(
     options = read_options(local_conf)
     if options.extra_spec_validators == "onespec":
         install_onespec_validators()
+    if options.share_image_reads:
+        with contextlib.suppress(ImportError):  # without Nova there is nothing to share
+            share_image_reads()
 
     def wrap(app: WSGIApp) -> WSGIApp:
         return ServersFilter(app, options)
