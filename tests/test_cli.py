@@ -823,7 +823,7 @@ def test_a_fleet_whose_images_carry_no_properties_says_how_to_get_them(tmp_path)
     )
     done = onespec("validate", "fleet", "--flavors", str(flavors), "--images", str(images))
     assert done.returncode == 0, done.stderr
-    assert "none of the 1 images carries properties" in done.stderr
+    assert "the image carries no properties, so no rule" in done.stderr
     assert "openstack image show IMAGE -f json" in done.stderr
 
 

@@ -427,6 +427,11 @@ def progress_wanted(stream: Any = None) -> bool:
         return False
 
 
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 image``, ``2 images``: a count with its noun in the number it takes."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
 def progress(message: str, *, nl: bool = True, force: bool | None = None) -> None:
     """A progress line on standard error, when :func:`progress_wanted` (or ``force``)."""
     if force if force is not None else progress_wanted():
@@ -541,6 +546,7 @@ __all__ = [
     "SuggestingChoice",
     "UnusableInput",
     "closest",
+    "counted",
     "did_you_mean",
     "echo_json",
     "echo_report",

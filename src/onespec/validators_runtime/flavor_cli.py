@@ -30,6 +30,7 @@ from onespec.validators_runtime.cli_grammar import (
     InvalidInput,
     SuggestingChoice,
     UnusableInput,
+    counted,
     echo_report,
     input_error,
     listing,
@@ -208,8 +209,9 @@ def validate_flavor_command(
     FLAVOR_FILE is what `openstack flavor show -f json` (or -f yaml) prints, or Nova's
     {"flavor": {..., "extra_specs": {...}}}. Every problem is reported at once, with the
     exception Nova raises and the phase (api, scheduler, spawn) in which it does. Exits 0 when
-    the pair boots as far as Nova's pure checks can tell, 1 when Nova would refuse it, 2 on a
-    usage error.
+    the pair boots as far as Nova's pure checks can tell, 1 when Nova would refuse it or a file
+    holds no flavor or image it can read (empty, not UTF-8, not JSON or YAML), 2 on a usage
+    error (a file that cannot be opened, a flavor given as the image...).
 
     \b
     Example:
@@ -299,11 +301,11 @@ def echo_fleet(report: FleetReport, marks: Mapping[str, str] | None = None) -> N
     refused = sum(cause.pairs for cause in report.causes)
     alone = len({name for name, _ in report.alone})
     click.echo(
-        f"{report.flavors} flavors, {report.images} images ({report.image_groups} distinct "
-        f"to Nova's checks): {alone} flavor{'s' if alone != 1 else ''} refused on "
-        f"{'their' if alone != 1 else 'its'} own, {refused} of "
-        f"{report.flavors * report.images} pairs refused, in {len(report.causes)} "
-        f"cause{'s' if len(report.causes) != 1 else ''}."
+        f"{counted(report.flavors, 'flavor')}, {counted(report.images, 'image')} "
+        f"({report.image_groups} distinct to Nova's checks): {counted(alone, 'flavor')} refused "
+        f"on {'their' if alone != 1 else 'its'} own, {refused} of "
+        f"{counted(report.flavors * report.images, 'pair')} refused, in "
+        f"{counted(len(report.causes), 'cause')}."
     )
 
 
@@ -361,10 +363,16 @@ def validate_fleet_command(
         # `openstack image list --long -f json` prints no properties: said, or the report's
         # silence about every rule that reads one would pass for a verdict.
         warning(
-            f"--images {images_file}: none of the {len(images)} images carries properties, so "
-            "no rule that reads an image's properties was checked; `openstack image list` "
-            "prints none: give each `openstack image show IMAGE -f json` (in a JSON list), or "
-            "Glance's own GET /v2/images, which carries them"
+            f"--images {images_file}: "
+            + (
+                "the image carries no"
+                if len(images) == 1
+                else f"none of the {len(images)} images carries"
+            )
+            + " properties, so no rule that reads an image's properties was checked; "
+            "`openstack image list` prints none: give each `openstack image show IMAGE -f json` "
+            "(in a JSON list), `onespec validate cloud`, or Glance's own GET /v2/images, which "
+            "carries them"
         )
     with progress_bar("checking flavors", flavors, output_format=output_format) as checked:
         report = check_fleet(checked, images, mode, as_admin=as_admin)
@@ -464,7 +472,7 @@ def validate_cloud_command(
     if verbose:
         share = seconds["checking"] / seconds["listing"] if seconds["listing"] else 0.0
         progress(
-            f"listed {len(flavors)} flavors and {len(images)} images in "
+            f"listed {counted(len(flavors), 'flavor')} and {counted(len(images), 'image')} in "
             f"{seconds['listing']:.2f} s, checked them in {seconds['checking']:.2f} s "
             f"({share:.0%} of the listing)",
             force=True,
@@ -479,9 +487,10 @@ def validate_cloud_command(
         disabled = sum(flavor.disabled for flavor in flavors)
         problems = len(report.image_findings)
         click.echo(
-            f"{cloud.where()}: {len(flavors)} flavors listed ({private} private, {disabled} "
-            f"disabled), {len(images)} images ({len(report.not_active)} not active, checked "
-            f"on their own only), {problems} image problem{'s' if problems != 1 else ''}."
+            f"{cloud.where()}: {counted(len(flavors), 'flavor')} listed ({private} private, "
+            f"{disabled} disabled), {counted(len(images), 'image')} "
+            f"({len(report.not_active)} not active, checked on their own only), "
+            f"{counted(problems, 'image problem')}."
         )
     if not report.valid:
         raise Invalid()

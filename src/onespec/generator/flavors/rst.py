@@ -32,6 +32,20 @@ from onespec.definitions.flavor_rules import (
 from onespec.definitions.image_properties import IMAGE_PROPERTIES, twins
 from onespec.generator.rst import literal
 
+#: How Nova reads a property of each kind, in words (the kinds are the definitions' names).
+KIND_WORDS = {
+    "bool": "a boolean (true/false, yes/no, on/off, 1/0)",
+    "cpu-lists": "one CPU set per NUMA node (``hw_numa_cpus.0=0-1``, ``.1=2,3``...)",
+    "dict-list": "a list of mappings",
+    "enum": "one of the values below",
+    "int": "a whole number",
+    "int-list": "one whole number per NUMA node (``.0``, ``.1``...)",
+    "str": "text",
+    "str-list": "a list of text values",
+    "uuid": "a UUID",
+    "version-predicate": "a version condition, e.g. ``>= 2.0``",
+}
+
 PHASE_MEANING = {
     "api": "Server create answers HTTP 400.",
     "scheduler": "The server is accepted, then goes to ERROR while it is scheduled.",
@@ -216,7 +230,7 @@ def image_properties_lines() -> Iterator[str]:
         yield f"   :prefix: {prop.name.partition('_')[0]}"
         yield "   :no-contents-entry:"
         yield ""
-        yield f"   {prop.description} Read as: {prop.kind}."
+        yield f"   {prop.description} Nova reads it as {KIND_WORDS[prop.kind]}."
         if prop.enum:
             yield f"   Values: {', '.join(literal(v) for v in prop.enum)}."
         twin = twin_of.get(prop.name)
