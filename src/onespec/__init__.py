@@ -11,6 +11,19 @@ The short public API a service needs::
         for finding in error.findings:
             print(finding.key, finding.code, finding.suggestion)
 
+A whole flavor, with the image it boots, or a server's resize or rebuild, is checked as Nova
+checks it::
+
+    for finding in onespec.validate_flavor(flavor, image):   # what openstack ... -f json prints
+        print(finding.severity, finding.code, finding.nova_exception, finding.phase)
+
+One convention, by what a call is for. ``validate`` guards a write: it raises
+``ExtraSpecValidationError`` when the extra specs must not be stored, and returns the warnings
+of a write that may go on. ``validate_flavor``, ``validate_image_properties``,
+``validate_resize`` and ``validate_rebuild`` report: they return every finding, errors and
+warnings (``finding.severity``), and raise only ``InputError`` for a document that cannot be
+read as a flavor or an image at all.
+
 Every exception onespec raises on purpose, in any area, is an ``onespec.OnespecError``.
 
 Everything else lives in the subpackages: ``onespec.validators_runtime`` (what services run),
@@ -34,6 +47,14 @@ if TYPE_CHECKING:
         Finding,
         validate,
     )
+    from onespec.validators_runtime.flavors import (
+        FlavorFinding,
+        InputError,
+        validate_flavor,
+        validate_image_properties,
+        validate_rebuild,
+        validate_resize,
+    )
 
 #: Public name -> the module that defines it.
 _PUBLIC: dict[str, str] = {
@@ -42,6 +63,12 @@ _PUBLIC: dict[str, str] = {
     "Finding": "onespec.validators_runtime.extra_specs",
     "MODES": "onespec.validators_runtime.extra_specs",
     "OnespecError": "onespec.errors",
+    "validate_flavor": "onespec.validators_runtime.flavors",
+    "validate_image_properties": "onespec.validators_runtime.flavors",
+    "validate_resize": "onespec.validators_runtime.flavors",
+    "validate_rebuild": "onespec.validators_runtime.flavors",
+    "FlavorFinding": "onespec.validators_runtime.flavors",
+    "InputError": "onespec.validators_runtime.flavors",
 }
 
 
@@ -83,7 +110,13 @@ __all__ = [
     "MODES",
     "ExtraSpecValidationError",
     "Finding",
+    "FlavorFinding",
+    "InputError",
     "OnespecError",
     "__version__",
     "validate",
+    "validate_flavor",
+    "validate_image_properties",
+    "validate_rebuild",
+    "validate_resize",
 ]
