@@ -159,10 +159,10 @@ def validate_resize(
     """Every finding about resizing a server of ``old_flavor`` booted from ``image`` to
     ``new_flavor``: the resize's own refusals, then the create-time check of ``new_flavor``
     with ``image`` (without the root-disk rules for a ``volume_backed`` server, as Nova).
-    The image is taken as the server holds it (:func:`held_image`). ``mode`` is the
-    extra-spec runtime's. Raises :class:`InputError` when a flavor or the image
-    cannot be read. ``as_admin`` leaves out what Nova's default policy refuses only other
-    users, as :func:`validate_flavor`'s does."""
+    The image is taken as the server holds it (``held_image``). ``mode`` is the
+    extra-spec runtime's. Raises :exc:`~onespec.validators_runtime.inputs.InputError` when a
+    flavor or the image cannot be read. ``as_admin`` leaves out what Nova's default policy
+    refuses only other users, as :func:`validate_flavor`'s does."""
     old = ChangeSide(old_flavor, image, "old_flavor", "image")
     new = ChangeSide(new_flavor, image, "new_flavor", "image")
     server = _Server(volume_backed, image_changes=False)
@@ -183,8 +183,8 @@ def validate_rebuild(
     """Every finding about rebuilding a server of ``flavor`` from ``old_image`` with
     ``new_image``: the rebuild's own refusals, then the create-time check of ``flavor`` with
     ``new_image``. The image changes unless both images carry the same ``id``. Raises
-    :class:`InputError` when the flavor or an image cannot be read. ``as_admin`` as for
-    :func:`validate_resize`."""
+    :exc:`~onespec.validators_runtime.inputs.InputError` when the flavor or an image cannot be
+    read. ``as_admin`` as for :func:`validate_resize`."""
     old = ChangeSide(flavor, old_image, "flavor", "old_image")
     new = ChangeSide(old.flavor, new_image, "flavor", "new_image")
     new.flavor_id, new.disabled = old.flavor_id, old.disabled

@@ -273,8 +273,8 @@ def validate_flavor(
     pair for, and warnings. ``mode`` is the extra-spec runtime's (``strict``, ``permissive``,
     ``off``). Some refusals are made by a policy of Nova's API whose default refuses
     non-admin users (a root disk of 0): ``as_admin`` checks as an admin, who is not refused,
-    and leaves them out. Raises :class:`InputError` when the flavor or image cannot be read
-    at all."""
+    and leaves them out. Raises :exc:`~onespec.validators_runtime.inputs.InputError` when the
+    flavor or image cannot be read at all."""
     read = not isinstance(flavor, Flavor)
     whole = flavor if isinstance(flavor, Flavor) else read_flavor(flavor)
     if image is not None and not isinstance(image, Image):
