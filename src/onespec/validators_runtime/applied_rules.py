@@ -191,4 +191,3 @@ def rule_findings(
             )
         )
     return findings
-

@@ -319,7 +319,12 @@ def validate_extra_specs(
     valid = all(result[2] for result in results)
     checked = sum(len(result[1]) for result in results)
     if output_format == "json":
-        report: dict[str, Any] = {"valid": valid, "mode": mode, "checked": checked}
+        report: dict[str, Any] = {
+            "valid": valid,
+            "mode": mode,
+            "checked": checked,
+            "note": _rules_note(mode),
+        }
         if len(results) == 1 and results[0][0] is None:
             report["findings"] = [finding.to_dict() for finding in results[0][3]]
         else:
@@ -337,12 +342,18 @@ def validate_extra_specs(
         for label, _, _, findings in results:
             prefix = f"flavor {label}: " if label is not None else ""
             for finding in findings:
-                click.echo(f"{prefix}{finding.severity}: [{finding.code}] {finding.message}")
+                # A rule between keys says, as `validate flavor` does, what Nova raises and when.
+                raised = getattr(finding, "nova_exception", None)
+                when = f"({raised}, {getattr(finding, 'phase', None)}) " if raised else ""
+                click.echo(
+                    f"{prefix}{finding.severity}: [{finding.code}] {when}{finding.message}"
+                )
         every = [finding for result in results for finding in result[3]]
         errors = sum(1 for f in every if f.severity == "error")
         warnings = len(every) - errors
         verdict = "valid" if valid else "invalid"
         of_flavors = f" of {len(results)} flavors" if len(results) > 1 else ""
+        click.echo(f"note: {_rules_note(mode)}")
         click.echo(
             f"{checked} extra spec{'s' if checked != 1 else ''}{of_flavors} checked in {mode} "
             f"mode: {verdict} ({errors} error{'s' if errors != 1 else ''}, "
@@ -350,6 +361,19 @@ def validate_extra_specs(
         )
     if not valid:
         raise Invalid() from None
+
+
+def _rules_note(mode: str) -> str:
+    """What a report of extra specs alone leaves to ``validate flavor``: said once a report,
+    so that "valid" is not read as "Nova will boot it"."""
+    if mode == "off":
+        return (
+            "off mode applies no rule between keys; 'onespec validate flavor' applies them all."
+        )
+    return (
+        "rules between keys that need the flavor's sizes or an image are checked by "
+        "'onespec validate flavor'."
+    )
 
 
 # The whole-flavor commands live with their runtime: validate flavor, validate image-properties.

@@ -40,7 +40,9 @@ SPEC_RULES: frozenset[str] = frozenset(
 #: The names (as the rules spell them: ``resources:PCPU``, ``hw:numa_cpus.N``) that can make one
 #: of those rules apply; extra specs that make none of them present break none of them.
 SPEC_RULE_NAMES: frozenset[str] = frozenset(
-    name for name, rules in TRIGGERS.items() if any(RULES[index][0] in SPEC_RULES for index in rules)
+    name
+    for name, rules in TRIGGERS.items()
+    if any(RULES[index][0] in SPEC_RULES for index in rules)
 )
 
 #: The flavor the extra specs are checked on. The rules kept read no size, so the sizes matter

@@ -35,7 +35,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
+# SIZED_RULES: the rules whose verdict depends on the flavor's vCPUs, RAM or disks, derived
+# from what each rule reads (``flavor_rule_queries.reads_a_size``); left out without sizes.
 from onespec.validators_runtime._generated.flavor_rules import RULES
+from onespec.validators_runtime._generated.flavor_rules import SIZED_RULES as SIZED_RULES
 from onespec.validators_runtime.flavors import FlavorFinding, validate_flavor
 from onespec.validators_runtime.spec_rules import spec_rule_findings
 
