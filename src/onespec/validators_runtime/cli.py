@@ -19,7 +19,7 @@ from typing import Any
 import click
 import yaml
 
-from onespec.validators_runtime import inputs, yaml_limits
+from onespec.validators_runtime import inputs, repeated_keys, yaml_limits
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
     GrammarGroup,
@@ -30,6 +30,7 @@ from onespec.validators_runtime.cli_grammar import (
     UnusableInput,
     echo_json,
     input_error,
+    warn_repeated,
     with_content,
     yaml_message,
 )
@@ -193,9 +194,9 @@ def _load_file(path: str) -> list[tuple[str | None, dict[Any, Any]]]:
         raise input_error(exc) from None
     try:
         if name.endswith(".json") or (path == "-" and _looks_like_json(text)):
-            data = json.loads(text, parse_int=str, parse_float=str)
+            data, repeats = repeated_keys.load_json(text, parse_int=str, parse_float=str)
         else:
-            data = yaml.load(text, Loader=_StringLoader)  # noqa: S506 - a SafeLoader subclass
+            data, repeats = repeated_keys.load_yaml(text, _StringLoader)
     except yaml_limits.YAMLLimitError as exc:
         raise UnusableInput(f"{name}:{exc.line}: {exc.reason}") from None
     except yaml.YAMLError as exc:
@@ -209,6 +210,7 @@ def _load_file(path: str) -> list[tuple[str | None, dict[Any, Any]]]:
         raise UnusableInput(
             f"{name}: is nested too deeply to be extra specs (a mapping of keys to values)"
         ) from None
+    warn_repeated(name, repeats)
     sets = []
     for label, specs in _flavor_sets(data, name):
         if isinstance(specs, str):
@@ -345,9 +347,7 @@ def validate_extra_specs(
                 # A rule between keys says, as `validate flavor` does, what Nova raises and when.
                 raised = getattr(finding, "nova_exception", None)
                 when = f"({raised}, {getattr(finding, 'phase', None)}) " if raised else ""
-                click.echo(
-                    f"{prefix}{finding.severity}: [{finding.code}] {when}{finding.message}"
-                )
+                click.echo(f"{prefix}{finding.severity}: [{finding.code}] {when}{finding.message}")
         every = [finding for result in results for finding in result[3]]
         errors = sum(1 for f in every if f.severity == "error")
         warnings = len(every) - errors
@@ -367,9 +367,7 @@ def _rules_note(mode: str) -> str:
     """What a report of extra specs alone leaves to ``validate flavor``: said once a report,
     so that "valid" is not read as "Nova will boot it"."""
     if mode == "off":
-        return (
-            "off mode applies no rule between keys; 'onespec validate flavor' applies them all."
-        )
+        return "off mode applies no rule between keys; 'onespec validate flavor' applies them all."
     return (
         "rules between keys that need the flavor's sizes or an image are checked by "
         "'onespec validate flavor'."
