@@ -561,7 +561,7 @@ class Registry:
         except TypeError:
             pass  # a value that cannot be looked up (a list): the check below reports it
         findings: _Findings | None = None
-        known = False  # whether a key outside the tables read above is governed by a rule
+        known = False  # whether a key some rule between keys may read is present
         for key, value in specs.items():
             # A string value of a key named exactly by a current definition: valid when it is
             # one its rule accepts outright or its rule finds no problem, which is what the
@@ -575,16 +575,17 @@ class Registry:
                     # as above, and the rules are applied below.
                     rule = self._plain.get(key) or self._governed.get(key)
                     if rule is not None and (value in rule.accepted or rule.problem(value) is None):
-                        known = True
                         if key not in self._plain:
                             rules.learn(key, rule)
+                        known = known or key not in rules.governed
                         continue
             if findings is None:
                 findings = _Findings()
-            if self._check(key, value, mode, findings):
-                known = True
-                if rules is not None and key in self._governed:
-                    rules.learn(key, self._governed[key])
+            if self._check(key, value, mode, findings) and rules is not None:
+                rule = self._governed.get(key)
+                if rule is not None:
+                    rules.learn(key, rule)
+                known = known or not (key in rules.plain or key in rules.governed)
         if rules is not None and known:
             # The rules read the extra specs valid on their own, as Nova's, which refuses the
             # others when they are written: a value refused on its own is reported once.
