@@ -24,9 +24,10 @@ CASE_LIST = load_cases()
 
 
 def verdict(key: str, value: str) -> str:
-    """The strict-mode verdict: the first error's code, else the first warning's, else valid."""
+    """The strict-mode verdict on the key on its own (as Nova's validators give it, which the
+    case file holds): the first error's code, else the first warning's, else valid."""
     try:
-        warnings = validate({key: value}, mode="strict")
+        warnings = validate({key: value}, mode="strict", between_keys=False)
     except ExtraSpecValidationError as exc:
         return exc.errors[0].code
     return warnings[0].code if warnings else "valid"
@@ -44,7 +45,7 @@ def test_the_case_file_covers_every_verdict():
 def test_permissive_mode_only_relaxes_unknown_keys():
     for case in CASE_LIST:
         try:
-            validate({case["key"]: case["value"]}, mode="permissive")
+            validate({case["key"]: case["value"]}, mode="permissive", between_keys=False)
             accepted = True
         except ExtraSpecValidationError:
             accepted = False
@@ -68,7 +69,7 @@ def test_one_call_reports_every_case_at_once():
             specs[case["key"]] = case["value"]
             expected[case["key"]] = case["expect"]
     with pytest.raises(ExtraSpecValidationError) as caught:
-        validate(specs)
+        validate(specs, between_keys=False)
     reported = {}
     for finding in caught.value.findings:
         reported.setdefault(finding.key, finding.code)

@@ -395,7 +395,7 @@ def suggested_key(key: str) -> str | None:
     from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, default_registry
 
     try:
-        default_registry().validate({key: ""}, mode="strict")
+        default_registry().validate({key: ""}, mode="strict", between_keys=False)
     except ExtraSpecValidationError as error:
         return next(
             (f.suggestion for f in error.findings if f.code == "unknown-key" and f.suggestion),

@@ -19,7 +19,7 @@ from typing import Any
 import click
 import yaml
 
-from onespec.validators_runtime import inputs, yaml_limits
+from onespec.validators_runtime import inputs, repeated_keys, yaml_limits
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
     GrammarGroup,
@@ -31,6 +31,7 @@ from onespec.validators_runtime.cli_grammar import (
     echo_report,
     input_error,
     listing,
+    warn_repeated,
     with_content,
     yaml_message,
 )
@@ -194,9 +195,9 @@ def _load_file(path: str) -> list[tuple[str | None, dict[Any, Any]]]:
         raise input_error(exc) from None
     try:
         if name.endswith(".json") or (path == "-" and _looks_like_json(text)):
-            data = json.loads(text, parse_int=str, parse_float=str)
+            data, repeats = repeated_keys.load_json(text, parse_int=str, parse_float=str)
         else:
-            data = yaml.load(text, Loader=_StringLoader)  # noqa: S506 - a SafeLoader subclass
+            data, repeats = repeated_keys.load_yaml(text, _StringLoader)
     except yaml_limits.YAMLLimitError as exc:
         raise UnusableInput(f"{name}:{exc.line}: {exc.reason}") from None
     except yaml.YAMLError as exc:
@@ -210,6 +211,7 @@ def _load_file(path: str) -> list[tuple[str | None, dict[Any, Any]]]:
         raise UnusableInput(
             f"{name}: is nested too deeply to be extra specs (a mapping of keys to values)"
         ) from None
+    warn_repeated(name, repeats)
     sets = []
     for label, specs in _flavor_sets(data, name):
         if isinstance(specs, str):
@@ -320,7 +322,12 @@ def validate_extra_specs(
     valid = all(result[2] for result in results)
     checked = sum(len(result[1]) for result in results)
     if output_format != "text":
-        report: dict[str, Any] = {"valid": valid, "mode": mode, "checked": checked}
+        report: dict[str, Any] = {
+            "valid": valid,
+            "mode": mode,
+            "checked": checked,
+            "note": _rules_note(mode),
+        }
         if len(results) == 1 and results[0][0] is None:
             report["findings"] = [finding.to_dict() for finding in results[0][3]]
         else:
@@ -338,12 +345,16 @@ def validate_extra_specs(
         for label, _, _, findings in results:
             prefix = f"flavor {label}: " if label is not None else ""
             for finding in findings:
-                click.echo(f"{prefix}{finding.severity}: [{finding.code}] {finding.message}")
+                # A rule between keys says, as `validate flavor` does, what Nova raises and when.
+                raised = getattr(finding, "nova_exception", None)
+                when = f"({raised}, {getattr(finding, 'phase', None)}) " if raised else ""
+                click.echo(f"{prefix}{finding.severity}: [{finding.code}] {when}{finding.message}")
         every = [finding for result in results for finding in result[3]]
         errors = sum(1 for f in every if f.severity == "error")
         warnings = len(every) - errors
         verdict = "valid" if valid else "invalid"
         of_flavors = f" of {len(results)} flavors" if len(results) > 1 else ""
+        click.echo(f"note: {_rules_note(mode)}")
         click.echo(
             f"{checked} extra spec{'s' if checked != 1 else ''}{of_flavors} checked in {mode} "
             f"mode: {verdict} ({errors} error{'s' if errors != 1 else ''}, "
@@ -359,6 +370,17 @@ _EXTRA_SPEC_ROWS = listing(
     "flavors[].findings",
     columns=("flavor", "severity", "code", "key", "message", "suggestion"),
 )
+
+
+def _rules_note(mode: str) -> str:
+    """What a report of extra specs alone leaves to ``validate flavor``: said once a report,
+    so that "valid" is not read as "Nova will boot it"."""
+    if mode == "off":
+        return "off mode applies no rule between keys; 'onespec validate flavor' applies them all."
+    return (
+        "rules between keys that need the flavor's sizes or an image are checked by "
+        "'onespec validate flavor'."
+    )
 
 
 # The whole-flavor commands live with their runtime: validate flavor, validate image-properties.

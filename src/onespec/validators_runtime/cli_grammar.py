@@ -84,6 +84,8 @@ from onespec.validators_runtime.problems import Location, Problem, closest, did_
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar  # what click.progressbar returns
 
+    from onespec.validators_runtime.repeated_keys import RepeatedKey
+
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -415,6 +417,20 @@ def error(message: str) -> None:
 def warning(message: str) -> None:
     """One warning line on standard error."""
     click.echo(f"Warning: {message}", err=True)
+
+
+#: How many keys given twice one file's warnings name; past this, one line counts the rest.
+MAX_REPEAT_WARNINGS = 20
+
+
+def warn_repeated(file: str, repeats: Sequence[RepeatedKey]) -> None:
+    """A warning for each key a file gives twice (bounded): the file still loads, the later
+    value winning, so the verdict and the exit status are left as they are."""
+    for repeat in repeats[:MAX_REPEAT_WARNINGS]:
+        warning(repeat.message(file))
+    more = len(repeats) - MAX_REPEAT_WARNINGS
+    if more > 0:
+        warning(f"{file}: {more} more key{'s are' if more != 1 else ' is'} given twice.")
 
 
 def progress_wanted(stream: Any = None) -> bool:

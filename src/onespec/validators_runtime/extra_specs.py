@@ -17,6 +17,13 @@ Modes:
 
 Warnings are returned; each is also logged once per process, at INFO.
 
+Extra specs can also be wrong together: Nova refuses a real-time flavor whose CPUs are not
+pinned when a server is created. In ``strict`` and ``permissive`` mode :func:`validate` also
+applies the rules between keys whose verdict needs neither the flavor's sizes nor an image
+(:mod:`onespec.validators_runtime.spec_rules`); each broken rule is a :class:`RuleFinding`.
+``onespec validate flavor`` applies the rest, with the sizes and the image.
+``between_keys=False`` checks each extra spec on its own only, as Nova's validators do.
+
 In every mode, ``off`` included, what Nova could not store is an error, for every key: a key
 that is not a string, is empty or is longer than 255 characters, and a value that is not a
 string (a JSON number is read as its decimal text, as Nova's API reads it). Otherwise a key whose
@@ -64,9 +71,11 @@ from onespec.validators_runtime.tables import (
 if TYPE_CHECKING:
     from onespec.definitions.entry_points import PluginProblem
     from onespec.definitions.model import ExtraSpec
+    from onespec.validators_runtime.flavor_parts.findings import FlavorFinding
 
 # Importing this module stays cheap (services import it at startup): the vocabulary, the
-# compiler and difflib (through problems.closest) are imported only by the paths that need them.
+# compiler, the rules between keys and difflib (through problems.closest) are imported only by
+# the paths that need them.
 
 LOG = logging.getLogger(__name__)
 
@@ -88,6 +97,10 @@ MAX_SUGGESTIONS = 20
 #: How many keys governed by a pattern a registry remembers with their rule; past this, the
 #: memory starts afresh.
 GOVERNED_LIMIT = 4096
+
+#: How many sets of extra specs a registry remembers the rules' verdict on; past this, the
+#: memory starts afresh.
+VERDICTS_LIMIT = 1024
 
 #: Integers this large have more digits than any value may have characters, so they are refused
 #: without being turned into text (which Python refuses past 4,300 digits).
@@ -151,14 +164,86 @@ class Finding(Problem):
         return self.message
 
 
+@dataclass(frozen=True, init=False)
+class RuleFinding(Finding):
+    """A rule between keys that the extra specs break together (or, as a warning, what they ask
+    of the image a server boots), as :func:`validate` reports it beside the per-key findings.
+
+    It is a :class:`Finding`, so a caller that reads ``key``, ``code``, ``severity``,
+    ``message`` and ``suggestion`` of every finding reads these too: ``key`` is the first key
+    involved and ``code`` the rule's name (``realtime-needs-pinning``). It adds what a whole
+    flavor's finding says: ``keys`` (every key involved), ``nova_exception`` (the exception class
+    Nova raises) and ``phase`` (``api``, ``scheduler`` or ``spawn``: when Nova refuses).
+    """
+
+    keys: tuple[str, ...] = ()
+    nova_exception: str | None = None
+    phase: str | None = None
+
+    def __init__(
+        self,
+        code: str,
+        severity: Severity,
+        message: str,
+        keys: tuple[str, ...],
+        nova_exception: str | None = None,
+        phase: str | None = None,
+    ) -> None:
+        self.__dict__.update(
+            code=code,
+            message=message,
+            severity=severity,
+            value=None,
+            suggestion=None,
+            key=keys[0] if keys else None,
+            keys=keys,
+            nova_exception=nova_exception,
+            phase=phase,
+        )
+
+    @property  # type: ignore[misc]
+    def location(self) -> Location:
+        """Where the finding is: the first key involved, as ``path``."""
+        return Location(path=self.key)
+
+    @classmethod
+    def of(cls, finding: FlavorFinding) -> RuleFinding:
+        """The finding of a rule, as the whole-flavor check words it."""
+        return cls(
+            finding.code,
+            finding.severity,
+            finding.message,
+            finding.keys,
+            finding.nova_exception,
+            finding.phase,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """A finding's JSON shape, with ``keys``, ``nova_exception`` and ``phase`` (as
+        ``onespec validate flavor`` gives them)."""
+        return {
+            **super().to_dict(),
+            "keys": list(self.keys),
+            "nova_exception": self.nova_exception,
+            "phase": self.phase,
+        }
+
+
 class ExtraSpecValidationError(OnespecError, ValueError):
-    """Some extra specs are invalid. ``findings`` lists every problem, warnings included."""
+    """Some extra specs are invalid, on their own or together. ``findings`` lists every
+    problem, warnings included; those of rules between keys are :class:`RuleFinding`."""
 
     def __init__(self, findings: Iterable[Finding]) -> None:
         self.findings: tuple[Finding, ...] = tuple(findings)
         errors = self.errors
-        count = len(errors)
-        summary = f"{count} invalid extra spec{'s' if count != 1 else ''}: "
+        broken = sum(isinstance(finding, RuleFinding) for finding in errors)
+        invalid = len(errors) - broken
+        parts = []
+        if invalid or not broken:
+            parts.append(f"{invalid} invalid extra spec{'s' if invalid != 1 else ''}")
+        if broken:
+            parts.append(f"{broken} rule{'s' if broken != 1 else ''} between keys broken")
+        summary = " and ".join(parts) + ": "
         super().__init__(summary + " ".join(finding.message for finding in errors))
 
     @property
@@ -232,6 +317,73 @@ class _Accepted(dict):
         return () if rule is None else rule.accepted
 
 
+class _RuleTables:
+    """The per-key tables less every key a rule between keys reads, and the rules: what
+    :meth:`Registry.validate` reads when it applies them. A flavor whose keys are all in these
+    tables, with values their keys accept outright, breaks no rule; that is found in the one
+    pass that checks its values, so such a flavor costs what it costs without the rules. Built
+    on first use: importing the rules costs time a per-key caller (Nova's validators) never
+    spends."""
+
+    __slots__ = ("accepted", "findings", "governed", "plain", "readers", "reads_a_rule", "verdicts")
+
+    def __init__(self, plain: Mapping[str, ValueRule]) -> None:
+        from onespec.validators_runtime.spec_rules import reads_a_rule, spec_rule_findings
+
+        self.reads_a_rule = reads_a_rule
+        self.findings = spec_rule_findings
+        self.plain = {key: rule for key, rule in plain.items() if not reads_a_rule(key)}
+        #: Keys a pattern governs, found so far, that no rule reads, and those a rule reads:
+        #: bounded as the registry's.
+        self.governed: dict[str, ValueRule] = {}
+        self.readers: set[str] = set()
+        self.accepted = _Accepted(
+            {key: rule.accepted for key, rule in self.plain.items()}, self.governed
+        )
+        #: The rules' verdict on each set of extra specs met lately: a service checks the same
+        #: flavors again and again, and the rules are a pure function of the extra specs.
+        self.verdicts: dict[frozenset[tuple[Any, Any]], tuple[RuleFinding, ...]] = {}
+
+    def learn(self, key: str, rule: ValueRule) -> None:
+        """Remember ``key``, which ``rule`` governs, as a key some rule reads or none does."""
+        if key in self.governed or key in self.readers:
+            return
+        if len(self.governed) >= GOVERNED_LIMIT or len(self.readers) >= GOVERNED_LIMIT:
+            self.governed.clear()
+            self.readers.clear()
+        if self.reads_a_rule(key):
+            self.readers.add(key)
+        else:
+            self.governed[key] = rule
+
+    def broken(self, specs: Mapping[Any, Any]) -> tuple[RuleFinding, ...]:
+        """The rules ``specs`` break, from the verdicts remembered when they are there."""
+        try:
+            seen: frozenset[tuple[Any, Any]] | None = frozenset(specs.items())
+        except TypeError:  # a value that cannot be hashed (a list): nothing to remember
+            seen = None
+        found = self.verdicts.get(seen) if seen is not None else None
+        if found is None:
+            found = tuple(map(RuleFinding.of, self.findings(_stored(specs))))
+            if seen is not None:
+                if len(self.verdicts) >= VERDICTS_LIMIT:
+                    self.verdicts.clear()
+                self.verdicts[seen] = found
+        return found
+
+
+def _stored(specs: Mapping[Any, Any]) -> dict[str, str]:
+    """The extra specs as Nova would store them, for the rules between keys: string keys, and
+    values as text (a number as Nova's API reads it); what Nova could not store is left out
+    (the per-key check reports it)."""
+    stored = {}
+    for key, value in specs.items():
+        text = stored_text(value) if type(key) is str else None
+        if text is not None:
+            stored[key] = text
+    return stored
+
+
 class _Miss:
     """Why a key in a known namespace matched nothing, for the message and the suggestion."""
 
@@ -300,6 +452,7 @@ class Registry:
         self._accepted = _Accepted(
             {key: rule.accepted for key, rule in self._plain.items()}, self._governed
         )
+        self._rules: _RuleTables | None = None
 
     def __len__(self) -> int:
         return len(self._specs)
@@ -373,8 +526,23 @@ class Registry:
 
     # -- validation ---------------------------------------------------------------------------
 
-    def validate(self, specs: Mapping[Any, Any], *, mode: Mode | str = "strict") -> list[Finding]:
-        """Check every extra spec; return the warnings, or raise with every finding.
+    def _rule_tables(self) -> _RuleTables:
+        tables = self._rules
+        if tables is None:
+            # Two threads may both build them; either result is the same.
+            tables = self._rules = _RuleTables(self._plain)
+        return tables
+
+    def validate(
+        self,
+        specs: Mapping[Any, Any],
+        *,
+        mode: Mode | str = "strict",
+        between_keys: bool = True,
+    ) -> list[Finding]:
+        """Check every extra spec and, unless ``between_keys`` is false or ``mode`` is
+        ``off``, the rules between keys that extra specs alone can break; return the warnings,
+        or raise with every finding.
 
         Raises :class:`ExtraSpecValidationError` when any finding is an error, ``ValueError`` for
         an unknown mode (any string is taken, as commands and requests give it, and checked
@@ -384,13 +552,18 @@ class Registry:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         if type(specs) is not dict and not isinstance(specs, Mapping):
             raise TypeError(f"extra specs must be a mapping of keys to values, not {specs!r}")
+        rules = (self._rules or self._rule_tables()) if between_keys and mode != "off" else None
+        if rules is None:
+            accepted, plain, governed = self._accepted, self._plain, self._governed
+        else:
+            accepted, plain, governed = rules.accepted, rules.plain, rules.governed
         try:
-            if all(map(contains, map(self._accepted.__getitem__, specs), specs.values())):
+            if all(map(contains, map(accepted.__getitem__, specs), specs.values())):
                 return []  # every value is one its key accepts outright: the usual flavor
         except TypeError:
             pass  # a value that cannot be looked up (a list): the check below reports it
         findings: _Findings | None = None
-        plain, governed = self._plain, self._governed
+        known = False  # whether a key some rule between keys may read is present
         for key, value in specs.items():
             # A string value of a key named exactly by a current definition: valid when it is
             # one its rule accepts outright or its rule finds no problem, which is what the
@@ -399,9 +572,33 @@ class Registry:
                 rule = plain.get(key) or governed.get(key)
                 if rule is not None and (value in rule.accepted or rule.problem(value) is None):
                     continue
+                if rules is not None:
+                    # A key some rule may read (or not yet known not to): valid on its own
+                    # as above, and the rules are applied below.
+                    rule = self._plain.get(key) or self._governed.get(key)
+                    if rule is not None and (value in rule.accepted or rule.problem(value) is None):
+                        if key not in self._plain:
+                            rules.learn(key, rule)
+                        known = known or key not in rules.governed
+                        continue
             if findings is None:
                 findings = _Findings()
-            self._check(key, value, mode, findings)
+            if self._check(key, value, mode, findings) and rules is not None:
+                rule = self._governed.get(key)
+                if rule is not None:
+                    rules.learn(key, rule)
+                known = known or not (key in rules.plain or key in rules.governed)
+        if rules is not None and known:
+            # The rules read the extra specs valid on their own, as Nova's, which refuses the
+            # others when they are written: a value refused on its own is reported once.
+            if findings:
+                refused = {f.key for f in findings if f.severity == "error" and type(f.key) is str}
+                if refused:
+                    specs = {k: v for k, v in specs.items() if k not in refused}
+            broken = rules.broken(specs)
+            if broken:
+                findings = findings if findings is not None else _Findings()
+                findings.extend(broken)
         if not findings:
             return []
         _log_once(finding for finding in findings if finding.severity == "warning")
@@ -409,7 +606,9 @@ class Registry:
             raise ExtraSpecValidationError(findings)
         return findings
 
-    def _check(self, key: Any, value: Any, mode: str, findings: _Findings) -> None:
+    def _check(self, key: Any, value: Any, mode: str, findings: _Findings) -> bool:
+        """Add what is wrong with one extra spec to ``findings``; whether a definition governs
+        its key (a key a rule between keys may read)."""
         if type(key) is not str:
             findings.append(
                 Finding(
@@ -420,7 +619,7 @@ class Registry:
                     value=value,
                 )
             )
-            return
+            return False
         if not key or len(key) > MAX_LENGTH:
             reason = "is empty" if not key else f"is longer than {MAX_LENGTH} characters"
             findings.append(
@@ -432,20 +631,20 @@ class Registry:
                     value=value,
                 )
             )
-            return
+            return False
         text = value if type(value) is str else self._as_text(key, value, findings)
         if mode == "off":
-            return
+            return False
         found = self._find(key)
         if found is _FOREIGN:
-            return
+            return False
         if isinstance(found, _Miss):
             search = findings.searches_left > 0
             findings.searches_left -= search
             findings.append(self._unknown(key, value, found, mode, search=search))
-            return
+            return False
         if text is None:
-            return  # not a string: reported above, and no rule can apply to it
+            return False  # not a string: reported above, and no rule can apply to it
         value = text
         spec = cast(ValueRule, found)  # neither _FOREIGN nor a miss: a rule
         if spec.status != "deprecated" and key not in self._plain:
@@ -471,6 +670,7 @@ class Registry:
             )
         if spec.status == "deprecated":
             findings.append(self._deprecated(key, value, spec))
+        return True
 
     @staticmethod
     def _as_text(key: str, value: Any, findings: _Findings) -> str | None:
@@ -690,9 +890,11 @@ def default_registry() -> Registry:
     return registry
 
 
-def validate(specs: Mapping[Any, Any], *, mode: Mode | str = "strict") -> list[Finding]:
+def validate(
+    specs: Mapping[Any, Any], *, mode: Mode | str = "strict", between_keys: bool = True
+) -> list[Finding]:
     """Validate ``specs`` with the default registry; see :meth:`Registry.validate`."""
-    return default_registry().validate(specs, mode=mode)
+    return default_registry().validate(specs, mode=mode, between_keys=between_keys)
 
 
 __all__ = [
@@ -703,6 +905,7 @@ __all__ = [
     "ExtraSpecValidationError",
     "Finding",
     "Registry",
+    "RuleFinding",
     "compile_registry",
     "default_registry",
     "stored_text",

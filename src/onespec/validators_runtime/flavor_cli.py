@@ -14,14 +14,13 @@ imports none of the rules: each command imports the runtime when it runs.
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import click
 import yaml
 
-from onespec.validators_runtime import inputs, yaml_limits
+from onespec.validators_runtime import inputs, repeated_keys, yaml_limits
 from onespec.validators_runtime.cli_grammar import (
     FORMAT_OPTION,
     GrammarCommand,
@@ -36,6 +35,7 @@ from onespec.validators_runtime.cli_grammar import (
     listing,
     progress,
     progress_bar,
+    warn_repeated,
     warning,
     with_content,
     yaml_message,
@@ -77,11 +77,15 @@ def _read_document(path: str, what: str, limit: int = MAX_BYTES) -> Any:
     name = inputs.STDIN_NAME if path == "-" else path
     if text.lstrip()[:1] in ("{", "["):
         try:
-            return json.loads(text)
+            document, repeats = repeated_keys.load_json(text)
         except (ValueError, RecursionError) as exc:
             raise InvalidInput(f"{name}: not valid JSON: {shown(str(exc))}") from None
+        warn_repeated(name, repeats)
+        return document
     try:
-        return yaml.load(text, Loader=_YamlLoader)  # noqa: S506 - a SafeLoader's constructor
+        document, repeats = repeated_keys.load_yaml(text, _YamlLoader)
+        warn_repeated(name, repeats)
+        return document
     except yaml_limits.YAMLLimitError as exc:
         raise UnusableInput(f"{name}:{exc.line}: {exc.reason}") from None
     except yaml.YAMLError as exc:

@@ -326,7 +326,7 @@ def _refusal(detail: str, error: ExtraSpecValidationError | None = None) -> Exce
 
 def _check(registry: Registry, name: Any, value: Any) -> None:
     try:
-        registry.validate({name: value}, mode="strict")
+        registry.validate({name: value}, mode="strict", between_keys=False)
     except ExtraSpecValidationError as error:
         raise _refusal(" ".join(finding.message for finding in error.errors), error) from None
 

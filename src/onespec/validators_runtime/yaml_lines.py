@@ -105,4 +105,24 @@ def index_lines(
     return index
 
 
-__all__ = ["LineIndex", "YamlPath", "index_lines", "walk"]
+def repeated_keys(root: yaml.Node) -> Iterator[tuple[YamlPath, str, int, int]]:
+    """Each key given again in the same mapping: (path of the mapping, key, line of the key's
+    previous occurrence, line of this one). The constructor keeps the last value; a mapping
+    reached again through an alias is looked at once."""
+    looked_at: set[int] = set()
+    for path, node, _ in walk(root):
+        if not isinstance(node, yaml.MappingNode) or id(node) in looked_at:
+            continue
+        looked_at.add(id(node))
+        lines: dict[tuple[str, str], int] = {}
+        for key_node, _value in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag.endswith(":merge"):
+                continue
+            line = key_node.start_mark.line + 1
+            earlier = lines.get((key_node.tag, key_node.value))
+            if earlier is not None:
+                yield path, key_node.value, earlier, line
+            lines[(key_node.tag, key_node.value)] = line
+
+
+__all__ = ["LineIndex", "YamlPath", "index_lines", "repeated_keys", "walk"]

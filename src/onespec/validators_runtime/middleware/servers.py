@@ -633,7 +633,7 @@ def _refused_per_key(written: Mapping[str, str]) -> bool:
     """Whether an extra spec written is refused on its own (as Nova's validators refuse it from
     microversion 2.86): the rules between keys are only what such checks leave to add."""
     try:
-        default_registry().validate(written, mode="strict")
+        default_registry().validate(written, mode="strict", between_keys=False)
     except ExtraSpecValidationError:
         return True
     return False

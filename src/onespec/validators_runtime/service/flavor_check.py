@@ -21,11 +21,13 @@ bodies stay Nova's. The check runs only where extra specs are validated at all (
 2.86 and later, ``validation`` other than ``off``).
 
 The service keeps extra specs, not flavors: it does not know a flavor's vCPUs, RAM or disks.
-So the rules whose verdict depends on them (a CPU mask within ``range(vcpus)``, per-node lists
-that lie within and cover the vCPUs, memory that sums to the RAM, NUMA nodes that divide the vCPUs,
-``resources:PCPU`` equal to the vCPUs, topology limits) are not applied here; ``onespec
-validate flavor`` and the Nova drop-in's ``validate_whole_flavor`` apply them. The rules that
-compare a flavor with an image do not apply either: there is no image.
+So it applies the rules extra specs alone can break, the ones ``onespec.validate`` applies too
+(:mod:`onespec.validators_runtime.spec_rules`). The rules whose verdict depends on the sizes (a
+CPU mask within ``range(vcpus)``, per-node lists that lie within and cover the vCPUs, memory
+that sums to the RAM, NUMA nodes that divide the vCPUs, ``resources:PCPU`` equal to the vCPUs,
+topology limits) are not applied here; ``onespec validate flavor`` and the Nova drop-in's
+``validate_whole_flavor`` apply them. The rules that compare a flavor with an image do not apply
+either: there is no image.
 """
 
 from __future__ import annotations
@@ -34,23 +36,20 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 # SIZED_RULES: the rules whose verdict depends on the flavor's vCPUs, RAM or disks, derived
-# from what each rule reads (``flavor_rule_queries.reads_a_size``); the service leaves them out.
-from onespec.validators_runtime._generated.flavor_rules import RULES, SIZED_RULES
+# from what each rule reads (``flavor_rule_queries.reads_a_size``); left out without sizes.
+from onespec.validators_runtime._generated.flavor_rules import RULES
+from onespec.validators_runtime._generated.flavor_rules import SIZED_RULES as SIZED_RULES
 from onespec.validators_runtime.flavors import FlavorFinding, validate_flavor
+from onespec.validators_runtime.spec_rules import spec_rule_findings
 
 Mode = Literal["refuse", "warn", "per-key"]
 MODES: tuple[Mode, ...] = ("refuse", "warn", "per-key")
 DEFAULT_MODE: Mode = "refuse"
 
 #: The names of the rules Nova refuses a flavor for: the codes of the findings this check
-#: reports (the rules that only warn, and per-key findings, are left out).
+#: reports when the flavor's sizes are known (the rules that only warn, and per-key findings,
+#: are left out).
 _RULE_NAMES = frozenset(name for name, _, _, severity, *_ in RULES if severity == "error")
-
-#: The flavor the extra specs are checked on. Only rules that do not read the sizes are kept,
-#: so the sizes matter only where a mask written ``^N`` excludes from every vCPU: with 256, such
-#: a mask selects some vCPU whenever it would on a flavor of up to 256 vCPUs (more vCPUs would
-#: cost time on every write for masks no real flavor has).
-_STAND_IN = {"vcpus": 256, "ram": 256 * 1024}
 
 
 def findings(
@@ -58,13 +57,14 @@ def findings(
 ) -> list[FlavorFinding]:
     """What ``specs`` together break, and what they ask of an image (warnings). Each extra spec
     on its own is not checked here. Without the flavor's ``sizes`` (its fields as Nova's API
-    names them: ``vcpus``, ``ram``, ``disk``...) the rules that read them are left out; a caller
-    that knows the flavor (the Nova filter) passes them and gets every rule."""
-    flavor = {**(_STAND_IN if sizes is None else sizes), "extra_specs": dict(specs)}
-    found = validate_flavor(flavor, mode="off")
-    if sizes is not None:
-        return [f for f in found if f.code in _RULE_NAMES]
-    return [f for f in found if f.code in _RULE_NAMES and f.code not in SIZED_RULES]
+    names them: ``vcpus``, ``ram``, ``disk``...) only the rules extra specs alone can break
+    apply (:func:`onespec.validators_runtime.spec_rules.spec_rule_findings`, as for
+    ``onespec.validate``); a caller that knows the flavor (the Nova filter) passes them and gets
+    every rule."""
+    if sizes is None:
+        return spec_rule_findings(specs)
+    found = validate_flavor({**sizes, "extra_specs": dict(specs)}, mode="off")
+    return [f for f in found if f.code in _RULE_NAMES]
 
 
 def _identity(finding: FlavorFinding) -> tuple[str, tuple[str, ...]]:

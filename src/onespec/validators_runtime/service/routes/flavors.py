@@ -175,7 +175,8 @@ def _validate(specs: dict[str, str], mode: str) -> None:
     from onespec.validators_runtime.extra_specs import ExtraSpecValidationError, validate
 
     try:
-        warnings = validate(specs, mode=mode)
+        # Each key on its own: the rules between keys judge the flavor after the write below.
+        warnings = validate(specs, mode=mode, between_keys=False)
     except ExtraSpecValidationError as exc:
         errors = exc.errors
         # Nova's clients look for this prefix; the sentences after it are onespec's own.
