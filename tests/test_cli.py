@@ -168,10 +168,23 @@ def test_a_key_of_another_service_is_accepted():
 # --- validate extra-specs: --format json ------------------------------------------------------
 
 
+#: The note a report of extra specs gives once, in strict and permissive mode.
+RULES_NOTE = (
+    "rules between keys that need the flavor's sizes or an image are checked by "
+    "'onespec validate flavor'."
+)
+
+
 def test_json_output_of_valid_specs():
     code, report = validate_json("hw:cpu_policy=dedicated", "hw:numa_nodes=2")
     assert code == 0
-    assert report == {"valid": True, "mode": "strict", "checked": 2, "findings": []}
+    assert report == {
+        "valid": True,
+        "mode": "strict",
+        "checked": 2,
+        "note": RULES_NOTE,
+        "findings": [],
+    }
 
 
 def test_json_output_lists_every_finding():
@@ -192,6 +205,7 @@ def test_json_output_lists_every_finding():
         "hw:cpu_pollicy",
         "hw:numa_nodes",
         "hide_hypervisor_id",
+        "hw:cpu_realtime",  # real-time without a valid pinning CPU policy: a rule between keys
     }
     value = findings["hw:cpu_policy"]
     assert (value["code"], value["severity"], value["suggestion"]) == (
@@ -216,13 +230,23 @@ def test_json_output_lists_every_finding():
         "warning",
         "hw:hide_hypervisor_id",
     )
+    rule = findings["hw:cpu_realtime"]
+    assert (rule["code"], rule["nova_exception"], rule["phase"]) == (
+        "realtime-needs-pinning",
+        "RealtimeConfigurationInvalid",
+        "api",
+    )
     for finding in report["findings"]:
-        assert set(finding) == {
+        per_key = {
             *("code", "severity", "message", "file", "line", "path", "value", "suggestion"),
             "keys",
             "key",
         }
-        assert finding["keys"] == [finding["key"]]
+        # A rule between keys adds the fields a whole flavor's finding has.
+        rule_fields = {"nova_exception", "phase"} if finding is rule else set()
+        assert set(finding) == per_key | rule_fields
+        if finding is not rule:
+            assert finding["keys"] == [finding["key"]]
         assert finding["path"] == finding["key"]
 
 
@@ -241,7 +265,14 @@ def test_json_output_in_permissive_mode_is_valid_with_a_warning():
 def test_json_output_in_off_mode_has_no_findings():
     code, report = validate_json("--mode", "off", "hw:cpu_policy=zzz", "hw:cpu_pollicy=x")
     assert code == 0
-    assert report == {"valid": True, "mode": "off", "checked": 2, "findings": []}
+    assert report == {
+        "valid": True,
+        "mode": "off",
+        "checked": 2,
+        "note": "off mode applies no rule between keys; "
+        "'onespec validate flavor' applies them all.",
+        "findings": [],
+    }
 
 
 def test_json_output_is_the_only_thing_on_stdout():
@@ -286,16 +317,23 @@ def write(tmp_path: Path, name: str, text: str | bytes) -> Path:
 def test_yaml_values_stay_strings(tmp_path):
     # Plain YAML would read `yes` as True and `2` as an int; both must arrive as strings.
     path = write(
-        tmp_path, "specs.yaml", "hw:cpu_realtime: yes\nhw:numa_nodes: 2\nhw:cpu_policy: mixed\n"
+        tmp_path, "specs.yaml", "hw:cpu_realtime: yes\nhw:numa_nodes: 2\nhw:cpu_policy: dedicated\n"
     )
     code, report = validate_json("--file", str(path))
     assert code == 0, report
-    assert report == {"valid": True, "mode": "strict", "checked": 3, "findings": []}
+    assert report == {
+        "valid": True,
+        "mode": "strict",
+        "checked": 3,
+        "note": RULES_NOTE,
+        "findings": [],
+    }
 
 
 @pytest.mark.parametrize("text", ["on", "off", "y", "n", "true", "FALSE", "1", "0"])
 def test_every_yaml_boolean_spelling_is_read_as_written(tmp_path, text):
-    path = write(tmp_path, "specs.yaml", f"hw:cpu_realtime: {text}\n")
+    # With pinned CPUs, which real-time needs (a rule between keys).
+    path = write(tmp_path, "specs.yaml", f"hw:cpu_realtime: {text}\nhw:cpu_policy: dedicated\n")
     code, report = validate_json("--file", str(path))
     assert code == 0, report
 
@@ -837,7 +875,8 @@ def test_the_properties_text_of_f_value_is_read_wherever_extra_specs_are(tmp_pat
     report = json.loads(done.stdout)
     assert report["checked"] == 3
     assert [(f["key"], f["code"]) for f in report["findings"]] == [
-        ("hw:cpu_policy", "invalid-value")
+        ("hw:cpu_policy", "invalid-value"),
+        ("hw:numa_cpus.0", "numa-lists-incomplete"),  # two nodes, one list: a rule between keys
     ]
     flavor = tmp_path / "m1.json"
     flavor.write_text(
