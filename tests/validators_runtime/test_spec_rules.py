@@ -91,7 +91,9 @@ def test_the_per_key_finding_keeps_its_fields():
         "value",
         "suggestion",
         "key",
+        "keys",
     }
+    assert finding.to_dict()["keys"] == ["hw:cpu_policy"]
 
 
 def test_pinned_cpus_satisfy_the_rules():
