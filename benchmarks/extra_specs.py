@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 VALID = {
     "exact": ("hw:cpu_policy", "dedicated"),
     "exact int": ("quota:cpu_shares", "2048"),
-    "exact bool": ("hw:cpu_realtime", "yes"),
+    "exact bool": ("hw:boot_menu", "true"),
     "patterned": ("hw:numa_cpus.1", "0-3,^2"),
     "capabilities filter": ("capabilities:cpu_info:arch", "x86_64"),
     "aggregate": ("aggregate_instance_extra_specs:ssd", "true"),
@@ -52,6 +52,37 @@ REJECTED = {
     "int out of range": ("hw:numa_nodes", "0"),
     "pattern mismatch": ("hw:numa_cpus.0", "zero"),
 }
+
+#: Flavors checked with and without the rules between keys that extra specs alone can break:
+#: those no rule reads (which must cost what they cost without the rules) and those some rule
+#: reads (which pay for the rules).
+NO_RULE_READS = {
+    "trait": {"trait:HW_CPU_X86_AVX2": "required"},
+    "int": {"quota:cpu_shares": "2048"},
+    "foreign": {"foo:bar": "anything"},
+    "usual six keys": {
+        "hw:watchdog_action": "reset",
+        "quota:cpu_shares": "2048",
+        "trait:HW_CPU_X86_AVX2": "required",
+        "hw_rng:allowed": "true",
+        "aggregate_instance_extra_specs:ssd": "true",
+        "hw:boot_menu": "true",
+    },
+}
+RULES_READ = {
+    "hw:cpu_policy": {"hw:cpu_policy": "dedicated"},
+    "pinned real-time": {"hw:cpu_policy": "dedicated", "hw:cpu_realtime": "yes"},
+    "pinned NUMA, six keys": {
+        "hw:cpu_policy": "dedicated",
+        "hw:numa_nodes": "2",
+        "hw:mem_page_size": "large",
+        "trait:HW_CPU_X86_AVX2": "required",
+        "quota:cpu_shares": "2048",
+        "hw:watchdog_action": "reset",
+    },
+}
+#: What the rules may add to a flavor no rule reads: the ratio's noise on a busy machine.
+NO_RULE_RATIO_TARGET = 1.10
 
 VALID_TARGET_US = 5.0
 REJECTED_TARGET_US = 1000.0
@@ -90,6 +121,24 @@ def paired_medians_us(
     samples: tuple[list[float], list[float]] = ([], [])
     for call in calls:
         call()
+    for _ in range(21):
+        for call, into in zip(calls, samples, strict=True):
+            start = time.perf_counter()
+            for _ in range(10_000):
+                call()
+            into.append((time.perf_counter() - start) / 10_000 * 1e6)
+    return statistics.median(samples[0]), statistics.median(samples[1])
+
+
+def rules_medians_us(registry: Registry, specs: dict[str, str]) -> tuple[float, float]:
+    """Medians of one flavor's check without and with the rules between keys, their loops
+    interleaved so that machine noise hits both."""
+    assert registry.validate(specs) == [], specs
+    calls = (
+        lambda: registry.validate(specs, between_keys=False),
+        lambda: registry.validate(specs),
+    )
+    samples: tuple[list[float], list[float]] = ([], [])
     for _ in range(21):
         for call, into in zip(calls, samples, strict=True):
             start = time.perf_counter()
@@ -217,6 +266,26 @@ def run() -> int:
         ok = median <= REJECTED_TARGET_US
         missed += not ok
         _line(f"  rejected {label} ({key}={value})", f"{median:7.1f} us", ok)
+
+    print(
+        "Rules between keys extra specs alone can break: per key only -> with the rules, "
+        f"per flavor (target ratio <= {NO_RULE_RATIO_TARGET} where no rule reads a key)"
+    )
+    for label, specs in NO_RULE_READS.items():
+        alone, with_rules = rules_medians_us(base, specs)
+        ok = with_rules / alone <= NO_RULE_RATIO_TARGET
+        missed += not ok
+        _line(
+            f"  no rule reads a key: {label}",
+            f"{alone:5.2f} -> {with_rules:5.2f} us  ratio {with_rules / alone:5.2f}",
+            ok,
+        )
+    for label, specs in RULES_READ.items():
+        alone, with_rules = rules_medians_us(base, specs)
+        _line(
+            f"  a rule reads a key: {label}",
+            f"{alone:5.2f} -> {with_rules:5.2f} us  ratio {with_rules / alone:5.2f}",
+        )
 
     print(
         f"Flat lookup: +{len(extra):,} patterned definitions ({len(grown):,} in all) "

@@ -31,11 +31,11 @@ def involved(candidates: tuple[str, ...], view: View) -> tuple[str, ...]:
     """The keys, properties and fields a broken rule involves, as the input spells them:
     ``candidates`` are the names the rule reads (a fact stands for the keys it is read from),
     and each becomes the spellings present."""
-    names: list[str] = []
+    # A dict keeps the first-seen order and finds a name met before at once: a flavor of
+    # thousands of resources groups involves thousands of keys in one rule.
+    names: dict[str, None] = {}
     for name in candidates:
-        for spelled in _spellings(name, view):
-            if spelled not in names:
-                names.append(spelled)
+        names.update(dict.fromkeys(_spellings(name, view)))
     return tuple(names)
 
 

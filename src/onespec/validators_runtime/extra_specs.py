@@ -36,6 +36,7 @@ definitions published in the ``onespec.extra_specs`` entry-point group, loaded o
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections import Counter
@@ -101,6 +102,10 @@ GOVERNED_LIMIT = 4096
 #: How many sets of extra specs a registry remembers the rules' verdict on; past this, the
 #: memory starts afresh.
 VERDICTS_LIMIT = 1024
+
+#: The most extra specs a flavor may have for the rules' verdict on it to be remembered: real
+#: flavors have a few dozen at most, and a request of thousands would fill the memory.
+VERDICT_SPECS_LIMIT = 64
 
 #: Integers this large have more digits than any value may have characters, so they are refused
 #: without being turned into text (which Python refuses past 4,300 digits).
@@ -358,10 +363,11 @@ class _RuleTables:
 
     def broken(self, specs: Mapping[Any, Any]) -> tuple[RuleFinding, ...]:
         """The rules ``specs`` break, from the verdicts remembered when they are there."""
-        try:
-            seen: frozenset[tuple[Any, Any]] | None = frozenset(specs.items())
-        except TypeError:  # a value that cannot be hashed (a list): nothing to remember
-            seen = None
+        seen: frozenset[tuple[Any, Any]] | None = None
+        # A value that cannot be hashed (a list) leaves nothing to remember.
+        if len(specs) <= VERDICT_SPECS_LIMIT:
+            with contextlib.suppress(TypeError):
+                seen = frozenset(specs.items())
         found = self.verdicts.get(seen) if seen is not None else None
         if found is None:
             found = tuple(map(RuleFinding.of, self.findings(_stored(specs))))

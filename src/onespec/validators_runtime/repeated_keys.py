@@ -9,7 +9,7 @@ given again, with the line of its first occurrence and of the repeat, so that a 
 
 YAML: the document is composed once, through the bounded loader the caller gives
 (:mod:`onespec.validators_runtime.yaml_limits`), the repeats read off the node tree
-(:func:`onespec.validators_runtime.yaml_lines.repeated_keys`) and the data constructed from the
+(``onespec.validators_runtime.yaml_lines.repeated_keys``) and the data constructed from the
 same tree. JSON: the standard library's fast reader, with an ``object_pairs_hook`` that notices a
 repeat; only then is the text read again, by the standard library's pure-Python scanner, to find
 the lines (its objects are read by a function it lets a caller replace).

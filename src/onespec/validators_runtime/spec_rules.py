@@ -8,7 +8,7 @@ thread policy without a CPU policy that pins, a NUMA node count Nova cannot read
 broken by the extra specs alone, so they can be refused where only the extra specs are known.
 
 Every check of extra specs without their flavor applies exactly these, through this module:
-:func:`onespec.validate` (``Registry.validate``), ``onespec validate extra-specs`` and the
+``onespec.validate`` (``Registry.validate``), ``onespec validate extra-specs`` and the
 reference service's check of an extra-spec write. ``onespec validate flavor`` applies the rest.
 
 What the extra specs ask of an image (UEFI firmware for memory encryption) is a warning here:
