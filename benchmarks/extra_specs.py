@@ -81,8 +81,9 @@ RULES_READ = {
         "hw:watchdog_action": "reset",
     },
 }
-#: What the rules may add to a flavor no rule reads: the ratio's noise on a busy machine.
-NO_RULE_RATIO_TARGET = 1.10
+#: What the rules may add to a flavor no rule reads: nothing but the ratio's noise, which
+#: reaches 10% (either way) on a busy two-core machine.
+NO_RULE_RATIO_TARGET = 1.15
 
 VALID_TARGET_US = 5.0
 REJECTED_TARGET_US = 1000.0

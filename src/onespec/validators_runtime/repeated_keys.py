@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from onespec.errors import OnespecError
 from onespec.validators_runtime.problems import shown
 from onespec.validators_runtime.yaml_lines import repeated_keys
 
@@ -77,7 +78,7 @@ def _value_at(data: Any, path: tuple[Any, ...]) -> Any:
     return data
 
 
-class _Repeated(Exception):
+class _Repeated(OnespecError):
     """Raised by the fast reader's hook at the first key given twice: the lines are found by a
     second, slower reading."""
 

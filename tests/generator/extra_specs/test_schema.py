@@ -65,9 +65,10 @@ KEY_CODES = {"unknown-key", "invalid-key"}
 
 
 def runtime_verdict(specs: dict[str, Any], registry: Registry = RUNTIME) -> str:
-    """The strict-mode verdict, as the case file writes it."""
+    """The strict-mode verdict of each key on its own (what a JSON Schema of extra specs can
+    state), as the case file writes it."""
     try:
-        warnings = registry.validate(specs, mode="strict")
+        warnings = registry.validate(specs, mode="strict", between_keys=False)
     except ExtraSpecValidationError as exc:
         return exc.errors[0].code
     return warnings[0].code if warnings else "valid"
