@@ -17,9 +17,10 @@ case, the class name of the exception Nova raises in each phase (or null):
     what the scheduler's request builder runs: ``get_vtpm_constraint``,
     ``get_secure_boot_constraint``, ``get_maxphysaddr_mode``;
 ``spawn``
-    what the libvirt driver runs on the host: ``get_best_cpu_topology``, ``get_usb_model``,
-    ``get_redirected_usb_ports`` and its own ``_add_video_driver`` (the image's video RAM
-    against the flavor's ``hw_video:ram_max_mb``), on a driver object built without a host.
+    what the libvirt driver's ``_get_guest_config`` runs on the host, in its order:
+    ``get_best_cpu_topology``, its own ``_add_video_driver`` (the image's video RAM against the
+    flavor's ``hw_video:ram_max_mb``), ``get_usb_model`` and ``get_redirected_usb_ports``, on a
+    driver object built without a host.
 
 One process checks a whole batch, so Nova is imported once.
 """
@@ -138,9 +139,9 @@ def verdict(case):
         ),
         "spawn": first_refusal(
             lambda: hardware.get_best_cpu_topology(flavor, image_meta),
+            lambda: video_ram(flavor, image_meta),
             lambda: hardware.get_usb_model(flavor, image_meta),
             lambda: hardware.get_redirected_usb_ports(flavor, image_meta),
-            lambda: video_ram(flavor, image_meta),
         ),
     }
 

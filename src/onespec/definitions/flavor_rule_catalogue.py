@@ -748,6 +748,16 @@ RULES: tuple = (
             {"hw:cpu_max_sockets": "1", "hw:cpu_max_cores": "1", "hw:cpu_max_threads": "1"}, vcpus=2
         ),
     ),
+    AtMost(
+        "image-video-ram-above-flavor",
+        "RequestedVRamTooHigh",
+        "spawn",
+        "Lower the image's hw_video_ram to at most the flavor's hw_video:ram_max_mb, or set "
+        "hw_video:ram_max_mb: without it no video memory may be asked for.",
+        value=Prop("hw_video_ram"),
+        limit=Fact("video_ram_max_mb"),
+        example=Example.of({"hw_video:ram_max_mb": "8"}, {"hw_video_ram": "16"}),
+    ),
     TwinClash(
         "usb-model-flavor-image-differ",
         "FlavorImageConflict",
@@ -769,16 +779,6 @@ RULES: tuple = (
         policy=ClashPolicy.ONE_SIDE,
         kind="int",
         example=Example.of({"hw:redirected_usb_ports": "2"}, {"hw_redirected_usb_ports": "2"}),
-    ),
-    AtMost(
-        "image-video-ram-above-flavor",
-        "RequestedVRamTooHigh",
-        "spawn",
-        "Lower the image's hw_video_ram to at most the flavor's hw_video:ram_max_mb, or set "
-        "hw_video:ram_max_mb: without it no video memory may be asked for.",
-        value=Prop("hw_video_ram"),
-        limit=Fact("video_ram_max_mb"),
-        example=Example.of({"hw_video:ram_max_mb": "8"}, {"hw_video_ram": "16"}),
     ),
 )
 

@@ -130,6 +130,32 @@ CASES: list[tuple[str, dict[str, Any], str, str | None]] = [
         None,
     ),
     (
+        "video RAM before the USB model (the driver's guest config order)",
+        pair(
+            {"hw:usb_model": "none", "hw_video:ram_max_mb": "8"},
+            {"hw_usb_model": "qemu-xhci", "hw_video_ram": "16"},
+        ),
+        "spawn",
+        "RequestedVRamTooHigh",
+    ),
+    (
+        "video RAM before redirected USB ports",
+        pair(
+            {"hw:redirected_usb_ports": "2"}, {"hw_redirected_usb_ports": "2", "hw_video_ram": "1"}
+        ),
+        "spawn",
+        "RequestedVRamTooHigh",
+    ),
+    (
+        "the CPU topology before video RAM",
+        pair(
+            {"hw:cpu_max_sockets": "1", "hw:cpu_max_cores": "1", "hw:cpu_max_threads": "1"},
+            {"hw_video_ram": "16"},
+        ),
+        "spawn",
+        "ImageVCPULimitsRangeImpossible",
+    ),
+    (
         "NUMA constraints before the image's min_ram",
         pair(
             {"hw:numa_nodes": "2", "hw:cpu_thread_policy": "isolate"},

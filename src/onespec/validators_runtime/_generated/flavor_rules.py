@@ -233,14 +233,14 @@ def broken(v: View, s: Mapping[str, str], p: Mapping[str, Any], n: Set[str]) -> 
     # 61: topology-limits-exclude-vcpus
     if has_names_4 and (what := topology(v.vcpus, v.max_sockets, v.max_cores, v.max_threads)) is not None:
         found.append((61, what))
-    # 62: usb-model-flavor-image-differ
-    if 'hw_usb_model' in n and 'hw:usb_model' in n and (flavor_value := s.get('hw:usb_model')) and (image_value := p.get('hw_usb_model')) and flavor_value != image_value and (what := twin_equal('hw:usb_model', 'hw_usb_model', 'str', flavor_value, image_value)) is not None:
-        found.append((62, what))
-    # 63: redirected-usb-ports-on-both-sides
-    if 'hw_redirected_usb_ports' in n and 'hw:redirected_usb_ports' in n and (flavor_value := s.get('hw:redirected_usb_ports')) and (image_value := p.get('hw_redirected_usb_ports')) and (what := twin_one_side('hw:redirected_usb_ports', 'hw_redirected_usb_ports', 'int', flavor_value, image_value)) is not None:
-        found.append((63, what))
-    # 64: image-video-ram-above-flavor
+    # 62: image-video-ram-above-flavor
     if 'hw_video_ram' in n and (what := at_most('hw_video_ram', p.get('hw_video_ram'), 'the video RAM limit (hw_video:ram_max_mb)', v.video_ram_max_mb, 1)) is not None:
+        found.append((62, what))
+    # 63: usb-model-flavor-image-differ
+    if 'hw_usb_model' in n and 'hw:usb_model' in n and (flavor_value := s.get('hw:usb_model')) and (image_value := p.get('hw_usb_model')) and flavor_value != image_value and (what := twin_equal('hw:usb_model', 'hw_usb_model', 'str', flavor_value, image_value)) is not None:
+        found.append((63, what))
+    # 64: redirected-usb-ports-on-both-sides
+    if 'hw_redirected_usb_ports' in n and 'hw:redirected_usb_ports' in n and (flavor_value := s.get('hw:redirected_usb_ports')) and (image_value := p.get('hw_redirected_usb_ports')) and (what := twin_one_side('hw:redirected_usb_ports', 'hw_redirected_usb_ports', 'int', flavor_value, image_value)) is not None:
         found.append((64, what))
     # 65: realtime-mask-without-realtime
     if 'hw:cpu_realtime_mask' in n and s.get('hw:cpu_realtime_mask') not in (None, '') and not on(s.get('hw:cpu_realtime')):
@@ -374,9 +374,9 @@ RULES = (
     ('secure-boot-flavor-image-differ', 'FlavorImageConflict', 'scheduler', 'error', "Set os:secure_boot and the image's os_secure_boot alike, or drop one.", False, ('os:secure_boot', 'os_secure_boot')),
     ('maxphysaddr-mode-flavor-image-differ', 'FlavorImageConflict', 'scheduler', 'error', "Set hw:maxphysaddr_mode and the image's hw_maxphysaddr_mode alike, or drop one.", False, ('hw:maxphysaddr_mode', 'hw_maxphysaddr_mode')),
     ('topology-limits-exclude-vcpus', 'ImageVCPULimitsRangeImpossible', 'spawn', 'error', "Raise hw:cpu_max_sockets, hw:cpu_max_cores or hw:cpu_max_threads (or the image's) so that sockets x cores x threads can equal the flavor's vcpus.", False, ('vcpus', 'hw:cpu_max_sockets', 'hw:cpu_max_cores', 'hw:cpu_max_threads', 'hw_cpu_max_sockets', 'hw_cpu_max_cores', 'hw_cpu_max_threads')),
+    ('image-video-ram-above-flavor', 'RequestedVRamTooHigh', 'spawn', 'error', "Lower the image's hw_video_ram to at most the flavor's hw_video:ram_max_mb, or set hw_video:ram_max_mb: without it no video memory may be asked for.", False, ('hw_video_ram', 'hw_video:ram_max_mb')),
     ('usb-model-flavor-image-differ', 'FlavorImageConflict', 'spawn', 'error', "Set hw:usb_model and the image's hw_usb_model alike, or drop one.", False, ('hw:usb_model', 'hw_usb_model')),
     ('redirected-usb-ports-on-both-sides', 'FlavorImageConflict', 'spawn', 'error', "Set the USB redirection port count in the flavor or the image, not both: Nova compares the flavor's string with the image's integer, so even equal counts clash.", False, ('hw:redirected_usb_ports', 'hw_redirected_usb_ports')),
-    ('image-video-ram-above-flavor', 'RequestedVRamTooHigh', 'spawn', 'error', "Lower the image's hw_video_ram to at most the flavor's hw_video:ram_max_mb, or set hw_video:ram_max_mb: without it no video memory may be asked for.", False, ('hw_video_ram', 'hw_video:ram_max_mb')),
     ('realtime-mask-without-realtime', None, None, 'warning', 'Set hw:cpu_realtime=yes, or drop hw:cpu_realtime_mask: alone it is ignored.', False, ('hw:cpu_realtime_mask', 'hw:cpu_realtime')),
     ('mem-encryption-model-without-encryption', None, None, 'warning', "Turn memory encryption on (hw:mem_encryption or the image's hw_mem_encryption), or drop hw:mem_encryption_model: alone it is ignored.", False, ('hw:mem_encryption_model', 'hw:mem_encryption', 'hw_mem_encryption')),
     ('tpm-model-without-version', None, None, 'warning', "Set hw:tpm_version (or the image's hw_tpm_version), or drop hw:tpm_model: alone it is ignored.", False, ('hw:tpm_model', 'hw:tpm_version', 'hw_tpm_version')),
@@ -425,13 +425,13 @@ TRIGGERS = {
     'hw:pci_numa_affinity_policy': (36,),
     'hw:pmem': (28, 29, 30, 31, 32, 33, 34, 35),
     'hw:pmu': (46,),
-    'hw:redirected_usb_ports': (63, 69),
+    'hw:redirected_usb_ports': (64, 69),
     'hw:serial_port_count': (47,),
     'hw:sound_model': (55,),
     'hw:tpm_model': (57, 58, 67),
     'hw:tpm_secret_security': (68,),
     'hw:tpm_version': (56, 57, 58, 67, 68),
-    'hw:usb_model': (62, 69),
+    'hw:usb_model': (63, 69),
     'hw:vif_multiqueue_enabled': (54,),
     'hw:virtio_packed_ring': (42,),
     'hw_cpu_cores': (52,),
@@ -460,17 +460,17 @@ TRIGGERS = {
     'hw_numa_nodes': (16, 17, 28, 29, 30, 31, 32, 33, 34, 35),
     'hw_pci_numa_affinity_policy': (36,),
     'hw_pmu': (46,),
-    'hw_redirected_usb_ports': (63,),
+    'hw_redirected_usb_ports': (64,),
     'hw_rng:rate_bytes': (72, 73),
     'hw_rng:rate_period': (72, 73),
     'hw_serial_port_count': (47,),
     'hw_sound_model': (55,),
     'hw_tpm_model': (57, 58),
     'hw_tpm_version': (56, 57, 58, 67, 68),
-    'hw_usb_model': (62,),
-    'hw_video:ram_max_mb': (64,),
+    'hw_usb_model': (63,),
+    'hw_video:ram_max_mb': (62,),
     'hw_video_model': (27,),
-    'hw_video_ram': (64,),
+    'hw_video_ram': (62,),
     'hw_vif_multiqueue_enabled': (54,),
     'hw_virtio_packed_ring': (42,),
     'image.cinder_encryption_key_id': (39,),
