@@ -171,23 +171,30 @@ def rule_findings(
     if names is None:
         names = present_names(flavor, image, props)
     view = View(flavor, image, props, names)
-    findings = []
-    for index, what in broken(view, flavor.extra_specs, props, names):
-        name, nova_exception, phase, severity, fix, asks_image, candidates = RULES[index]
-        keys = involved(candidates, view)
-        if image is None and asks_image:
-            # What the flavor asks of its image: any image that meets it will do.
-            severity = "warning"
-        findings.append(
-            FlavorFinding(
-                code=name,
-                message=f"{what}. {fix}",
-                # The table holds the catalogue's severities, each "error" or "warning".
-                severity=cast(Severity, severity),
-                location=Location(path=keys[0] if keys else None),
-                keys=keys,
-                nova_exception=nova_exception,
-                phase=phase,
-            )
-        )
-    return findings
+    return [
+        rule_finding(index, what, view)
+        for index, what in broken(view, flavor.extra_specs, props, names)
+    ]
+
+
+def rule_finding(index: int, what: str, view: View) -> FlavorFinding:
+    """The finding of rule ``index`` broken as ``what`` says, for the pair ``view`` holds.
+
+    Apart from :func:`rule_findings` so that a caller checking many pairs (a fleet) can take
+    the rules' verdicts from :func:`broken` alone and build a finding, with its message and the
+    keys it involves, only for the first pair that breaks a rule."""
+    name, nova_exception, phase, severity, fix, asks_image, candidates = RULES[index]
+    keys = involved(candidates, view)
+    if view.image is None and asks_image:
+        # What the flavor asks of its image: any image that meets it will do.
+        severity = "warning"
+    return FlavorFinding(
+        code=name,
+        message=f"{what}. {fix}",
+        # The table holds the catalogue's severities, each "error" or "warning".
+        severity=cast(Severity, severity),
+        location=Location(path=keys[0] if keys else None),
+        keys=keys,
+        nova_exception=nova_exception,
+        phase=phase,
+    )

@@ -579,14 +579,16 @@ def check_cloud(
     images: list[CloudImage],
     mode: str = "strict",
     through: Callable[[list[Flavor]], Any] = iter,
+    *,
+    max_checks: int | None = None,
 ) -> CloudReport:
     """Every image's properties on their own, then the fleet's check
     (:func:`~onespec.validators_runtime.flavors.fleet.check_fleet`) of every flavor with every
     active image: Nova boots no other (``ImageNotActive``), so pairing the rest would report
     refusals no boot can meet. ``through`` wraps the flavors as they are checked (a progress
-    bar)."""
+    bar); ``max_checks`` bounds the fleet's check (None: the fleet's own default)."""
     from onespec.validators_runtime.flavors import validate_image_properties
-    from onespec.validators_runtime.flavors.fleet import check_fleet
+    from onespec.validators_runtime.flavors.fleet import MAX_CHECKS, check_fleet
 
     image_findings = [
         (image.label, finding)
@@ -597,5 +599,7 @@ def check_cloud(
         through([flavor.flavor for flavor in flavors]),
         [image.image for image in images if image.active],
         mode,
+        max_checks=MAX_CHECKS if max_checks is None else max_checks,
+        flavor_count=len(flavors),
     )
     return CloudReport(cloud, flavors, images, fleet, image_findings)

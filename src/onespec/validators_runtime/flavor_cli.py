@@ -191,6 +191,21 @@ AS_ADMIN_OPTION = click.option(
     "non-admin users (a flavor whose root disk is 0).",
 )
 
+#: The fleet's bound: the (flavor, image group) checks it may take. The default is the
+#: runtime's (about ten seconds of one core), written here too so that --help can show it
+#: without importing the rules; a test keeps the two equal.
+DEFAULT_MAX_CHECKS = 400_000
+
+MAX_CHECKS_OPTION = click.option(
+    "--max-checks",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_CHECKS,
+    show_default=True,
+    metavar="N",
+    help="Refuse, before any work, a fleet that needs more (flavor, image group) checks: images "
+    "Nova's checks cannot tell apart are one group.",
+)
+
 
 @click.command("flavor", cls=GrammarCommand)
 @click.argument("flavor_file", metavar="FLAVOR_FILE", type=InputFile())
@@ -302,7 +317,7 @@ def echo_fleet(report: FleetReport, marks: Mapping[str, str] | None = None) -> N
         )
     for name in report.unbootable:
         click.echo(f"flavor {flavor(name)}: no image can boot it (each is refused above).")
-    refused = sum(cause.pairs for cause in report.causes)
+    refused = report.refused_pairs
     alone = len({name for name, _ in report.alone})
     click.echo(
         f"{counted(report.flavors, 'flavor')}, {counted(report.images, 'image')} "
@@ -332,9 +347,15 @@ def echo_fleet(report: FleetReport, marks: Mapping[str, str] | None = None) -> N
 )
 @MODE_OPTION
 @AS_ADMIN_OPTION
+@MAX_CHECKS_OPTION
 @FORMAT_OPTION
 def validate_fleet_command(
-    flavors_file: str, images_file: str, mode: str, as_admin: bool, output_format: str
+    flavors_file: str,
+    images_file: str,
+    mode: str,
+    as_admin: bool,
+    max_checks: int,
+    output_format: str,
 ) -> None:
     """Check every flavor, and every flavor with every image, as Nova would at boot.
 
@@ -343,7 +364,7 @@ def validate_fleet_command(
     nothing is refused, 1 otherwise, 2 on a usage error.
     """
     from onespec.validators_runtime.flavors import read_flavor, read_image
-    from onespec.validators_runtime.flavors.fleet import check_fleet
+    from onespec.validators_runtime.flavors.fleet import FleetTooLarge, check_fleet
 
     # Named files before standard input, so that a missing file is reported before a read.
     wanted = sorted(
@@ -378,8 +399,18 @@ def validate_fleet_command(
             "(in a JSON list), `onespec validate cloud`, or Glance's own GET /v2/images, which "
             "carries them"
         )
-    with progress_bar("checking flavors", flavors, output_format=output_format) as checked:
-        report = check_fleet(checked, images, mode, as_admin=as_admin)
+    try:
+        with progress_bar("checking flavors", flavors, output_format=output_format) as checked:
+            report = check_fleet(
+                checked,
+                images,
+                mode,
+                as_admin=as_admin,
+                max_checks=max_checks,
+                flavor_count=len(flavors),
+            )
+    except FleetTooLarge as exc:
+        raise click.UsageError(str(exc)) from None
     if output_format != "text":
         echo_report(report.to_dict(), FLEET_ROWS)
     else:
@@ -417,6 +448,7 @@ MAX_NAMED = 256
     "-v", "--verbose", is_flag=True, help="Also print the time spent listing and checking."
 )
 @MODE_OPTION
+@MAX_CHECKS_OPTION
 @FORMAT_OPTION
 def validate_cloud_command(
     os_cloud: str | None,
@@ -424,6 +456,7 @@ def validate_cloud_command(
     image_names: tuple[str, ...],
     verbose: bool,
     mode: str,
+    max_checks: int,
     output_format: str,
 ) -> None:
     """Check every flavor and image of a live cloud, and every flavor with every image.
@@ -449,6 +482,7 @@ def validate_cloud_command(
     import time
 
     from onespec.validators_runtime.cloud import Cloud, CloudError, check_cloud
+    from onespec.validators_runtime.flavors.fleet import FleetTooLarge
 
     for option, names in (("--flavor", flavor_names), ("--image", image_names)):
         if len(names) > MAX_NAMED:
@@ -467,10 +501,18 @@ def validate_cloud_command(
     def checked(items: list[Any]) -> Any:
         return progress_bar("checking flavors", items, output_format=output_format)
 
-    with contextlib.ExitStack() as stack:
-        report = check_cloud(
-            cloud.name, flavors, images, mode, lambda items: stack.enter_context(checked(items))
-        )
+    try:
+        with contextlib.ExitStack() as stack:
+            report = check_cloud(
+                cloud.name,
+                flavors,
+                images,
+                mode,
+                lambda items: stack.enter_context(checked(items)),
+                max_checks=max_checks,
+            )
+    except FleetTooLarge as exc:
+        raise click.UsageError(str(exc)) from None
     done = time.perf_counter()
     seconds = {"listing": round(listed - started, 3), "checking": round(done - listed, 3)}
     if verbose:

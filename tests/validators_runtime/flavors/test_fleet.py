@@ -55,11 +55,143 @@ def test_the_command_reports_json_and_exits_1(tmp_path):
     result = CliRunner().invoke(cli, [*args, "--format", "json"])
     assert result.exit_code == 1
     report = json.loads(result.stdout)
-    assert report["refused_pairs"] == 5
+    # m1.odd, refused on its own, refuses its 10 pairs; m1.pmu the 5 images with hw_pmu=true.
+    assert report["refused_pairs"] == 15
+    assert report["pairs"] == 30
     assert report["pair_findings"][0]["nova_exception"] == "FlavorImageConflict"
     assert report["pair_findings"][0]["phase"] == "api"
     text = CliRunner().invoke(cli, args).stdout
     assert "flavor m1.pmu with 5 images (img1, img3, img5 and 2 more)" in text
+
+
+def test_a_pair_two_rules_refuse_is_one_refused_pair():
+    """Each cause counts its images, but the report counts pairs: one image that breaks two
+    rules with one flavor is one refused pair of one."""
+    flavor = read_flavor(
+        {"name": "f", "vcpus": 1, "ram": 512, "disk": 1, "extra_specs": {"hw:pmu": "false"}}
+    )
+    image = read_image(
+        {"name": "i", "min_ram": 1024, "min_disk": 5, "properties": {"hw_pmu": "true"}}
+    )
+    report = check_fleet([flavor], [image])
+    assert sorted(c.finding.code for c in report.causes) == [
+        "flavor-disk-below-image-min-disk",
+        "flavor-ram-below-image-min-ram",
+        "pmu-flavor-image-differ",
+    ]
+    assert report.refused_pairs == 1
+    assert report.unbootable == ["f"]
+
+
+def test_pairs_are_counted_once_whichever_rules_refuse_them():
+    """Against a count made pair by pair with the whole check, over flavors and images whose
+    sizes and properties draw from small sets, so that images share groups and rules overlap."""
+    import random
+
+    from onespec.validators_runtime.flavors import validate_flavor
+
+    chance = random.Random(7)  # noqa: S311 - a reproducible draw, not a secret
+    flavors = [
+        read_flavor(
+            {
+                "name": f"f{n}",
+                "vcpus": chance.choice((1, 2)),
+                "ram": chance.choice((512, 1024, 2048)),
+                "disk": chance.choice((0, 1, 5, 10)),
+                "extra_specs": chance.choice(({}, {"hw:pmu": "false"}, {"hw:pmu": "true"})),
+            }
+        )
+        for n in range(12)
+    ]
+    images = [
+        read_image(
+            {
+                "name": f"i{n}",
+                "min_ram": chance.choice((0, 512, 1024, 4096)),
+                "min_disk": chance.choice((0, 1, 5, 20)),
+                "size": chance.choice((0, 10**9, 3 * 2**30, 2**34)),
+                "properties": chance.choice(({}, {"hw_pmu": "true"}, {"hw_pmu": "false"})),
+            }
+        )
+        for n in range(300)  # more than one block of the size count
+    ]
+    report = check_fleet(flavors, images, as_admin=True)
+    refused = 0
+    unbootable = []
+    for flavor in flavors:
+        verdicts = [
+            any(f.severity == "error" for f in validate_flavor(flavor, image, as_admin=True))
+            for image in images
+        ]
+        refused += sum(verdicts)
+        if all(verdicts) and not any(
+            f.severity == "error" for f in validate_flavor(flavor, as_admin=True)
+        ):
+            unbootable.append(flavor.name)
+    assert report.refused_pairs == refused
+    assert 0 < refused < len(flavors) * len(images)
+    assert report.unbootable == unbootable
+
+
+def test_a_fleet_past_the_budget_is_refused_before_any_check_naming_what_it_needs(tmp_path):
+    from onespec.validators_runtime.flavors.fleet import FleetTooLarge
+
+    distinct = [
+        read_image({"name": f"i{n}", "properties": {"hw_video_ram": str(n + 1)}}) for n in range(50)
+    ]
+    flavors = [read_flavor(f) for f in FLAVORS]
+    try:
+        check_fleet(flavors, distinct, max_checks=100)
+    except FleetTooLarge as exc:
+        assert exc.needed == 150
+        assert "--max-checks 150" in str(exc)
+    else:
+        raise AssertionError("a fleet past its budget was checked")
+    assert check_fleet(flavors, distinct, max_checks=150).image_groups == 50
+    (tmp_path / "f.json").write_text(json.dumps(FLAVORS))
+    (tmp_path / "i.json").write_text(
+        json.dumps(
+            [{"name": f"i{n}", "properties": {"hw_video_ram": str(n + 1)}} for n in range(50)]
+        )
+    )
+    args = [
+        "validate",
+        "fleet",
+        "--flavors",
+        str(tmp_path / "f.json"),
+        "--images",
+        str(tmp_path / "i.json"),
+    ]
+    result = CliRunner().invoke(cli, [*args, "--max-checks", "100"])
+    assert result.exit_code == 2
+    assert "150 checks, more than the 100 allowed" in result.stderr
+    assert "--max-checks 150" in result.stderr
+    assert CliRunner().invoke(cli, [*args, "--max-checks", "150"]).exit_code == 1
+
+
+def test_as_an_admin_a_zero_disk_flavor_refuses_no_pair():
+    """Nova's policy refuses a 0 GB root disk to members only: as an admin, no pair with it is
+    refused for that, neither on its own nor as a cause."""
+    flavor = read_flavor({"name": "z", "vcpus": 1, "ram": 512, "disk": 0})
+    image = read_image({"name": "i"})
+    member = check_fleet([flavor], [image])
+    assert [f.code for _, f in member.alone] == ["zero-disk-needs-volume"]
+    assert member.refused_pairs == 1
+    admin = check_fleet([flavor], [image], as_admin=True)
+    assert (admin.alone, admin.causes, admin.refused_pairs, admin.unbootable) == ([], [], 0, [])
+
+
+def test_the_commands_default_budget_is_the_runtimes():
+    from onespec.validators_runtime import flavor_cli
+    from onespec.validators_runtime.flavors import fleet
+
+    assert flavor_cli.DEFAULT_MAX_CHECKS == fleet.MAX_CHECKS
+
+
+def test_the_size_rules_compare_with_ram_and_disk_as_the_fleets_count_needs():
+    from onespec.validators_runtime.flavors import fleet
+
+    assert fleet._LIMIT_FIELDS == ("ram", "disk")
 
 
 def test_a_flavor_built_by_hand_with_keys_that_are_not_text_is_reported_not_raised():
