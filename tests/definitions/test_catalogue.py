@@ -23,11 +23,6 @@ from tests import peers
 #: Nova's module for each namespace, where its file name is not the namespace.
 NOVA_MODULE_NAMESPACES = {"null.py": "", "traits.py": "trait"}
 
-#: Where the catalogue deliberately differs from Nova, by namespace: Placement refuses negative
-#: amounts, so every ``resources`` spec has ``min=0`` where Nova had no bound (see
-#: ``src/onespec/definitions/nova_differences.py``).
-DELIBERATE_MIN = {"resources": 0}
-
 #: Definitions Nova's code reads but its validators never registered (nova_differences.py).
 ONLY_IN_ONESPEC = {"hw:maxphysaddr_mode", "hw:maxphysaddr_bits"}
 
@@ -83,10 +78,7 @@ def test_catalogue_matches_nova(spec, nova):
         return
     assert spec.value.type.__name__ == entry["type"]
 
-    expected_min = entry["min"]
-    if expected_min is None and spec.namespace in DELIBERATE_MIN:
-        expected_min = DELIBERATE_MIN[spec.namespace]
-    assert spec.value.min == expected_min
+    assert spec.value.min == entry["min"]
     assert spec.value.max == entry["max"]
 
     expected_enum = entry["enum"] or []

@@ -22,6 +22,9 @@ case, the class name of the exception Nova raises in each phase (or null):
     flavor's ``hw_video:ram_max_mb``), ``get_usb_model`` and ``get_redirected_usb_ports``, on a
     driver object built without a host.
 
+With ``--resources``, each flavor's request to Placement instead (the scheduler's
+``resources_from_flavor_and_bfv``).
+
 One process checks a whole batch, so Nova is imported once.
 """
 
@@ -179,8 +182,18 @@ def timed(case, loops):
     }
 
 
+def requested_resources(flavor):
+    """What the scheduler asks Placement for, for a flavor booted from an image: Nova's own
+    ``resources_from_flavor_and_bfv``, merged over the request groups."""
+    from nova.scheduler import utils as scheduler_utils
+
+    return dict(scheduler_utils.resources_from_flavor_and_bfv(flavor_object(flavor), False))
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--time"]:
         json.dump(timed(json.load(sys.stdin), int(sys.argv[2])), sys.stdout)
+    elif sys.argv[1:2] == ["--resources"]:
+        json.dump([requested_resources(flavor) for flavor in json.load(sys.stdin)], sys.stdout)
     else:
         json.dump([verdict(case) for case in json.load(sys.stdin)], sys.stdout)

@@ -31,14 +31,6 @@ class NovaDifference:
 
 DIFFERENCES: tuple[NovaDifference, ...] = (
     NovaDifference(
-        title="Negative resource amounts",
-        nova="accepts ``resources:VCPU=-1``: its resource validators have no lower bound",
-        onespec="refuses it: every ``resources*`` amount has a minimum of 0",
-        why="Placement refuses a negative amount when the server is scheduled, so the flavor "
-        "could never be used; refusing it when the flavor is written says so at once.",
-        cases=(("resources:VCPU", "-1"),),
-    ),
-    NovaDifference(
         title="Over-long request group suffixes",
         nova="accepts a ``resources`` or ``trait`` key whose group suffix is longer than 64 "
         "characters, as a key of a namespace it does not know",

@@ -24,9 +24,12 @@ NAMESPACE = Namespace(
 
 _AMOUNT = Value(
     type=int,
-    description="How many units of the resource class to request.",
-    # Placement refuses negative amounts; Nova's own validator let them through to fail later.
-    min=0,
+    description=(
+        "How many units of the resource class to request. Nova's API takes any integer, but "
+        "its scheduler skips a negative amount (logging that amounts must not be negative): "
+        "the flavor's own ``vcpus``, ``ram`` or ``disk`` is then asked for, and nothing for "
+        "a class the flavor has no field for. ``onespec validate flavor`` warns about it."
+    ),
 )
 
 

@@ -26,6 +26,7 @@ from onespec.validators_runtime.extra_specs import (
     default_registry,
     stored_text,
 )
+from onespec.validators_runtime.flavor_parts.amounts import negative_amounts
 from onespec.validators_runtime.flavor_parts.findings import FlavorFinding
 from onespec.validators_runtime.flavor_parts.image_props import typed_properties, unknown_properties
 from onespec.validators_runtime.flavor_parts.inputs import (
@@ -131,6 +132,7 @@ def validate_flavor(
     first = 1 if found and found[0].code == DISABLED_RULE else 0
     findings += found[:first] + unreadable + found[first:]
     findings += other_side_spellings(whole.extra_specs, image.properties if image else {})
+    findings += negative_amounts(whole)
     return findings
 
 
