@@ -14,6 +14,7 @@ from benchmarks import (
     flavors,
     images,
     nova_filter,
+    service_writes,
 )
 
 
@@ -33,6 +34,8 @@ def main() -> int:
     missed += flavors.run()
     print()
     missed += nova_filter.run()
+    print()
+    missed += service_writes.run()
     print()
     missed += cloud.run()
     print()
