@@ -65,9 +65,9 @@ DIFFERENCES: tuple[Difference, ...] = (
     Difference(
         "unicode-digits",
         "Integer values, and the \\d of value patterns (CPU lists, page sizes, PCI aliases), "
-        "accept the ASCII digits 0-9 only. Python's int() and \\d also accept other Unicode "
-        "decimal digits, such as Arabic-Indic or fullwidth ones, which the runtime therefore "
-        "accepts and the schema rejects.",
+        "accept the decimal digits of every script of Unicode's Basic Multilingual Plane, as "
+        "Python's int() and \\d do (٣ is 3), but not those beyond it, such as the "
+        "mathematical digits (𝟑), which the runtime also accepts.",
     ),
     Difference(
         "unicode-word-characters",

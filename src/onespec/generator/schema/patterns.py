@@ -17,6 +17,7 @@ from onespec.definitions.key_templates import END
 from onespec.definitions.key_templates import anchored as anchored
 from onespec.definitions.model import FALSE_STRINGS, TRUE_STRINGS
 from onespec.generator.schema import SchemaError
+from onespec.generator.schema.decimal_digits import members as digit_members
 
 # END (the very end of the text, alike in both) and anchored() are the project's one
 # anchoring rule, shared with the runtime.
@@ -35,9 +36,20 @@ INT_WHITESPACE = r"[\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3
 #: (``-``, space, ``#``, ``&``, ``~``), which the ``u`` flag rejects as invalid escapes.
 _SYNTAX_CHARACTERS = frozenset("^$\\.*+?()[]{}|/")
 
-_CLASS_SHORTHANDS = {"d": "0-9", "w": "A-Za-z0-9_", "s": WHITESPACE_MEMBERS}
+#: Every decimal digit Python's ``\\d`` and ``int()`` read, of every script
+#: (:mod:`~onespec.generator.schema.decimal_digits`).
+DIGIT_MEMBERS = digit_members(0, 9)
 
-_NEGATED_SHORTHANDS = {"D": "[^0-9]", "W": "[^A-Za-z0-9_]", "S": f"[^{WHITESPACE_MEMBERS}]"}
+#: Any digit: the class :func:`digits_range` writes for a digit of any value.
+ANY_DIGIT = f"[{DIGIT_MEMBERS}]"
+
+_CLASS_SHORTHANDS = {"d": DIGIT_MEMBERS, "w": "A-Za-z0-9_", "s": WHITESPACE_MEMBERS}
+
+_NEGATED_SHORTHANDS = {
+    "D": f"[^{DIGIT_MEMBERS}]",
+    "W": "[^A-Za-z0-9_]",
+    "S": f"[^{WHITESPACE_MEMBERS}]",
+}
 
 _CONTROL_ESCAPES = frozenset("ntrfv")
 
@@ -61,8 +73,9 @@ def literal(text: str) -> str:
 def portable(pattern: str) -> str:
     """A Python pattern respelled so that Python's ``re`` and ECMA-262 read it alike.
 
-    ``\\d`` and ``\\w`` become their ASCII classes (ECMA-262's meaning; see
-    :data:`DIFFERENCES`), ``\\s`` Python's whitespace, ``.`` "anything but a newline", named
+    ``\\d`` becomes every script's decimal digits and ``\\s`` Python's whitespace (Python's
+    meanings, which Nova and the runtime use), ``\\w`` its ASCII class (ECMA-262's meaning; see
+    the JSON Schema guide's differences), ``.`` "anything but a newline", named
     groups plain groups. Raises :class:`SchemaError` for what has no common spelling.
     """
     return "".join(text for _, text in tokens(pattern))
@@ -187,8 +200,8 @@ def integer_pattern(minimum: int | None, maximum: int | None) -> str:
     """An anchored pattern for the strings Python's ``int()`` reads as ``minimum..maximum``.
 
     ``int()`` allows surrounding whitespace, a sign, leading zeros and single underscores
-    between digits; ``-0`` is 0. Either bound may be None (open). Non-ASCII digits are left out
-    (see :data:`DIFFERENCES`).
+    between digits; ``-0`` is 0. Either bound may be None (open). Digits may be of any script,
+    as ``int()`` reads them.
     """
     body = signed_range(minimum, maximum, separators=True)
     return f"^{INT_WHITESPACE}*{body}{INT_WHITESPACE}*{END}"
@@ -218,7 +231,45 @@ def digits_range(minimum: int, maximum: int | None, *, separators: bool) -> str:
     """Unsigned digit strings (leading zeros allowed) whose value is ``minimum..maximum``.
 
     With ``separators``, single underscores may stand between digits, as ``int()`` allows.
+    A digit may be of any script, as ``int()`` and ``\\d`` read them: each digit of the
+    range, worked out in ASCII, becomes the class of the digits of its value
+    (:func:`_any_script`).
     """
+    return _any_script(_ascii_digits_range(minimum, maximum, separators=separators))
+
+
+def _any_script(pattern: str) -> str:
+    """An ASCII digit pattern of :func:`_ascii_digits_range` with each digit, and each class
+    of digits, widened to the digits of the same values in every script. Counts in braces
+    (``{3}``, ``{2,}``) are left alone; nothing else in such a pattern is a digit."""
+    out: list[str] = []
+    position = 0
+    while position < len(pattern):
+        char = pattern[position]
+        if char == "{":
+            end = pattern.index("}", position)
+            out.append(pattern[position : end + 1])
+            position = end + 1
+        elif char == "[":
+            end = pattern.index("]", position)
+            body = pattern[position + 1 : end]
+            if "-" in body:
+                low, high = int(body[0]), int(body[2])
+                out.append(f"[{digit_members(low, high)}]")
+            else:
+                out.append(f"[{''.join(digit_members(int(d), int(d)) for d in body)}]")
+            position = end + 1
+        elif char.isdigit():
+            out.append(f"[{digit_members(int(char), int(char))}]")
+            position += 1
+        else:
+            out.append(char)
+            position += 1
+    return "".join(out)
+
+
+def _ascii_digits_range(minimum: int, maximum: int | None, *, separators: bool) -> str:
+    """:func:`digits_range` in ASCII digits."""
     sep = "_?" if separators else ""
     if minimum == 0 and maximum is None:
         return f"[0-9](?:{sep}[0-9])*" if sep else "[0-9]+"
