@@ -69,7 +69,7 @@ docs: $(STAMP) ## Build the HTML documentation with Sphinx (needs Graphviz's dot
 	$(SPHINX)
 	@echo "HTML documentation: $(DOCS_OUT)/index.html"
 
-docs-check: docs ## Build the docs, then screenshot key pages in headless Chromium (doc/build/screenshots/)
+docs-check: docs ## Build the docs, screenshot key pages in headless Chromium (doc/build/screenshots/), fail on what runs past its box
 	$(BIN)/python doc/tools/screenshots.py
 
 runtime: $(STAMP) ## Generate the runtime's tables (extra specs, plugin labels, API, components, template capabilities, images, flavor rules)
