@@ -89,3 +89,25 @@ def test_check_reports_spec_warnings_and_keys_given_twice_as_located_warnings(tm
         ("duplicate-key", "arguments.x.description", 6, "warning"),
     }
     assert all(w["file"] == str(spec) for w in warnings)
+
+
+def test_validate_reports_the_specs_warnings_in_the_one_finding_shape(tmp_path):
+    """As ``image check`` does: each warning located by file, line and YAML path in the JSON,
+    and said once in the text."""
+    spec = write_spec(tmp_path, "validators:\n  - package: [coreutils, coreutils]\n")
+    done = onespec("image", "validate", str(spec), "--remote", "local", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    (warning,) = json.loads(done.stdout)["warnings"]
+    assert set(warning) == {
+        "code", "severity", "message", "file", "line", "path", "value", "suggestion"
+    }  # fmt: skip
+    assert (warning["code"], warning["severity"], warning["path"], warning["line"]) == (
+        "spec",
+        "warning",
+        "validators[0].package",
+        2,
+    )
+    assert warning["file"] == str(spec)
+    text = onespec("image", "validate", str(spec), "--remote", "local")
+    lines = [line for line in text.stdout.splitlines() if line.startswith("warning: ")]
+    assert lines == [f"warning: {spec}:2: validators[0].package: {warning['message']}"]

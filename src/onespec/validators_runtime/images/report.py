@@ -6,6 +6,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from onespec.validators_runtime.problems import Problem
+
 
 class Outcome(enum.StrEnum):
     """How one validator ended."""
@@ -73,7 +75,9 @@ class ValidationReport:
     distro: str
     reconcile: bool
     steps: list[Step] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    #: What is odd in the spec but does not stop it (each located by file, line and YAML
+    #: path), in the one finding shape of every report.
+    warnings: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
     outcome: Outcome = Outcome.PASSED
     #: Commands run outside any validator: reading os-release, removing the working directory.
@@ -122,7 +126,7 @@ class ValidationReport:
             "distro": self.distro,
             "reconcile": self.reconcile,
             "outcome": str(self.outcome),
-            "warnings": list(self.warnings),
+            "warnings": [warning.to_dict() for warning in self.warnings],
             "setup": list(self.setup),
             "steps": [step.to_dict(timings=timings) for step in self.steps],
         }

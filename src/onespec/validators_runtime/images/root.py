@@ -213,7 +213,7 @@ class ImageSpec(SpecKind):
             env=env,
             spec=self.file or "spec",
             packages=self.packages(),
-            warnings=[str(w) for w in self.warnings],
+            warnings=list(self.warnings),
             distro=distro,
             progress=progress,
             timeout=timeout,

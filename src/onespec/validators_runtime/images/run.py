@@ -31,7 +31,7 @@ from onespec.validators_runtime.images.packages import (
 )
 from onespec.validators_runtime.images.remote import CommandResult, Remote, RemoteBase
 from onespec.validators_runtime.images.report import Outcome, Step, ValidationReport
-from onespec.validators_runtime.problems import shown
+from onespec.validators_runtime.problems import Problem, shown
 
 _UNSAFE_FILE_CHARACTERS = re.compile(r"[^A-Za-z0-9._-]+")
 #: The private working directory of a run, as ``mktemp -d`` is asked to make it.
@@ -342,7 +342,7 @@ def run(
     env: dict[str, str],
     spec: str = "",
     packages: Sequence[str] | None = None,
-    warnings: Sequence[str] = (),
+    warnings: Sequence[Problem] = (),
     distro: Distro | str | None = None,
     progress: Progress | None = None,
     timeout: float | None = None,
