@@ -323,3 +323,20 @@ def test_every_api_pattern_means_the_same_in_ecma_262():
             assert not isinstance(ecma, str), f"/{pattern}/{flags}: {ecma}"
             python = [re.search(pattern, s) is not None for s in strings]
             assert python == ecma, f"/{pattern}/{flags}"
+
+
+def test_a_nova_fault_is_one_member_named_as_nova_names_its_faults():
+    """The fault object is written once, under any of Nova's names (``propertyNames``): each
+    name takes it, an unknown name, two members or none are refused."""
+    check = validator(api_schemas.NOVA_FAULT)
+    fault = {"code": 400, "message": "Invalid input."}
+    names = {*api_facts.NOVA_FAULT_NAMES.values(), api_facts.NOVA_OTHER_FAULT}
+    assert {"badRequest", "itemNotFound", "forbidden"} <= names
+    for name in names:
+        assert check.is_valid({name: fault}), name
+    assert not check.is_valid({"badrequest": fault})
+    assert not check.is_valid({"badRequest": fault, "forbidden": fault})
+    assert not check.is_valid({})
+    assert not check.is_valid({"badRequest": {"code": 400}})  # no message
+    assert not check.is_valid({"badRequest": {**fault, "extra": 1}})
+    assert json.dumps(SCHEMAS[api_schemas.NOVA_FAULT]).count('"findings"') == 1  # written once

@@ -421,8 +421,9 @@ def nova_fault_schema() -> dict[str, Any]:
         "type": "object",
         "minProperties": 1,
         "maxProperties": 1,
-        "properties": dict.fromkeys(names, fault),
-        "additionalProperties": False,
+        # One fault object, under whichever of the names: said once rather than once a name.
+        "propertyNames": {"enum": names},
+        "additionalProperties": fault,
     }
 
 
