@@ -40,6 +40,7 @@ from typing import Any, Literal
 from onespec.validators_runtime._generated.flavor_rules import RULES
 from onespec.validators_runtime._generated.flavor_rules import SIZED_RULES as SIZED_RULES
 from onespec.validators_runtime.flavors import FlavorFinding, validate_flavor
+from onespec.validators_runtime.middleware.common import warning_value
 from onespec.validators_runtime.spec_rules import spec_rule_findings
 
 Mode = Literal["refuse", "warn", "per-key"]
@@ -88,15 +89,12 @@ def judge(
 
 
 def warning_headers(warnings: Iterable[FlavorFinding]) -> list[tuple[str, str]]:
-    """``Warning`` headers (RFC 9110's warn-code 299, agent ``onespec``), one per finding;
-    the text is ASCII, quoted as a header's quoted-string needs."""
+    """``Warning`` headers, one per finding, formatted as the API filters format theirs
+    (:func:`~onespec.validators_runtime.middleware.common.warning_value`)."""
     headers = []
     for warning in warnings:
         what = f"{warning.code}: {warning.message}"
         if warning.nova_exception:
             what += f" ({warning.nova_exception}, {warning.phase})"
-        text = what.encode("ascii", "backslashreplace").decode("ascii")
-        text = "".join(c if c.isprintable() else " " for c in text)
-        quoted = text.replace("\\", "\\\\").replace('"', '\\"')
-        headers.append(("Warning", f'299 onespec "{quoted}"'))
+        headers.append(("Warning", warning_value(what)))
     return headers
