@@ -899,7 +899,24 @@ def default_registry() -> Registry:
 def validate(
     specs: Mapping[Any, Any], *, mode: Mode | str = "strict", between_keys: bool = True
 ) -> list[Finding]:
-    """Validate ``specs`` with the default registry; see :meth:`Registry.validate`."""
+    """Guard a write of flavor extra specs: check each key and value against the catalogue
+    (with the out-of-tree definitions installed), as Nova's API does, and the rules between
+    keys that extra specs alone can break, which Nova finds only when a server boots; return
+    the warnings, or raise :class:`ExtraSpecValidationError` carrying every finding.
+
+    ``mode`` is ``strict`` (an unknown key in a namespace onespec defines is an error),
+    ``permissive`` (a warning) or ``off`` (nothing is checked); ``between_keys=False`` checks
+    each key on its own, as Nova's own validators do.
+
+    What needs the flavor's sizes or an image (a NUMA split of the vCPUs, the image's
+    ``min_ram``...) is checked by :func:`onespec.validate_flavor`, which reports every finding
+    and raises only for a document it cannot read.
+
+    >>> validate({"hw:cpu_policy": "dedicated"})
+    []
+
+    See :meth:`Registry.validate` for the errors it raises.
+    """
     return default_registry().validate(specs, mode=mode, between_keys=between_keys)
 
 
