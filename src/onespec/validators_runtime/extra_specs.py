@@ -909,8 +909,8 @@ def validate(
     each key on its own, as Nova's own validators do.
 
     What needs the flavor's sizes or an image (a NUMA split of the vCPUs, the image's
-    ``min_ram``...) is checked by :func:`onespec.validate_flavor`, which reports every finding
-    and raises only for a document it cannot read.
+    ``min_ram``...) is checked by :func:`~onespec.validators_runtime.flavors.validate_flavor`,
+    which reports every finding and raises only for a document it cannot read.
 
     >>> validate({"hw:cpu_policy": "dedicated"})
     []
