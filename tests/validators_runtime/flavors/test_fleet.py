@@ -29,6 +29,20 @@ def images(count: int) -> list[dict]:
     ]
 
 
+def fleet_command(folder, flavors, images) -> list[str]:
+    """``validate fleet`` on the two lists, written as files in ``folder``."""
+    (folder / "f.json").write_text(json.dumps(flavors))
+    (folder / "i.json").write_text(json.dumps(images))
+    return [
+        "validate",
+        "fleet",
+        "--flavors",
+        str(folder / "f.json"),
+        "--images",
+        str(folder / "i.json"),
+    ]
+
+
 def test_a_thousand_pairs_with_one_cause_are_one_cause():
     report = check_fleet([read_flavor(f) for f in FLAVORS], [read_image(i) for i in images(1000)])
     assert report.image_groups == 2  # hw_pmu takes two values; sizes are counted, not grouped
@@ -42,16 +56,7 @@ def test_a_thousand_pairs_with_one_cause_are_one_cause():
 
 
 def test_the_command_reports_json_and_exits_1(tmp_path):
-    (tmp_path / "f.json").write_text(json.dumps(FLAVORS))
-    (tmp_path / "i.json").write_text(json.dumps({"images": images(10)}))
-    args = [
-        "validate",
-        "fleet",
-        "--flavors",
-        str(tmp_path / "f.json"),
-        "--images",
-        str(tmp_path / "i.json"),
-    ]
+    args = fleet_command(tmp_path, FLAVORS, {"images": images(10)})
     result = CliRunner().invoke(cli, [*args, "--format", "json"])
     assert result.exit_code == 1
     report = json.loads(result.stdout)
@@ -148,20 +153,8 @@ def test_a_fleet_past_the_budget_is_refused_before_any_check_naming_what_it_need
     else:
         raise AssertionError("a fleet past its budget was checked")
     assert check_fleet(flavors, distinct, max_checks=150).image_groups == 50
-    (tmp_path / "f.json").write_text(json.dumps(FLAVORS))
-    (tmp_path / "i.json").write_text(
-        json.dumps(
-            [{"name": f"i{n}", "properties": {"hw_video_ram": str(n + 1)}} for n in range(50)]
-        )
-    )
-    args = [
-        "validate",
-        "fleet",
-        "--flavors",
-        str(tmp_path / "f.json"),
-        "--images",
-        str(tmp_path / "i.json"),
-    ]
+    listed = [{"name": f"i{n}", "properties": {"hw_video_ram": str(n + 1)}} for n in range(50)]
+    args = fleet_command(tmp_path, FLAVORS, listed)
     result = CliRunner().invoke(cli, [*args, "--max-checks", "100"])
     assert result.exit_code == 2
     assert "150 checks, more than the 100 allowed" in result.stderr

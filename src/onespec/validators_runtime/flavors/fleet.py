@@ -151,7 +151,8 @@ class Cause:
 
     def add(self, names: list[str]) -> None:
         self.pairs += len(names)
-        self.images.extend(names[: max(0, EXAMPLES - len(self.images))])
+        if len(self.images) < EXAMPLES:
+            self.images.extend(names[: EXAMPLES - len(self.images)])
 
     def to_dict(self) -> dict[str, Any]:
         return {
