@@ -171,7 +171,8 @@ def distinct_images(count: int, seed: int = 21) -> list:
 DISTINCT_SCRIPT = """
 import json, sys, time
 from benchmarks.flavors import distinct_images, fleet_inputs
-from onespec.validators_runtime.flavors.fleet import MAX_CHECKS, FleetTooLarge, check_fleet
+from onespec.validators_runtime.flavors.fleet import FleetTooLarge, check_fleet
+from onespec.validators_runtime.inputs import MAX_FLEET_CHECKS
 flavors, _ = fleet_inputs(int(sys.argv[1]), 1)
 images = distinct_images(int(sys.argv[2]))
 start = time.process_time()
@@ -183,7 +184,7 @@ except FleetTooLarge:
 start = time.process_time()
 report = check_fleet(flavors, images, max_checks=None)
 all_seconds = time.process_time() - start
-within = flavors[: MAX_CHECKS // len(images)]
+within = flavors[: MAX_FLEET_CHECKS // len(images)]
 start = time.process_time()
 check_fleet(within, images)
 print(json.dumps({"refused_in_s": refused_in, "all_seconds": all_seconds,

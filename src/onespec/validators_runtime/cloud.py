@@ -36,6 +36,7 @@ from onespec.validators_runtime.flavor_parts.inputs import (
     read_flavor,
     read_image,
 )
+from onespec.validators_runtime.inputs import MAX_FLEET_CHECKS
 from onespec.validators_runtime.problems import shown
 
 if TYPE_CHECKING:
@@ -580,15 +581,15 @@ def check_cloud(
     mode: str = "strict",
     through: Callable[[list[Flavor]], Any] = iter,
     *,
-    max_checks: int | None = None,
+    max_checks: int | None = MAX_FLEET_CHECKS,
 ) -> CloudReport:
     """Every image's properties on their own, then the fleet's check
     (:func:`~onespec.validators_runtime.flavors.fleet.check_fleet`) of every flavor with every
     active image: Nova boots no other (``ImageNotActive``), so pairing the rest would report
     refusals no boot can meet. ``through`` wraps the flavors as they are checked (a progress
-    bar); ``max_checks`` bounds the fleet's check (None: the fleet's own default)."""
+    bar); ``max_checks`` bounds the fleet's check (None: no bound)."""
     from onespec.validators_runtime.flavors import validate_image_properties
-    from onespec.validators_runtime.flavors.fleet import MAX_CHECKS, check_fleet
+    from onespec.validators_runtime.flavors.fleet import check_fleet
 
     image_findings = [
         (image.label, finding)
@@ -599,7 +600,7 @@ def check_cloud(
         through([flavor.flavor for flavor in flavors]),
         [image.image for image in images if image.active],
         mode,
-        max_checks=MAX_CHECKS if max_checks is None else max_checks,
+        max_checks=max_checks,
         flavor_count=len(flavors),
     )
     return CloudReport(cloud, flavors, images, fleet, image_findings)

@@ -191,15 +191,10 @@ AS_ADMIN_OPTION = click.option(
     "non-admin users (a flavor whose root disk is 0).",
 )
 
-#: The fleet's bound: the (flavor, image group) checks it may take. The default is the
-#: runtime's (about ten seconds of one core), written here too so that --help can show it
-#: without importing the rules; a test keeps the two equal.
-DEFAULT_MAX_CHECKS = 400_000
-
 MAX_CHECKS_OPTION = click.option(
     "--max-checks",
     type=click.IntRange(min=1),
-    default=DEFAULT_MAX_CHECKS,
+    default=inputs.MAX_FLEET_CHECKS,
     show_default=True,
     metavar="N",
     help="Refuse, before any work, a fleet that needs more (flavor, image group) checks: images "

@@ -40,6 +40,13 @@ InputCode = Literal["missing", "not-a-file", "unreadable", "too-large", "encodin
 #: The name standard input goes by in messages.
 STDIN_NAME = "<stdin>"
 
+#: How many (flavor, image group) checks a fleet may take unless told otherwise: about ten
+#: seconds of one core. Images that Nova's checks cannot tell apart are one group, so a real
+#: cloud's fleet needs a small part of this; a fleet past it is refused before any work, with
+#: the number it would need (``--max-checks``; the fleet's check imports it from here, the
+#: command line's help shows it without importing the rules).
+MAX_FLEET_CHECKS = 400_000
+
 #: What a file of a kind other than regular is called in a message.
 _KINDS = (
     (stat.S_ISDIR, "a directory"),

@@ -175,10 +175,14 @@ def test_as_an_admin_a_zero_disk_flavor_refuses_no_pair():
 
 
 def test_the_commands_default_budget_is_the_runtimes():
-    from onespec.validators_runtime import flavor_cli
-    from onespec.validators_runtime.flavors import fleet
+    import inspect
 
-    assert flavor_cli.DEFAULT_MAX_CHECKS == fleet.MAX_CHECKS
+    from onespec.validators_runtime import flavor_cli, inputs
+
+    (option,) = [p for p in flavor_cli.validate_fleet_command.params if p.name == "max_checks"]
+    assert option.default == inputs.MAX_FLEET_CHECKS
+    default = inspect.signature(check_fleet).parameters["max_checks"].default
+    assert default == inputs.MAX_FLEET_CHECKS
 
 
 def test_the_size_rules_compare_with_ram_and_disk_as_the_fleets_count_needs():

@@ -5,8 +5,10 @@ one: images are grouped by the properties the rules between keys read, and each 
 checked once per group; the size checks (``min_ram``, ``min_disk``, the image's size against
 the flavor's RAM and disk) count the images above the flavor's limit in a sorted list. What is
 kept per cause (a rule broken by one flavor) is a count and a few names, so memory does not grow
-with the number of pairs. Whether a flavor boots any image at all is asked of the same groups:
-the first image of a group that no rule refuses and that fits the flavor's sizes answers it.
+with the number of pairs. The refused pairs are counted once each, and a flavor no image can
+boot is found, from the same groups: the images of the groups no rule refuses that fit the
+flavor's sizes are counted per group (:class:`_Fits`). A fleet needing more checks than
+:data:`~onespec.validators_runtime.inputs.MAX_FLEET_CHECKS` is refused before any work.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from onespec.validators_runtime.flavors.whole_flavor import (
     normalized_names,
     validate_flavor,
 )
+from onespec.validators_runtime.inputs import MAX_FLEET_CHECKS
 from onespec.validators_runtime.problems import Location
 
 #: How many image names a cause lists before "and N more".
@@ -195,13 +198,6 @@ class FleetReport:
         }
 
 
-#: How many (flavor, image group) checks a fleet may take unless told otherwise: about ten
-#: seconds of one core. Images that Nova's checks cannot tell apart are one group, so a real
-#: cloud's fleet needs a small part of this; a fleet past it is refused before any work, with
-#: the number it would need.
-MAX_CHECKS = 400_000
-
-
 class FleetTooLarge(OnespecError):
     """The fleet needs more (flavor, image group) checks than allowed."""
 
@@ -226,7 +222,7 @@ def check_fleet(
     mode: str = "strict",
     *,
     as_admin: bool = False,
-    max_checks: int | None = MAX_CHECKS,
+    max_checks: int | None = MAX_FLEET_CHECKS,
     flavor_count: int | None = None,
 ) -> FleetReport:
     """Every flavor that cannot boot on its own, and every flavor x image pair Nova would
@@ -312,8 +308,9 @@ def check_fleet(
                 cause.add(names)
             if not refused:
                 fitting += fits[key].count(applies, limits)
-        for size_rule in SIZE_RULES:
-            _size_cause(size_rule, flavor, index, name, sorted_sizes[size_rule[0]], causes)
+        for size_rule, applied in zip(SIZE_RULES, applies, strict=True):
+            if applied:
+                _size_cause(size_rule, flavor, index, name, sorted_sizes[size_rule[0]], causes)
         refused_pairs += image_count if own else image_count - fitting
         if image_count and not own and not fitting:
             unbootable.append(name)
@@ -341,10 +338,9 @@ def _size_limits(flavor: Flavor) -> tuple[tuple[bool, ...], tuple[int, ...]]:
 def _size_cause(
     size_rule: tuple, flavor: Flavor, index: int, name: str, sizes: _Sizes, causes: dict
 ) -> None:
-    """The images whose size field exceeds what ``flavor`` allows, as one cause."""
-    rule_index, image_field, limit_field, scale, when = size_rule
-    if when is not None and not when(View(flavor, None, {}), flavor.extra_specs, {}):
-        return
+    """The images whose size field exceeds what ``flavor`` allows, as one cause (a size rule
+    that applies to ``flavor``: see :func:`_size_limits`)."""
+    rule_index, image_field, limit_field, scale, _ = size_rule
     code, nova_exception, phase, _, fix, _, _ = RULES[rule_index]
     flavor_limit = getattr(flavor, limit_field)
     count, examples = sizes.above(flavor_limit * scale)
